@@ -198,9 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     records = run(pipeline, todo, use_validator=args.validator)
     elapsed = time.monotonic() - started
     test = [r for r in records if r["split"] == "test"]
-    result = {"test": report(test, "test split, top candidate always shown")}
+    view = "validator gate" if pipeline.validator_state == "on" else "top candidate always shown"
+    headline = " (headline)" if pipeline.validator_state == "on" else ""
+    result = {"test": report(test, f"test split{headline}, {view}")}
     if args.split == "all":
-        result["all"] = report(records, "all dev questions, top candidate always shown")
+        result["all"] = report(records, f"all dev questions (train/dev splits were seen in training), {view}")
+    if args.split == "all" and pipeline.validator_state != "on":
         threshold = calibrate(records)
         print(f"\nbackend-confidence gate calibrated on the dev split: {threshold}")
         result["gate"] = threshold
