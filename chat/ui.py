@@ -17,8 +17,11 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
 import time
 import unicodedata
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +39,9 @@ from service.ratelimit import RateLimiter
 log = logging.getLogger(__name__)
 
 AUTO = "auto"
+PIPELINE_CONCURRENCY = 2
+"""Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
+session still gets its answers strictly in order: one worker drains a session's queue."""
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
 _KEEP_WS = frozenset("\t\n\r ")
 _TURN_CLASS = re.compile(r"\bkgqa-turn-([0-9a-f]{24})\b")
@@ -65,14 +71,28 @@ def theme() -> gr.themes.Base:
     )
 
 
-@dataclass
+@dataclass(eq=False)
 class ChatState:
-    """Per-browser-session state (kept by Gradio, never sent to other users)."""
+    """Per-browser-session state (kept by Gradio, never sent to other users).
+
+    ``history`` is the session's conversation as the server knows it (the Chatbot shows
+    a copy).  ``pending`` holds submitted, not yet answered questions in submit order;
+    while ``draining`` one worker answers them one after the other, so a session's
+    answers come strictly in order even when several sessions are answered at once.
+    """
 
     session_id: str = field(default_factory=new_session_id)
     ui_lang: str = "en"
     turn_ids: dict[int, str] = field(default_factory=dict)
-    pending: list[str] = field(default_factory=list)  # submitted, not yet answered (FIFO)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
+    draining: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
+        """A copy with its own lock (a lock cannot be copied)."""
+        return ChatState(self.session_id, self.ui_lang, dict(self.turn_ids), [dict(m) for m in self.history],
+                         deque(self.pending), self.draining)
 
 
 # ---------------------------------------------------------------- helpers
@@ -154,30 +174,39 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
     """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch)."""
     limiter = RateLimiter(settings.rate_limit_per_minute)
 
-    def ui_updates(ui: str, lang_value: str) -> tuple[Any, ...]:
+    def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
+                   changed: bool = True) -> tuple[Any, ...]:
+        """Updates for ``ui_outputs``: the UI text in language ``ui`` (skipped when it did not
+        change), and the Chatbot's messages when ``history`` is given."""
+        chat_update = gr.update(label=message("ui_chat_label", ui)) if changed else gr.update()
+        if history is not None:
+            chat_update["value"] = history
+        if not changed:
+            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update)
         return (
             header_html(ui, pipeline, settings),
             gr.update(placeholder=message("ui_placeholder", ui)),
             gr.update(value=message("ui_send", ui)),
             gr.update(choices=language_choices(ui), value=lang_value, label=message("ui_language", ui)),
-            gr.update(label=message("ui_chat_label", ui)),
+            chat_update,
         )
 
     def on_load(request: gr.Request) -> tuple[Any, ...]:
         state = ChatState(ui_lang=accept_language(request.headers.get("accept-language") if request else None))
         return (state, *ui_updates(state.ui_lang, AUTO))
 
-    def add_user(question: str | None, history: list[dict[str, Any]], state: ChatState | None):
+    def add_user(question: str | None, lang_value: str | None, state: ChatState | None):
         state = state or ChatState()
-        state.pending.append(question or "")
-        if (question or "").strip():
-            history = [*history, {"role": "user", "content": render_question_html(question or "")}]
+        with state.lock:
+            state.pending.append((question or "", lang_value or AUTO))
+            if (question or "").strip():
+                state.history.append({"role": "user", "content": render_question_html(question or "")})
+            history = list(state.history)
         return history, gr.update(value=""), state
 
-    def respond(history: list[dict[str, Any]], lang_value: str, state: ChatState | None, request: gr.Request):
-        state = state or ChatState()
-        raw = state.pending.pop(0) if state.pending else ""
-        selected = None if lang_value in (None, "", AUTO) else lang_value
+    def answer_one(raw: str, selected: str | None, state: ChatState,
+                   client_ip: str | None) -> tuple[str, str | None, str]:
+        """Answer, render and log one question; returns (HTML, turn id or None, UI language)."""
         wait_s = limiter.acquire(state.session_id)
         if wait_s > 0:
             turn = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s)
@@ -190,7 +219,6 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
         html = render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
         render_ms = round((time.perf_counter() - started) * 1000, 1)
         ui = ui_language(turn.lang)
-        client_ip = request.client.host if (settings.store_ips and request and request.client) else None
         try:
             session_log.log_turn(
                 turn, session_id=state.session_id, selected_lang=selected, threshold=_threshold(pipeline),
@@ -200,11 +228,40 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
             turn_id = None
             html = (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
                     f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>')
-        history = [*history, {"role": "assistant", "content": html}]
-        if turn_id:
-            state.turn_ids[len(history) - 1] = turn_id
-        state.ui_lang = ui
-        return (history, state, *ui_updates(ui, lang_value or AUTO))
+        return html, turn_id, ui
+
+    def respond(lang_value: str | None, state: ChatState | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
+        """Drain the session's pending questions in order, showing each answer as it is logged.
+
+        Every submit triggers this; when a worker is already draining the session, this
+        call has nothing to do (that worker picks the new question up)."""
+        state = state or ChatState()
+        with state.lock:
+            if state.draining or not state.pending:
+                yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
+                return
+            state.draining = True
+        client_ip = request.client.host if (settings.store_ips and request and request.client) else None
+        try:
+            while True:
+                with state.lock:
+                    if not state.pending:
+                        state.draining = False
+                        return
+                    raw, asked_lang = state.pending.popleft()
+                selected = None if asked_lang == AUTO else asked_lang
+                before = state.ui_lang
+                html, turn_id, ui = answer_one(raw, selected, state, client_ip)
+                with state.lock:
+                    state.history.append({"role": "assistant", "content": html})
+                    if turn_id:
+                        state.turn_ids[len(state.history) - 1] = turn_id
+                    state.ui_lang = ui
+                    history = list(state.history)
+                yield (state, *ui_updates(ui, lang_value or AUTO, history=history, changed=ui != before))
+        finally:
+            with state.lock:
+                state.draining = False
 
     def on_like(data: gr.LikeData, state: ChatState | None) -> None:
         if state is None:
@@ -225,7 +282,9 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
 
     def on_clear(state: ChatState | None) -> ChatState:
         state = state or ChatState()
-        state.turn_ids.clear()
+        with state.lock:
+            state.turn_ids.clear()
+            state.history.clear()
         return state
 
     def on_language(lang_value: str, state: ChatState | None):
@@ -252,13 +311,16 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
 
         app.load(on_load, None, [state, *ui_outputs], api_visibility="private")
         for trigger in (question.submit, send.click):
-            trigger(add_user, [question, chatbot, state], [chatbot, question, state], queue=False,
+            # every submit must reach the server ("multiple"): the drain in respond keeps the order
+            trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
                     api_visibility="private").then(
-                respond, [chatbot, language, state], [chatbot, state, *ui_outputs], api_visibility="private")
+                respond, [language, state], [state, *ui_outputs], api_visibility="private",
+                trigger_mode="multiple", concurrency_limit=PIPELINE_CONCURRENCY, concurrency_id="pipeline")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
-        gr.api(_api_ask(pipeline, session_log), api_name="ask")
+        gr.api(_api_ask(pipeline, session_log), api_name="ask", concurrency_limit=PIPELINE_CONCURRENCY,
+               concurrency_id="pipeline")
     return app
 
 

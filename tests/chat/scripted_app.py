@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -35,11 +36,22 @@ SCRIPT: dict[str, list[Candidate]] = {
     # yes/no
     "Ist Berlin eine Stadt?": [Candidate("ASK { wd:Q64 wdt:P31 wd:Q515 }", 0.8)],
 }
+SLOW_PREFIX = "Slowly: "
+"""A question ``SLOW_PREFIX + q`` takes :data:`SLOW_S` seconds, then answers like ``q``
+(so ordering and concurrency tests can make one question overtake-prone)."""
+SLOW_S = 3.0
+
+
+def _scripted(question: str, lang: str) -> list[Candidate]:
+    if question.startswith(SLOW_PREFIX):
+        time.sleep(SLOW_S)
+        question = question[len(SLOW_PREFIX):]
+    return list(SCRIPT.get(question, []))
 
 
 def scripted_backend() -> FakeBackend:
     """The scripted backend (anything not in :data:`SCRIPT` gets no candidates)."""
-    return FakeBackend(SCRIPT)
+    return FakeBackend(_scripted)
 
 
 def main(argv: list[str] | None = None) -> int:

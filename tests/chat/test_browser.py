@@ -340,6 +340,42 @@ def test_quick_second_question_gets_its_own_single_answer(scripted_chat: Chat) -
     assert answers.nth(before + 1).inner_text().startswith("Ja.")
 
 
+def test_pending_questions_keep_their_order_while_other_sessions_are_answered(
+        browser, scripted_app: App, scripted_chat: Chat) -> None:
+    """Several questions are answered at once (queue concurrency > 1), yet one session's
+    pending questions are answered strictly in submit order, each exactly once."""
+    from tests.chat.scripted_app import SLOW_PREFIX
+
+    other = Chat(browser, scripted_app)
+    try:
+        page = scripted_chat.page
+        before = scripted_chat.answers()
+        shown = page.locator(".kgqa-question").count()
+        box = page.locator("#kgqa-question textarea")
+        questions = (SLOW_PREFIX + "Where was Albert Einstein born?", "Ist Berlin eine Stadt?",
+                     "Was ist die Hauptstadt von Russland?")
+        for i, question in enumerate(questions):
+            box.fill(question)
+            box.press("Enter")
+            page.wait_for_function(f"document.querySelectorAll('.kgqa-question').length > {shown + i}",
+                                   timeout=30_000)
+        # another session is answered while the slow question of this one is still running
+        assert other.ask("Ist Berlin eine Stadt?").inner_text().startswith("Ja.")
+        assert scripted_chat.answers() == before, "the other session waited for the slow question"
+        page.wait_for_function(f"document.querySelectorAll('.kgqa-answer').length >= {before + 3}",
+                               timeout=60_000)
+        time.sleep(0.5)
+        answers = page.locator(".kgqa-answer")
+        assert answers.count() == before + 3
+        assert "Ulm" in answers.nth(before).inner_text()
+        assert answers.nth(before + 1).inner_text().startswith("Ja.")
+        assert "Moskau" in answers.nth(before + 2).inner_text()
+        logged = [q for (q,) in scripted_app.rows("SELECT question FROM turns ORDER BY created_at")]
+        assert [q for q in logged if q in questions][-3:] == list(questions)
+    finally:
+        other.close()
+
+
 def test_language_selector_overrides_detection(scripted_chat: Chat) -> None:
     page = scripted_chat.page
     page.locator("#kgqa-language input").click()
