@@ -8,8 +8,20 @@ acknowledged turn is in the SQLite session log.  Targets: 0 errors and p95 <= 3 
     .venv/bin/python benchmarks/load.py [--sessions 20] [--questions 10] [-- APP FLAGS...]
     # or load an app that is already running (and give its log to check)
     .venv/bin/python benchmarks/load.py --url http://127.0.0.1:7860 --log-path .cache/logs/sessions.sqlite
+    # also a run with realistic think time (uniform 2..6 s between an answer and the
+    # session's next question), after the zero-think stress run on the same app
+    .venv/bin/python benchmarks/load.py --think-s 2:6
     # durability: kill -9 the started app after 60 acknowledged turns, then check the log
     .venv/bin/python benchmarks/load.py --kill-after 60
+
+Two load models, printed under separate keys:
+
+* ``zero_think`` (always run): each session asks its next question the moment the
+  previous answer arrives - a closed-loop stress test where 20 sessions keep the app
+  permanently busy, so latency ~ sessions x service time / concurrency.
+* ``think_LO-HIs`` (with ``--think-s LO:HI``): each session waits uniform LO..HI seconds
+  (seeded) after every answer, like a person reading it and typing the next question;
+  sessions start spread over the first HI seconds.  Latency excludes think time.
 
 Questions are drawn (seeded) from the dev benchmark files in ``../shared/data/bench``
 in all their languages, read at run time (nothing derived from them is stored); without
@@ -64,6 +76,17 @@ def make_script(pool: list[tuple[str, str]], sessions: int, questions: int, seed
     """``sessions`` lists of ``questions`` questions each, sampled with ``seed``."""
     rng = random.Random(seed)
     return [[rng.choice(pool) for _ in range(questions)] for _ in range(sessions)]
+
+
+def think_range(text: str) -> tuple[float, float]:
+    """``"LO:HI"`` seconds -> ``(lo, hi)`` (argparse type)."""
+    try:
+        lo, hi = (float(x) for x in text.split(":"))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected LO:HI seconds, got {text!r}") from exc
+    if not 0 <= lo <= hi:
+        raise argparse.ArgumentTypeError(f"need 0 <= LO <= HI, got {text!r}")
+    return lo, hi
 
 
 def _free_port() -> int:
@@ -126,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="per-question client timeout (s)")
     parser.add_argument("--ready-timeout", type=float, default=600.0, help="wait for a started app (s)")
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
+    parser.add_argument("--think-s", type=think_range, metavar="LO:HI",
+                        help="after the zero-think run, a second run with uniform LO..HI s think time")
     parser.add_argument("--kill-after", type=int, metavar="N",
                         help="kill -9 the started app after N acknowledged turns (durability check)")
     parser.add_argument("app_args", nargs=argparse.REMAINDER, help="flags for app.py after --")
@@ -135,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = pool or FALLBACK_QUESTIONS
     script = make_script(pool, args.sessions, args.questions, args.seed)
     proc = None
+    startup_s: float | None = None
     if args.url:
         url, log_path = args.url.rstrip("/"), args.log_path
         wait_ready(url, args.ready_timeout)
@@ -144,29 +170,45 @@ def main(argv: list[str] | None = None) -> int:
         app_args = [a for a in args.app_args if a != "--"]
         started = time.perf_counter()
         proc = launch_app(port, log_path, app_args, args.ready_timeout)
-        print(f"app up on port {port} after {time.perf_counter() - started:.1f}s", file=sys.stderr)
+        startup_s = time.perf_counter() - started
+        print(f"app up on port {port} after {startup_s:.1f}s", file=sys.stderr)
         url = f"http://127.0.0.1:{port}"
     if args.kill_after and proc is None:
         parser.error("--kill-after needs an app started by this script (no --url)")
-    on_result = _killer(proc, args.kill_after) if args.kill_after else None
+    runs: list[tuple[str, tuple[float, float] | None]] = [("zero_think", None)]
+    if args.think_s:
+        runs.append((f"think_{args.think_s[0]:g}-{args.think_s[1]:g}s", args.think_s))
+    summary: dict[str, object] = {"sessions": args.sessions, "questions_per_session": args.questions,
+                                  "cpus": os.cpu_count()}
+    if startup_s is not None:
+        summary["app_startup_s"] = round(startup_s, 1)
+    missing_any = False
     try:
-        report = run_load(url, script, timeout_s=args.timeout, on_result=on_result)
+        for i, (name, think) in enumerate(runs):
+            last = i == len(runs) - 1
+            on_result = _killer(proc, args.kill_after) if args.kill_after and last else None
+            # each run draws its own questions (a repeated question could hit the backend's caches)
+            run_script = script if i == 0 else make_script(pool, args.sessions, args.questions, args.seed + i)
+            report = run_load(url, run_script, timeout_s=args.timeout, on_result=on_result, think_s=think,
+                              seed=args.seed)
+            figures = report.summary()
+            missing = None
+            if log_path is not None and log_path.exists():
+                missing = len(missing_turns(report, log_path))
+                missing_any = missing_any or bool(missing)
+            figures["acknowledged_missing_from_log"] = missing
+            if args.kill_after and last:
+                figures["killed_after_acknowledged"] = args.kill_after
+            if report.errors:
+                figures["first_errors"] = sorted({r.error or "" for r in report.errors})[:3]
+            summary[name] = figures
+            print(f"{name}: {json.dumps(figures, ensure_ascii=False)}", file=sys.stderr)
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=30)
-    summary = {"sessions": args.sessions, "questions_per_session": args.questions, "cpus": os.cpu_count(),
-               **report.summary()}
-    missing = None
-    if log_path is not None and log_path.exists():
-        missing = len(missing_turns(report, log_path))
-    summary["acknowledged_missing_from_log"] = missing
-    if args.kill_after:
-        summary["killed_after_acknowledged"] = args.kill_after
-    if report.errors:
-        summary["first_errors"] = sorted({r.error or "" for r in report.errors})[:3]
     print(json.dumps(summary, indent=1, ensure_ascii=False))
-    return 1 if missing else 0
+    return 1 if missing_any else 0
 
 
 if __name__ == "__main__":

@@ -1,17 +1,21 @@
 """The :class:`KG` protocol and its two clients: the embedded pyoxigraph store and a
-remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve``)."""
+remote SPARQL endpoint over HTTP through SPARQLWrapper (Wikidata, QALD-10,
+``oxigraph serve-read-only``)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import time
+import urllib.error
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-import httpx
 import pyoxigraph
+from SPARQLWrapper import JSON, POST, URLENCODED, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, QueryBadFormed, SPARQLWrapperException
 
 from backends.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
 from backends.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
@@ -132,13 +136,26 @@ class EmbeddedKG:
         return QueryResult(vars=names, rows=rows)
 
 
+class _Wrapper(SPARQLWrapper):
+    """SPARQLWrapper keeping fractional timeouts (its ``setTimeout`` truncates to whole
+    seconds, which would turn a 0.5 s budget into "no timeout")."""
+
+    def setTimeout(self, timeout: float) -> None:  # SPARQLWrapper's method name
+        """Seconds for connecting and for each read (as ``urlopen`` applies them)."""
+        self.timeout = timeout  # type: ignore[assignment]
+
+
 class RemoteKG:
-    """A remote SPARQL 1.1 endpoint (Wikidata, QALD-10, ``oxigraph serve``) over HTTP.
+    """A remote SPARQL 1.1 endpoint (Wikidata, QALD-10, ``oxigraph serve-read-only``)
+    through SPARQLWrapper: form-encoded POST, SPARQL-JSON results by content negotiation.
 
     ``timeout_s`` bounds one :meth:`query`, retries included.  Refused connections,
     5xx and 429 are retried at most ``retries`` times with exponential backoff (a
     429's ``Retry-After`` is honoured when it fits in the time left); a circuit
     breaker fails fast with :class:`KGUnavailable` after repeated failures.
+    SPARQLWrapper's and urllib's exceptions never leave this class: they become
+    :class:`KGQueryError` (400), :class:`KGTimeout` (client or server timeout) or
+    :class:`KGUnavailable` (refused, 5xx, 429, other statuses, malformed replies).
     """
 
     name = "remote"
@@ -152,7 +169,6 @@ class RemoteKG:
         retries: int = 2,
         backoff: Backoff | None = None,
         breaker: CircuitBreaker | None = None,
-        transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.timeout_s = timeout_s
@@ -160,13 +176,9 @@ class RemoteKG:
         self.retries = max(0, int(retries))
         self.backoff = backoff or Backoff()
         self.breaker = breaker or CircuitBreaker(failure_threshold=5, reset_timeout_s=30.0)
-        self._client = httpx.Client(
-            headers={"User-Agent": user_agent, "Accept": "application/sparql-results+json"},
-            transport=transport, follow_redirects=True)
 
     def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
+        """Nothing to release (urllib opens one connection per request)."""
 
     def query(self, sparql: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> QueryResult:
         """POST ``sparql`` to the endpoint and parse the SPARQL-JSON reply."""
@@ -203,30 +215,75 @@ class RemoteKG:
                     raise KGUnavailable(f"{failure.error} (no time left to retry after {wait:.1f}s)") from failure.cause
                 attempt += 1
 
+    def _wrapper(self, sparql: str, timeout_s: float) -> SPARQLWrapper:
+        """A fresh SPARQLWrapper for one request (the wrapper is stateful, not thread-safe)."""
+        wrapper = _Wrapper(self.endpoint, agent=self.user_agent)
+        wrapper.setMethod(POST)
+        wrapper.setRequestMethod(URLENCODED)  # body "query=...", the SPARQL 1.1 protocol's form POST
+        wrapper.setReturnFormat(JSON)
+        wrapper.setOnlyConneg(True)  # ask for JSON by Accept header only (no format=/output= parameters)
+        wrapper.setTimeout(timeout_s)
+        wrapper.setQuery(sparql)
+        return wrapper
+
     def _post(self, sparql: str, budget: Budget) -> bytes:
         remaining = budget.remaining()
+        timed_out = KGTimeout(f"{self.endpoint} did not answer within {budget.seconds:g}s")
         if remaining <= 0:
-            raise KGTimeout(f"{self.endpoint} did not answer within {budget.seconds:g}s")
+            raise timed_out
         try:
-            response = self._client.post(self.endpoint, data={"query": sparql}, timeout=httpx.Timeout(remaining))
-        except httpx.TimeoutException as exc:
-            raise KGTimeout(f"{self.endpoint} did not answer within {budget.seconds:g}s") from exc
-        except httpx.TransportError as exc:
-            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: cannot connect: {exc}"), cause=exc) from exc
-        status = response.status_code
-        if status == 200:
-            return response.content
-        snippet = response.text[:200]
+            # the raw body, not QueryResult.convert(): it would only warn on a wrong content
+            # type, and our parser turns every malformed reply into KGUnavailable
+            with self._wrapper(sparql, remaining).query().response as response:
+                return response.read()
+        except QueryBadFormed as exc:
+            raise KGQueryError(f"{self.endpoint} rejected the query: {_snippet(exc)}") from exc
+        except EndPointInternalError as exc:  # HTTP 500
+            raise self._server_error(500, _snippet(exc)) from exc
+        except urllib.error.HTTPError as exc:  # every status SPARQLWrapper does not map itself
+            raise self._http_error(exc) from exc
+        except SPARQLWrapperException as exc:  # 401 Unauthorized, 404 EndPointNotFound, 414 URITooLong
+            raise KGUnavailable(f"{self.endpoint}: {type(exc).__name__}: {_snippet(exc)}") from exc
+        except TimeoutError as exc:  # socket timeout while connecting or reading
+            raise timed_out from exc
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError):
+                raise timed_out from exc
+            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: cannot connect: {exc.reason}"), cause=exc) from exc
+        except (OSError, http.client.HTTPException) as exc:  # reset, closed early, garbled status line
+            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: cannot connect: {exc!r}"), cause=exc) from exc
+
+    def _http_error(self, exc: urllib.error.HTTPError) -> KGError | _RetryableKG:
+        """A non-200 status that SPARQLWrapper re-raised as urllib's ``HTTPError``."""
+        status = exc.code
+        try:
+            snippet = exc.read()[:200].decode("utf-8", errors="replace")
+        except OSError:
+            snippet = ""
         if status == 429:
-            wait = parse_retry_after(response.headers.get("Retry-After"))
-            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: rate limited (429, Retry-After={wait})"), wait)
-        if status == 504 or (status >= 500 and "timeout" in snippet.lower()):
-            raise KGTimeout(f"{self.endpoint}: query timed out on the server ({status})")
+            # SPARQLWrapper has no retry policy of its own; the header is read from urllib's error
+            wait = parse_retry_after(exc.headers.get("Retry-After") if exc.headers else None)
+            return _RetryableKG(KGUnavailable(f"{self.endpoint}: rate limited (429, Retry-After={wait})"), wait)
         if status >= 500:
-            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: server error {status}: {snippet}"))
-        if status == 400:
-            raise KGQueryError(f"{self.endpoint} rejected the query: {snippet}")
-        raise KGUnavailable(f"{self.endpoint}: unexpected HTTP status {status}: {snippet}")
+            return self._server_error(status, snippet)
+        return KGUnavailable(f"{self.endpoint}: unexpected HTTP status {status}: {snippet}")
+
+    def _server_error(self, status: int, snippet: str) -> KGError | _RetryableKG:
+        if status == 504 or "timeout" in snippet.lower():
+            return KGTimeout(f"{self.endpoint}: query timed out on the server ({status})")
+        return _RetryableKG(KGUnavailable(f"{self.endpoint}: server error {status}: {snippet}"))
+
+
+def _snippet(exc: SPARQLWrapperException) -> str:
+    """The start of the endpoint's reply carried by a SPARQLWrapper exception."""
+    text = str(exc)
+    marker = "Response:"
+    if marker in text:
+        text = text.split(marker, 1)[1]
+    text = text.strip()
+    if text.startswith(("b'", 'b"')):  # SPARQLWrapper formats the body's bytes with repr()
+        text = text[2:-1]
+    return text[:200]
 
 
 class _RetryableKG(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import threading
 import time
 from collections import Counter
@@ -48,6 +49,7 @@ class LoadReport:
     results: list[TurnResult] = field(default_factory=list)
     wall_s: float = 0.0
     started_at: float = 0.0
+    think_s: tuple[float, float] | None = None
 
     @property
     def acknowledged(self) -> list[TurnResult]:
@@ -71,6 +73,7 @@ class LoadReport:
         """The figures the benchmark prints."""
         acked = self.acknowledged
         return {
+            "think_s": list(self.think_s) if self.think_s else 0,
             "turns": len(self.results), "acknowledged": len(acked), "errors": len(self.errors),
             "p50_s": _round(self.percentile(50)), "p95_s": _round(self.percentile(95)),
             "max_s": _round(max((r.latency_s for r in acked), default=None)),
@@ -132,16 +135,29 @@ Script = Sequence[Sequence[tuple[str, str]]]
 
 
 def run_load(base_url: str, script: Script, *, timeout_s: float = 120.0,
-             on_result: Callable[[TurnResult], None] | None = None) -> LoadReport:
+             on_result: Callable[[TurnResult], None] | None = None,
+             think_s: tuple[float, float] | None = None, seed: int = 0) -> LoadReport:
     """Run every session of ``script`` concurrently (one thread each); each session asks
-    its next question when the previous answer arrived (or failed)."""
-    report = LoadReport(started_at=time.time())
+    its next question when the previous answer arrived (or failed).
+
+    Without ``think_s`` the sessions ask back to back (a closed-loop stress test).  With
+    ``think_s=(lo, hi)`` a session waits a uniform ``lo..hi`` seconds (seeded per session)
+    after each answer before its next question, like a person reading the answer and
+    typing, and the sessions start spread over the first ``hi`` seconds.  Latencies never
+    include think time.
+    """
+    report = LoadReport(started_at=time.time(), think_s=think_s)
     lock = threading.Lock()
 
     def session(index: int, turns: Sequence[tuple[str, str]]) -> None:
         client = ChatClient(base_url, timeout_s=timeout_s)
+        rng = random.Random(f"{seed}:{index}")
         try:
+            if think_s is not None:
+                time.sleep(rng.uniform(0.0, think_s[1]))
             for i, (question, lang) in enumerate(turns):
+                if think_s is not None and i > 0:
+                    time.sleep(rng.uniform(*think_s))
                 t0 = time.perf_counter()
                 try:
                     client.ask(question, lang)
