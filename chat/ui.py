@@ -372,6 +372,8 @@ def launch(settings: Settings, **kwargs: Any) -> Any:
     started = time.perf_counter()
     pipeline = _build_pipeline(settings)
     log.info("pipeline built in %.1f s (validator %s)", time.perf_counter() - started, pipeline.validator_state)
+    if pipeline.validator_state == "on":
+        _share_cores_between_questions(PIPELINE_CONCURRENCY)
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
     warm_up()
     started = time.perf_counter()
@@ -379,6 +381,22 @@ def launch(settings: Settings, **kwargs: Any) -> Any:
     log.info("pipeline warm-up took %.1f s", time.perf_counter() - started)
     app = build_app(pipeline, settings, session_log)
     return launch_app(app, settings, **kwargs)
+
+
+def _share_cores_between_questions(concurrency: int) -> None:
+    """Give each of the ``concurrency`` questions answered at once its share of the cores
+    for the validator's forward pass (torch's default, one thread per core for every
+    call, oversubscribes the cores as soon as two questions run together; measured on 2
+    cores: 2 questions at once with 1 thread each answer ~1.6x as many questions per
+    second as 1 at a time, and the validator is no slower per call)."""
+    import os
+
+    import torch
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    torch.set_num_threads(max(1, cores // max(1, concurrency)))
+    log.info("torch uses %d thread(s) per forward pass (%d cores, %d questions at once)",
+             torch.get_num_threads(), cores, concurrency)
 
 
 def _build_pipeline(settings: Settings) -> Pipeline:
