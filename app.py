@@ -28,6 +28,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--log-path", dest="log_path", help="SQLite session log")
     parser.add_argument("--no-validator", dest="no_validator", action="store_true",
                         help="answer with the backend's top candidate (the UI says so)")
+    parser.add_argument("--concurrency", type=int, default=None, metavar="N",
+                        help="questions answered at the same time (default 2; each session stays in order)")
     args = parser.parse_args(argv)
     if args.qanswer_url and not args.backend:
         args.backend = "qanswer"  # a QAnswer-compatible URL alone selects that backend
@@ -39,8 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from chat.cli import settings_from_args
     from chat.ui import launch
 
-    settings = settings_from_args(parse_args(argv))
-    launch(settings)
+    args = parse_args(argv)
+    settings = settings_from_args(args)
+    launch(settings, **({"concurrency": args.concurrency} if args.concurrency else {}))
     return 0
 
 

@@ -170,8 +170,11 @@ def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
                 message=message("rate_limited", lang, seconds=max(1, math.ceil(wait_s))))
 
 
-def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -> gr.Blocks:
-    """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch)."""
+def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog, *,
+              concurrency: int = PIPELINE_CONCURRENCY) -> gr.Blocks:
+    """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch).
+
+    At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once."""
     limiter = RateLimiter(settings.rate_limit_per_minute)
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
@@ -315,11 +318,11 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog) -
             trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
                     api_visibility="private").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
-                trigger_mode="multiple", concurrency_limit=PIPELINE_CONCURRENCY, concurrency_id="pipeline")
+                trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
-        gr.api(_api_ask(pipeline, session_log), api_name="ask", concurrency_limit=PIPELINE_CONCURRENCY,
+        gr.api(_api_ask(pipeline, session_log), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
     return app
 
@@ -365,21 +368,22 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
                       show_error=False, ssr_mode=False, **kwargs)
 
 
-def launch(settings: Settings, **kwargs: Any) -> Any:
-    """Build the pipeline and session log from ``settings``, warm up, and serve the chat."""
+def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, **kwargs: Any) -> Any:
+    """Build the pipeline and session log from ``settings``, warm up, and serve the chat
+    answering ``concurrency`` questions at a time."""
     from chat.language import warm_up
 
     started = time.perf_counter()
     pipeline = _build_pipeline(settings)
     log.info("pipeline built in %.1f s (validator %s)", time.perf_counter() - started, pipeline.validator_state)
     if pipeline.validator_state == "on":
-        _share_cores_between_questions(PIPELINE_CONCURRENCY)
+        _share_cores_between_questions(concurrency)
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
     warm_up()
     started = time.perf_counter()
     pipeline.answer("What is the capital of Germany?")  # load lazy models before the first user
     log.info("pipeline warm-up took %.1f s", time.perf_counter() - started)
-    app = build_app(pipeline, settings, session_log)
+    app = build_app(pipeline, settings, session_log, concurrency=concurrency)
     return launch_app(app, settings, **kwargs)
 
 
