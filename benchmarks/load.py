@@ -14,7 +14,9 @@ acknowledged turn is in the SQLite session log.  Targets: 0 errors and p95 <= 3 
     # durability: kill -9 the started app after 60 acknowledged turns, then check the log
     .venv/bin/python benchmarks/load.py --kill-after 60
 
-Two load models, printed under separate keys:
+Two load models, printed under separate keys (each with ``app_cpu_cores``, the mean number
+of cores the app used, and how busy the machine was before and after: other work on a
+shared machine slows the app down):
 
 * ``zero_think`` (always run): each session asks its next question the moment the
   previous answer arrives - a closed-loop stress test where 20 sessions keep the app
@@ -87,6 +89,27 @@ def think_range(text: str) -> tuple[float, float]:
     if not 0 <= lo <= hi:
         raise argparse.ArgumentTypeError(f"need 0 <= LO <= HI, got {text!r}")
     return lo, hi
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def box_load() -> dict[str, float]:
+    """How busy the machine is: 1-minute load average and, where the kernel reports it,
+    the share of the last 60 s in which some runnable task waited for a CPU."""
+    out = {"loadavg_1m": round(os.getloadavg()[0], 2)}
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0].split()
+        out["cpu_pressure_60s_pct"] = float(dict(kv.split("=") for kv in some[1:])["avg60"])
+    except (OSError, IndexError, KeyError, ValueError):
+        pass
+    return out
 
 
 def _free_port() -> int:
@@ -189,9 +212,15 @@ def main(argv: list[str] | None = None) -> int:
             on_result = _killer(proc, args.kill_after) if args.kill_after and last else None
             # each run draws its own questions (a repeated question could hit the backend's caches)
             run_script = script if i == 0 else make_script(pool, args.sessions, args.questions, args.seed + i)
+            before = box_load()
+            cpu0 = _cpu_seconds(proc.pid) if proc is not None else None
             report = run_load(url, run_script, timeout_s=args.timeout, on_result=on_result, think_s=think,
                               seed=args.seed)
+            cpu1 = _cpu_seconds(proc.pid) if proc is not None else None
             figures = report.summary()
+            if cpu0 is not None and cpu1 is not None and report.wall_s:
+                figures["app_cpu_cores"] = round((cpu1 - cpu0) / report.wall_s, 2)  # mean cores the app used
+            figures["box_before"], figures["box_after"] = before, box_load()
             missing = None
             if log_path is not None and log_path.exists():
                 missing = len(missing_turns(report, log_path))
