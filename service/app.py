@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,6 +42,9 @@ from service.ratelimit import RateLimiter, client_key
 log = logging.getLogger("kgqa.service")
 
 MAX_BODY_BYTES = 64 * 1024
+MAX_CONCURRENT_QUESTIONS = 2
+"""Questions (``/api/qa/full``, ``/gerbil``) worked on at once; more wait their turn
+(a burst must not run dozens of backends and validators at once on a few cores)."""
 RETRY_AFTER_S = 5
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
                     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
@@ -93,17 +97,27 @@ def create_app(
     kb: str = "wikidata",
     rate_limiter: RateLimiter | None = None,
     session_log: SessionLog | None = None,
+    max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
 ) -> FastAPI:
     """The web API over an assembled :class:`Pipeline` (its backend serves ``/api/qa/full``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
-    one random session id per app, no client address) before the reply is sent.
+    one random session id per app, no client address) before the reply is sent.  At
+    most ``max_concurrent`` questions are worked on at once (the rest wait in uvicorn's
+    thread pool); ``/health`` never waits.
     """
     app = FastAPI(title="KGQA service", version="0.1.0", docs_url=None, redoc_url=None, openapi_url=None)
     limiter = rate_limiter if rate_limiter is not None else RateLimiter(0)
     app.state.pipeline = pipeline
     app.state.rate_limiter = limiter
     api_session = new_session_id()
+    slots = threading.BoundedSemaphore(max(1, max_concurrent))
+
+    def limited(fn: Callable[[], JSONResponse]) -> Callable[[], JSONResponse]:
+        def run() -> JSONResponse:
+            with slots:
+                return fn()
+        return run
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
@@ -127,12 +141,12 @@ def create_app(
     @app.api_route("/api/qa/full", methods=["GET", "POST"])
     async def qa_full(request: Request) -> JSONResponse:
         params = await _params(request)
-        return await _run_sync(lambda: _qa_full(pipeline, params, kb))
+        return await _run_sync(limited(lambda: _qa_full(pipeline, params, kb)))
 
     @app.post("/gerbil")
     async def gerbil(request: Request) -> JSONResponse:
         raw = await _body(request)
-        return await _run_sync(lambda: _gerbil(pipeline, raw, session_log, api_session))
+        return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
     @app.get("/health")
     async def health() -> JSONResponse:

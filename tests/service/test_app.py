@@ -199,3 +199,36 @@ def test_gerbil_turns_are_committed_to_the_session_log_without_addresses(tmp_pat
     assert [(t["source"], t["question"], t["status"], t["client_ip"]) for t in rows] == [
         ("api", "Is Berlin in Germany?", "ok", None)]
     log.close()
+
+
+def test_a_burst_is_answered_at_most_max_concurrent_at_a_time():
+    import threading
+    import time
+
+    from backends.base import Candidate
+
+    lock, running, peak = threading.Lock(), [0], [0]
+
+    def slow(question: str, lang: str) -> list[Candidate]:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.2)
+        with lock:
+            running[0] -= 1
+        return [Candidate(CAPITAL, 0.9)]
+
+    with ServerThread(create_app(tiny_pipeline(backend=FakeBackend(slow)), max_concurrent=2)) as srv:
+        def ask(i: int) -> None:
+            r = HTTP.post(srv.url + "/gerbil", content=f"query=What is the capital of Germany? {i}&lang=en")
+            codes.append(r.status_code)
+
+        codes: list[int] = []
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        assert HTTP.get(srv.url + "/health").status_code == 200  # not queued behind the burst
+        for t in threads:
+            t.join()
+    assert codes == [200] * 6
+    assert peak[0] == 2
