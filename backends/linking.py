@@ -13,16 +13,33 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.labels import LabelIndex, NameHit, fold, is_cjk, tokenize
+from kg.labels import (
+    LabelIndex,
+    NameHit,
+    cased_tokens,
+    fold,
+    is_cjk,
+    latin_form,
+    phonetic_key,
+    sound_similarity,
+    tokenize,
+)
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16
 MAX_FUZZY_SPAN = 4
 FOLDED_QUALITY = 0.94
 PARTIAL_QUALITY = 0.8
+PHONETIC_QUALITY = 0.95  # times the sound similarity; capitalized (cased-script) spans
+UNCASED_PHONETIC = 0.88  # scripts without capitals (Arabic, Devanagari, kana) give no name signal
+MIN_SOUND_SIMILARITY = 0.6
+CLOSE_SOUND = 0.82
+MAX_PHONETIC_SPAN = 4  # words (a katakana run counts as one word)
+MAX_KATAKANA_RUN = 24
 FUZZY_ALTERNATIVES = 6
 FUZZY_COMBOS = 36
 DEGREE_SCALE = math.log1p(20000)
@@ -55,6 +72,10 @@ _STOP = {
           "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые",
     "uk": "і й та в у на з зі до по про від із за для не це цей ця ці був була було були є хто що який яка "
           "яке які де коли як скільки чому чий він вона вони його її їх",
+    "ar": "ما ماذا من هو هي في على إلى الى عن مع متى أين اين كيف كم لماذا هل التي الذي الذين كان كانت هذا هذه "
+          "ذلك تلك أي اي أو او و ثم قد لم لن ليس بين عند كل بعض",
+    "hi": "का की के में है हैं था थी थे कौन क्या कहाँ कहां कब कैसे कितने कितना कितनी किस किसने किसे किसको ने को "
+          "से पर और एक यह वह इस उस जो कि भी तो हुआ हुई हुए गया गई किया कर",
 }
 _STOP_CJK = set("的是在了吗呢吧谁哪什么几多少时候个位和与及或之于被把给从到为由也都就这那其有哪里"
                 "のはがをにでともへやかな誰何どこいつですかますした")
@@ -84,6 +105,7 @@ class Mention:
     instances: int  # > 0 when the entity is a class (has P31 instances)
     coverage: float  # share of the question's content characters the span covers
     partial: bool = False  # matched only a person's last name
+    phonetic: bool = False  # matched a Latin name by sound only (a transliterated span)
 
     @property
     def is_class(self) -> bool:
@@ -98,6 +120,8 @@ class _Match:
     key: str
     quality: float
     fuzzy: bool
+    phonetic: bool = False
+    sound: str = ""  # the span in Latin letters (phonetic matches)
 
 
 class Linker:
@@ -113,7 +137,30 @@ class Linker:
             return []
         matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens)
         hits = self.index.lookup({m.key for m in matches})
-        return self._score(tokens, matches, hits, limit)
+        found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
+        ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
+        found += self._sound_alikes(question, tokens, ambiguity)
+        return self._score(tokens, found, ambiguity, limit)
+
+    def _sound_alikes(self, question: str, tokens: Sequence[str], ambiguity: dict[str, int]
+                      ) -> list[tuple[_Match, NameHit, float]]:
+        """Entities whose (Latin) names sound like a non-Latin span: ``(match, hit, similarity)``;
+        a match's ambiguity counts its close sound-alikes."""
+        phonetic = self._phonetic_matches(question, tokens)
+        if not phonetic:
+            return []
+        sounds = self.index.lookup_phonetic({m.key for m in phonetic})
+        out = []
+        for m in phonetic:
+            close = set()
+            for hit, sound in sounds.get(m.key, ()):
+                sim = sound_similarity(m.sound, sound)
+                if sim >= MIN_SOUND_SIMILARITY:
+                    out.append((m, hit, sim))
+                    if sim >= CLOSE_SOUND:
+                        close.add(hit.qid)
+            ambiguity[m.key + "|" + m.sound] = max(1, len(close))
+        return out
 
     # ------------------------------------------------------------------ spans
 
@@ -165,29 +212,52 @@ class Linker:
                     out.append(_Match(i, j, " ".join(t for t, _ in combo), quality, True))
         return out
 
+    def _phonetic_matches(self, question: str, tokens: Sequence[str]) -> list[_Match]:
+        """Sound-alike keys of spans written in a non-Latin script (Cyrillic, Greek, Arabic,
+        Devanagari, katakana) that could name an entity known only by a Latin name.  In cased
+        scripts every word of the span must be capitalized, as names are."""
+        cased = _cased_tokens(question, len(tokens))
+        out = []
+        for words in _segments(tokens):
+            for i in range(len(words)):
+                for j in range(i + 1, min(len(words), i + MAX_PHONETIC_SPAN) + 1):
+                    span = words[i:j]
+                    a, b = span[-1]
+                    if b - a == 1 and is_stopword(tokens[a]):
+                        break
+                    if cased is not None and not _capitalized(cased[a]):
+                        break
+                    text = " ".join("".join(tokens[x:y]) for x, y in span)
+                    quality = PHONETIC_QUALITY if cased is not None else UNCASED_PHONETIC
+                    for key, sound in _inflection_variants(text):
+                        out.append(_Match(span[0][0], b, key, quality, True, phonetic=True, sound=sound))
+        return out
+
     # ------------------------------------------------------------------ scoring
 
-    def _score(self, tokens: Sequence[str], matches: list[_Match], hits: dict[str, list[NameHit]],
-               limit: int) -> list[Mention]:
-        found = [(m, h) for m in matches for h in hits.get(m.key, [])]
+    def _score(self, tokens: Sequence[str], found: list[tuple[_Match, NameHit, float]],
+               ambiguities: dict[str, int], limit: int) -> list[Mention]:
         if not found:
             return []
-        stats = self.index.entity_stats({h.qid for _, h in found})
+        stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         longest_cover = _longest_cover(found)
         best: dict[str, Mention] = {}
-        for m, h in found:
+        for m, h, sim in found:
             st = stats.get(h.qid)
             degree = st.degree if st else 0
             instances = st.instances if st else 0
-            quality = m.quality * (1.0 if h.exact else PARTIAL_QUALITY if h.partial else FOLDED_QUALITY)
+            if m.phonetic:
+                quality = m.quality * sim * (PARTIAL_QUALITY if h.partial else 1.0)
+            else:
+                quality = m.quality * (1.0 if h.exact else PARTIAL_QUALITY if h.partial else FOLDED_QUALITY)
             prior = min(1.0, math.log1p(degree) / DEGREE_SCALE)
             span_chars = sum(len(t) for t in tokens[m.start:m.end] if not is_stopword(t))
             coverage = min(1.0, span_chars / content_chars)
             length_factor = min(1.0, span_chars / 10.0)
             contained = any(a <= m.start and m.end <= b and (b - a) > (m.end - m.start)
                             for a, b in longest_cover)
-            ambiguity = len(hits.get(m.key, []))
+            ambiguity = max(1, ambiguities.get(m.key + "|" + m.sound if m.phonetic else m.key, 1))
             score = quality * (0.45 + 0.25 * length_factor + 0.2 * prior + 0.1 * (1.0 / ambiguity))
             if not h.is_label:
                 score *= 0.92  # aliases are noisier than labels
@@ -197,12 +267,80 @@ class Linker:
                 score *= 0.5
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
-                              instances, round(coverage, 4), h.partial)
+                              instances, round(coverage, 4), h.partial, m.phonetic)
             old = best.get(h.qid)
             if old is None or (mention.score, -mention.start) > (old.score, -old.start):
                 best[h.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
+
+
+_CASED_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+_NON_LATIN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u30a0-\u30ff]")
+_RU_ENDINGS = ("ого", "его", "ому", "ему", "ами", "ями", "ым", "им", "ом", "ем", "ой", "ей", "ах", "ях", "ов",
+               "ев", "у", "ю", "а", "я", "е", "ы", "и")
+_AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
+
+
+def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:
+    """Runs of consecutive non-Latin words, as token ranges (a katakana run is one word);
+    Latin words, digits and Han characters end a run."""
+    segments: list[list[tuple[int, int]]] = [[]]
+    i = 0
+    while i < len(tokens):
+        if _is_katakana(tokens[i]):
+            j = i
+            while j < len(tokens) and _is_katakana(tokens[j]) and j - i < MAX_KATAKANA_RUN:
+                j += 1
+            segments[-1].append((i, j))
+            i = j
+            continue
+        if _NON_LATIN.search(tokens[i]) and not is_cjk(tokens[i]):
+            segments[-1].append((i, i + 1))
+        elif segments[-1]:
+            segments.append([])
+        i += 1
+    return [seg for seg in segments if seg]
+
+
+def _cased_tokens(question: str, n: int) -> list[str] | None:
+    """The question's tokens with their case kept (aligned with :func:`tokenize`), or ``None``
+    when the question has no cased non-Latin word (Arabic, Devanagari, Japanese)."""
+    if not _CASED_SCRIPTS.search(question):
+        return None
+    toks = cased_tokens(question)
+    return toks if len(toks) == n else None
+
+
+def _capitalized(token: str) -> bool:
+    return bool(token) and token[0].isupper()
+
+
+def _inflection_variants(text: str) -> set[tuple[str, str]]:
+    """Phonetic keys and sound forms of a span and of its uninflected forms (Russian case
+    endings, Arabic article and clitics)."""
+    words = text.split()
+    stripped = [_strip_ending(w) for w in words]
+    variants = {text, " ".join(stripped), " ".join([*words[:-1], stripped[-1]])}
+    for w_i, w in enumerate(words):
+        for prefix in _AR_PREFIXES:
+            if w.startswith(prefix) and len(w) - len(prefix) >= 3:
+                variants.add(" ".join([*words[:w_i], w[len(prefix):], *words[w_i + 1:]]))
+                break
+    out = set()
+    for v in variants:
+        key = phonetic_key(v)
+        if key:
+            out.add((key, latin_form(v)))
+    return out
+
+
+def _strip_ending(word: str) -> str:
+    """A Russian word without its longest case ending (the stem keeps three letters)."""
+    for ending in _RU_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[:-len(ending)]
+    return word
 
 
 def _is_katakana(token: str) -> bool:
@@ -216,6 +354,8 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     return (i > 0 and _is_katakana(tokens[i - 1])) or (j < len(tokens) and _is_katakana(tokens[j]))
 
 
-def _longest_cover(found: list[tuple[_Match, NameHit]]) -> list[tuple[int, int]]:
-    """Spans of exact, multi-token matches (sub-spans inside them are less likely mentions)."""
-    return sorted({(m.start, m.end) for m, h in found if not m.fuzzy and m.end - m.start >= 2})
+def _longest_cover(found: list[tuple[_Match, NameHit, float]]) -> list[tuple[int, int]]:
+    """Spans of exact (or closely sound-alike), multi-token matches (sub-spans inside them are
+    less likely mentions)."""
+    return sorted({(m.start, m.end) for m, _h, sim in found
+                   if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2})

@@ -738,6 +738,7 @@ class LocalBackend:
             "link_ambiguity": 1.0 / max(1, m.ambiguity),
             "link_fuzzy": 1.0 if m.fuzzy else 0.0,
             "link_partial": 1.0 if m.partial else 0.0,
+            "link_phonetic": 1.0 if m.phonetic else 0.0,
             "link_label": 1.0 if m.is_label else 0.0,
             "link_class": 1.0 if m.is_class else 0.0,
             "link_rank": 1.0 / (1 + rank),

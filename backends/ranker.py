@@ -34,7 +34,7 @@ FEATURES: tuple[str, ...] = (
     "literal_unwanted", "forward", "hops", "n_entities", "has_type", "type_link", "type_coverage", "type_share",
     "p31", "log_answers", "single_answer", "explained", "prop_contiguous", "pair_shared", "link_gap", "prop_gap",
     "prop_gap_anchor", "explained_gap", "anchor_fit", "anchor_mismatch", "type_subclasses", "type_from_answers",
-    "link_partial", "link_label",
+    "link_partial", "link_label", "link_phonetic",
 )
 MIN_PROPERTY_POSITIVES = 4  # a property gets its own learned bias once this many train positives use it
 

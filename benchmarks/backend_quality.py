@@ -17,7 +17,7 @@ Figures are printed overall, per source and per language, for all questions and 
 the held-out ``test`` split.  Targets: recall@1 >= 50 %, recall@10 >= 75 %, latency
 p50 <= 150 ms, p95 <= 600 ms.
 
-    .venv/bin/python benchmarks/backend_quality.py [--split test] [--limit N] [--json out.json]
+    .venv/bin/python benchmarks/backend_quality.py [--split test] [--source S] [--limit N] [--json out.json]
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     ap.add_argument("--cache-dir", type=Path, default=None)
     ap.add_argument("--split", choices=["train", "dev", "test"], help="only this split")
+    ap.add_argument("--source", action="append", help="only this source (sqwd, wwq, rubq1, mintaka); repeatable")
     ap.add_argument("--limit", type=int, default=0, help="evaluate every k-th item only (quick runs)")
     ap.add_argument("--json", type=Path, help="write per-item records here")
     args = ap.parse_args(argv)
@@ -123,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     items = list(bench_items(args.bench))
     if args.split:
         items = [i for i in items if i.split == args.split]
+    if args.source:
+        items = [i for i in items if i.source in args.source]
     if args.limit:
         items = items[::max(1, len(items) // args.limit)]
     backend.generate("warm up: where was Albert Einstein born?", "en")

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyoxigraph
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 
 from backends.errors import KGSourceError
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from kg.store import KGPaths
 
 DB_NAME = "labels.sqlite"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: phonetic (cross-script) name keys
 TOP_CLASSES = 40  # classes kept per (property, side) in the class statistics
 MAX_KEY_TOKENS = 24
 
@@ -48,6 +48,9 @@ KIND_LABEL = 1
 KIND_ALT = 2
 KIND_FOLDED = 4
 KIND_PARTIAL = 8  # the last word of a person's name ("Einstein" for "Albert Einstein")
+KIND_PHONETIC = 16  # a cross-script sound-alike key (``phonetic_keys``), never exact
+MIN_PHONETIC = 3  # shortest phonetic key that is indexed or looked up
+MAX_PHONETIC_TOKENS = 6
 HUMAN_CLASS = "Q5"  # Wikidata's class of people: their surnames are indexed as partial names
 
 # --------------------------------------------------------------------------- normalization
@@ -96,6 +99,12 @@ def tokenize(text: str) -> list[str]:
     return normalize(text).split()
 
 
+def cased_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` as :func:`tokenize` splits them, but with their case kept."""
+    s = unicodedata.normalize("NFKC", text).translate(_PUNCT)
+    return _CJK_CHAR.sub(r" \1 ", s).split()
+
+
 def is_cjk(token: str) -> bool:
     """True for a token made of CJK characters (Han, kana)."""
     return bool(_CJK_ONLY.match(token))
@@ -105,6 +114,157 @@ def name_keys(text: str) -> tuple[str, str]:
     """``(normalized, folded)`` lookup keys of a name."""
     norm = normalize(text)
     return norm, fold(norm)
+
+
+# --------------------------------------------------------------------------- phonetic keys
+#
+# Names reach the KG mostly in Latin script, while questions name them in Cyrillic, Greek,
+# Arabic, Devanagari or katakana ("Льюис Кэрролл", "ليبرون جيمس", "アインシュタイン").  A name is
+# transliterated to Latin letters and reduced to a coarse consonant skeleton: vowels (and
+# h, y, w, which scripts render as vowels or drop) vanish, and letters that the scripts
+# confuse share a class (b p f v; k g q hard-c; s z j sh zh ch ts soft-c; t d; l r).  Equal
+# skeletons mark sound-alike names; the linker uses them only for non-Latin question spans.
+
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґўјђћџ",
+                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
+                      "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "i",
+                      "e", "g", "u", "j", "dj", "c", "dz"], strict=True))
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω",
+                  ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s",
+                   "t", "y", "f", "ch", "ps", "o"], strict=True))
+_ARABIC = {
+    "ا": "a", "أ": "a", "إ": "i", "آ": "a", "ب": "b", "ت": "t", "ث": "th", "ج": "j", "ح": "h", "خ": "kh",
+    "د": "d", "ذ": "dh", "ر": "r", "ز": "z", "س": "s", "ش": "sh", "ص": "s", "ض": "d", "ط": "t", "ظ": "z",
+    "ع": "", "غ": "gh", "ف": "f", "ق": "q", "ك": "k", "ل": "l", "م": "m", "ن": "n", "ه": "h", "و": "u",
+    "ي": "i", "ى": "a", "ة": "a", "ء": "", "ئ": "", "ؤ": "", "پ": "p", "چ": "ch", "ژ": "zh", "گ": "g",
+    "ک": "k", "ی": "i", "ڤ": "v",
+}
+_DEVANAGARI = {
+    "क": "k", "ख": "kh", "ग": "g", "घ": "gh", "ङ": "n", "च": "ch", "छ": "chh", "ज": "j", "झ": "jh",
+    "ञ": "n", "ट": "t", "ठ": "th", "ड": "d", "ढ": "dh", "ण": "n", "त": "t", "थ": "th", "द": "d", "ध": "dh",
+    "न": "n", "प": "p", "फ": "ph", "ब": "b", "भ": "bh", "म": "m", "य": "y", "र": "r", "ल": "l", "व": "v",
+    "श": "sh", "ष": "sh", "स": "s", "ह": "h", "ं": "n", "ः": "h", "ँ": "", "्": "", "़": "",
+    "अ": "a", "आ": "a", "इ": "i", "ई": "i", "उ": "u", "ऊ": "u", "ए": "e", "ऐ": "e", "ओ": "o", "औ": "o",
+    "ऋ": "ri", "ा": "a", "ि": "i", "ी": "i", "ु": "u", "ू": "u", "े": "e", "ै": "e", "ो": "o", "ौ": "o",
+    "ृ": "ri", "ॉ": "o", "ॅ": "e",
+}
+_KANA_ROWS = {
+    "": "アイウエオ", "k": "カキクケコ", "g": "ガギグゲゴ", "s": "サシスセソ", "z": "ザジズゼゾ", "t": "タチツテト",
+    "d": "ダヂヅデド", "n": "ナニヌネノ", "h": "ハヒフヘホ", "b": "バビブベボ", "p": "パピプペポ", "m": "マミムメモ",
+    "r": "ラリルレロ", "x": "ァィゥェォ",
+}
+_KANA = {ch: ("" if c == "x" else c) + v for c, row in _KANA_ROWS.items() for ch, v in zip(row, "aiueo", strict=True)}
+_KANA.update({"シ": "shi", "ジ": "ji", "チ": "chi", "ヂ": "ji", "ツ": "tsu", "ヅ": "zu", "フ": "fu", "ヤ": "ya",
+              "ユ": "yu", "ヨ": "yo", "ャ": "ya", "ュ": "yu", "ョ": "yo", "ワ": "wa", "ヲ": "o", "ン": "n",
+              "ヴ": "vu", "ー": "", "ッ": "", "ヽ": "", "ヾ": "", "ヮ": "wa"})
+_KANA_GAP = re.compile(r"(?<=[\u3040-\u30ff]) (?=[\u3040-\u30ff])")  # tokenize() spaces kana apart
+_TRANSLIT = {**_CYRILLIC, **_GREEK, **_ARABIC, **_DEVANAGARI, **_KANA}
+_DIGRAPHS = (("shch", "s"), ("sch", "s"), ("tch", "s"), ("dzh", "j"), ("ph", "f"), ("ck", "k"), ("kh", "k"),
+             ("gh", "k"), ("th", "t"), ("sh", "s"), ("zh", "s"), ("ts", "s"), ("tz", "s"), ("dj", "j"), ("x", "ks"))
+_CLASSES = str.maketrans({"b": "b", "p": "b", "f": "b", "v": "b", "k": "k", "g": "k", "q": "k", "s": "s",
+                          "z": "s", "j": "s", "t": "t", "d": "t", "l": "r", "r": "r", "m": "m", "n": "n",
+                          "a": None, "e": None, "i": None, "o": None, "u": None, "y": None, "h": None,
+                          "'": None})
+_VOWEL_CLASSES = str.maketrans({**{chr(c): v for c, v in _CLASSES.items()}, "a": "a", "w": "w"})
+_SOFT_C = re.compile(r"c(?=[eiy])")
+_LATIN_NAME = re.compile(r"^[a-z' ]+$")
+
+
+def _kana(ch: str) -> str:
+    """Hiragana as katakana (the same sounds)."""
+    return chr(ord(ch) + 0x60) if "\u3041" <= ch <= "\u3096" else ch
+
+
+def transliterate(text: str) -> str | None:
+    """Latin letters for a normalized, folded name in Latin, Cyrillic, Greek, Arabic,
+    Devanagari or kana script (``None`` for other scripts, e.g. Han characters)."""
+    out: list[str] = []
+    for ch in _KANA_GAP.sub("", unicodedata.normalize("NFC", text)):
+        ch = _kana(ch)
+        if "a" <= ch <= "z" or ch in " '":
+            out.append(ch)
+        elif ch in "ャュョ" and out and out[-1].endswith("i") and len(out[-1]) > 1:
+            stem = out[-1][:-1]  # "キャ" is "kya", "シュ" is "shu"
+            out[-1] = stem + (_TRANSLIT[ch][1:] if stem.endswith(("sh", "ch", "j")) else _TRANSLIT[ch])
+        elif ch in _TRANSLIT:
+            out.append(_TRANSLIT[ch])
+        elif "\u064b" <= ch <= "\u0652" or ch in "\u0640\u3099\u309a":
+            continue  # Arabic vowel marks and tatweel, kana voicing marks (already composed)
+        else:
+            return None
+    return "".join(out)
+
+
+def _skeleton(latin: str, *, w_sound: bool, hard_ch: bool, vowels: bool = False) -> str:
+    s = latin.replace(" ", "")
+    if vowels:
+        s = re.sub(r"[aeiouy]+", "a", s)
+    s = s.replace("ch", "k" if hard_ch else "s").replace("ng", "n")
+    for digraph, sound in _DIGRAPHS:
+        s = s.replace(digraph, sound)
+    s = _SOFT_C.sub("s", s).replace("c", "k")
+    if not vowels:
+        s = s.replace("w", "b" if w_sound else "")
+    s = s.translate(_VOWEL_CLASSES if vowels else _CLASSES)
+    return "".join(ch for i, ch in enumerate(s) if i == 0 or s[i - 1] != ch)
+
+
+def latin_form(text: str) -> str:
+    """A name in Latin letters (transliterated, lower-case, no spaces; ``""`` when impossible)."""
+    latin = transliterate(fold(normalize(text))) or ""
+    return latin.replace(" ", "")
+
+
+def sound_similarity(a: str, b: str) -> float:
+    """Similarity in [0, 1] of two :func:`latin_form` names: half from their letter classes
+    (vowels kept as one class; "w" as a vowel or as "v", whichever is closer), half from the
+    spelling itself (lightly unified)."""
+    sa = _skeleton(a, w_sound=False, hard_ch=False, vowels=True)
+    sb = _skeleton(b, w_sound=False, hard_ch=False, vowels=True)
+    if "w" in sa + sb:
+        sound = max(Levenshtein.normalized_similarity(_collapse(sa.replace("w", x)), _collapse(sb.replace("w", x)))
+                    for x in ("a", "b"))
+    else:
+        sound = Levenshtein.normalized_similarity(sa, sb)
+    return 0.5 * sound + 0.5 * Levenshtein.normalized_similarity(_spelling(a), _spelling(b))
+
+
+_SPELLING = str.maketrans({"w": "v", "y": "i", "k": "c", "z": "s", "h": None, "'": None, "j": "i"})
+
+
+def _spelling(latin: str) -> str:
+    return _collapse(latin.replace("ph", "f").translate(_SPELLING))
+
+
+def _collapse(s: str) -> str:
+    return "".join(ch for i, ch in enumerate(s) if i == 0 or s[i - 1] != ch)
+
+
+def phonetic_keys(text: str) -> set[str]:
+    """The consonant skeletons of a name (two or four variants for Latin names with "w"/"ch",
+    which other scripts render either way); empty for short or untransliterable names."""
+    norm = fold(normalize(text))
+    if not norm or len(norm.split()) > MAX_PHONETIC_TOKENS or any(ch.isdigit() for ch in norm):
+        return set()
+    latin = transliterate(norm)
+    if latin is None:
+        return set()
+    native = bool(_LATIN_NAME.match(norm))
+    options = [(w, c) for w in (False, True) for c in (False, True)] if native else [(False, False)]
+    keys = {_skeleton(latin, w_sound=w, hard_ch=c) for w, c in options}
+    return {k for k in keys if len(k) >= MIN_PHONETIC}
+
+
+def phonetic_key(text: str) -> str | None:
+    """The skeleton of a question span in a non-Latin script, ``None`` when it has none."""
+    norm = fold(normalize(text))
+    if not norm or _LATIN_NAME.match(norm):
+        return None
+    latin = transliterate(norm)
+    if latin is None:
+        return None
+    key = _skeleton(latin, w_sound=False, hard_ch=False)
+    return key if len(key) >= MIN_PHONETIC else None
 
 
 # --------------------------------------------------------------------------- index records
@@ -125,13 +285,18 @@ class NameHit:
 
     @property
     def exact(self) -> bool:
-        """True when the key matches a full name as written (not folded, not partial)."""
-        return bool(self.kind & (KIND_LABEL | KIND_ALT))
+        """True when the key matches a full name as written (not folded, partial or phonetic)."""
+        return bool(self.kind & (KIND_LABEL | KIND_ALT)) and not self.kind & KIND_PHONETIC
 
     @property
     def partial(self) -> bool:
         """True when the key only matches the last word of a person's name."""
-        return not self.kind & (KIND_LABEL | KIND_ALT | KIND_FOLDED)
+        return bool(self.kind & KIND_PARTIAL) or not self.kind & (KIND_LABEL | KIND_ALT | KIND_FOLDED | KIND_PHONETIC)
+
+    @property
+    def phonetic(self) -> bool:
+        """True when only the sound-alike skeleton matched (a cross-script name)."""
+        return bool(self.kind & KIND_PHONETIC)
 
 
 @dataclass(frozen=True)
@@ -180,12 +345,16 @@ class _Collector:
         self.surnames: dict[int, set[tuple[str, str]]] = defaultdict(set)
         self.isa: dict[int, list[int]] = defaultdict(list)
         self.facts: list[tuple[int, str, int]] = []  # (subject, property, object or -literal kind)
+        self.phonetic: dict[tuple[str, int, str], int] = {}  # (key, entity, Latin form) -> kind
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
         norm, folded = name_keys(text)
         if not norm or len(norm.split()) > MAX_KEY_TOKENS:
             return
         self.name_count[qid] += 1
+        latin = latin_form(text)
+        for key in phonetic_keys(text):
+            self.phonetic[(key, qid, latin)] = self.phonetic.get((key, qid, latin), 0) | kind
         parts = _NAME_PARTS.split(text.strip())
         if 2 <= len(parts) <= 4:
             last = normalize(parts[-1])
@@ -258,6 +427,8 @@ class _Collector:
                 for key in {last, fold(last)}:
                     if (key, ent) not in self.names:
                         partial.setdefault((key, ent), [KIND_PARTIAL, set()])[1].add(lang)
+                for key in phonetic_keys(last):
+                    self.phonetic.setdefault((key, ent, latin_form(last)), KIND_PARTIAL)
         self.names.update(partial)
         self.surnames.clear()
 
@@ -272,6 +443,8 @@ CREATE TABLE token(tok TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE prop_label(pid TEXT NOT NULL, lang TEXT NOT NULL, label TEXT NOT NULL, kind INTEGER NOT NULL);
 CREATE TABLE isa(ent INTEGER NOT NULL, cls INTEGER NOT NULL, PRIMARY KEY(ent, cls)) WITHOUT ROWID;
 CREATE TABLE prop_class(pid TEXT NOT NULL, side TEXT NOT NULL, cls INTEGER NOT NULL, n INTEGER NOT NULL);
+CREATE TABLE phon(key TEXT NOT NULL, ent INTEGER NOT NULL, latin TEXT NOT NULL, kind INTEGER NOT NULL,
+                  PRIMARY KEY(key, ent, latin)) WITHOUT ROWID;
 """
 
 
@@ -294,7 +467,10 @@ def _write_db(col: _Collector, db_path: Path) -> dict[str, int]:
         conn.executemany("INSERT INTO prop_label VALUES (?,?,?,?)", sorted(set(col.prop_labels)))
         conn.executemany("INSERT INTO isa VALUES (?,?)", sorted({(e, c) for e, cs in col.isa.items() for c in cs}))
         conn.executemany("INSERT INTO prop_class VALUES (?,?,?,?)", col.property_classes())
-        counts = {"names": len(rows), "tokens": len(df), "entities": len(ents), "prop_labels": len(col.prop_labels)}
+        conn.executemany("INSERT INTO phon VALUES (?,?,?,?)", sorted(
+            (key, ent, latin, kind | KIND_PHONETIC) for (key, ent, latin), kind in col.phonetic.items()))
+        counts = {"names": len(rows), "tokens": len(df), "entities": len(ents), "prop_labels": len(col.prop_labels),
+                  "phonetic": len(col.phonetic)}
         meta = {"schema": str(SCHEMA_VERSION), **{k: str(v) for k, v in counts.items()}}
         conn.executemany("INSERT INTO meta VALUES (?,?)", sorted(meta.items()))
         conn.commit()
@@ -383,6 +559,19 @@ class LabelIndex:
             for key, ent, kind, langs in self._query(
                     f"SELECT key, ent, kind, langs FROM name WHERE key IN ({marks})", chunk):
                 out[key].append(NameHit(f"Q{ent}", kind, tuple(langs.split(",")) if langs else ()))
+        return dict(out)
+
+    def lookup_phonetic(self, keys: Iterable[str]) -> dict[str, list[tuple[NameHit, str]]]:
+        """Entities whose name sounds like each phonetic key (:func:`phonetic_key`), each with
+        the :func:`latin_form` of that name: ``{key: [(hit, Latin form), …]}``."""
+        wanted = sorted({k for k in keys if k})
+        out: dict[str, list[tuple[NameHit, str]]] = defaultdict(list)
+        for start in range(0, len(wanted), 900):
+            chunk = wanted[start:start + 900]
+            marks = ",".join("?" * len(chunk))
+            for key, ent, kind, latin in self._query(
+                    f"SELECT key, ent, kind, latin FROM phon WHERE key IN ({marks})", chunk):
+                out[key].append((NameHit(f"Q{ent}", kind, ()), latin))
         return dict(out)
 
     def token_df(self, tokens: Iterable[str]) -> dict[str, int]:

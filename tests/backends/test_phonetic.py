@@ -1,0 +1,70 @@
+"""Cross-script linking: a name written in Arabic, Devanagari, Cyrillic or katakana finds an
+entity that the KG names only in Latin letters (phonetic keys of the label index)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from backends.linking import Linker
+from kg.labels import LabelIndex, build_label_index, latin_form, phonetic_key, phonetic_keys, sound_similarity
+
+BERLIN, PARIS, EINSTEIN, PUSHKIN = "Q64", "Q90", "Q937", "Q7200"
+
+
+@pytest.fixture
+def index(tiny_store, tmp_path: Path) -> LabelIndex:
+    build_label_index(tiny_store, tmp_path / "labels")
+    return LabelIndex.open(tmp_path / "labels")
+
+
+@pytest.mark.parametrize(("latin", "foreign"), [
+    ("Lewis Carroll", "Льюис Кэрролл"),
+    ("Nelson Mandela", "नेल्सन मंडेला"),
+    ("Nelson Mandela", "نيلسون مانديلا"),
+    ("Albert Einstein", "アルベルト・アインシュタイン"),
+    ("Woody Allen", "Вуди Аллен"),
+    ("Washington", "ワシントン"),
+    ("Brazil", "برازيل"),
+])
+def test_sound_alike_names_share_a_key(latin: str, foreign: str):
+    assert phonetic_key(foreign) in phonetic_keys(latin)
+    assert sound_similarity(latin_form(foreign), latin_form(latin)) >= 0.7
+
+
+def test_keys_need_a_transliterable_script_and_some_length():
+    assert phonetic_key("Berlin") is None  # Latin spans use the ordinary (fuzzy) lookup
+    assert phonetic_key("北京") is None  # Han characters are not transliterated
+    assert phonetic_key("Ио") is None  # too short to mean anything
+    assert phonetic_keys("Q2") == set()
+
+
+def test_similarity_prefers_the_closer_spelling():
+    spans = latin_form("Вуди Аллен")
+    assert sound_similarity(spans, latin_form("Woody Allen")) > sound_similarity(spans, latin_form("Bob Dylan"))
+
+
+@pytest.mark.parametrize(("question", "lang", "qid"), [
+    ("ما هي عاصمة برلين؟", "ar", BERLIN),  # Berlin has no Arabic name in the tiny KG
+    ("बर्लिन की जनसंख्या कितनी है?", "hi", BERLIN),
+    ("باريس", "ar", PARIS),
+    ("आइंस्टाइन का जन्म कहाँ हुआ था?", "hi", EINSTEIN),  # a surname, sound-alike
+    ("Где родился Alexander Pushkin?", "ru", PUSHKIN),  # Latin names still link as written
+])
+def test_cross_script_questions_link_latin_names(index: LabelIndex, question: str, lang: str, qid: str):
+    mentions = Linker(index).link(question, lang)
+    assert mentions and mentions[0].qid == qid
+
+
+def test_sound_alike_mentions_are_marked_and_weaker_than_exact_ones(index: LabelIndex):
+    sound = next(m for m in Linker(index).link("برلين", "ar") if m.qid == BERLIN)
+    exact = next(m for m in Linker(index).link("Берлин", "ru") if m.qid == BERLIN)
+    assert sound.phonetic and sound.fuzzy and not exact.phonetic
+    assert sound.score < exact.score
+
+
+def test_only_capitalized_cyrillic_words_are_read_as_names(index: LabelIndex):
+    capitalized = Linker(index).link("Где родился Айнштайн?", "ru")  # no Russian name spelt so
+    assert capitalized[0].qid == EINSTEIN and capitalized[0].phonetic
+    assert not any(m.phonetic for m in Linker(index).link("где родился айнштайн?", "ru"))
