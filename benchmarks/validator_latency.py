@@ -3,7 +3,10 @@
 Loads the shipped validator exactly as the pipeline does (int8 if its config says so)
 and times ``scorer.score(pairs)`` for real candidate lists: groups from
 ``<cache>/validator/candidates.jsonl`` when it exists (question + verbalizations the
-backend produced), else synthetic lists built from the shared bench questions.  With
+backend produced), else synthetic lists built from the shared bench questions.  Every
+timed list holds ``--n`` DISTINCT pairs (short lists are padded with other questions'
+verbalizations, never with repeats, because ``score`` scores identical pairs once); the
+number of distinct pairs scored is printed.  With
 ``--verbalize`` it also times verbalizing the candidates against the embedded KG.
 
 Usage: ``.venv/bin/python benchmarks/validator_latency.py [--n 60] [--runs 30] [--threads 2]``
@@ -26,21 +29,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from chat.settings import DEFAULT_BENCH_DIR, load_settings
 
 
-def real_groups(path: Path, n: int) -> list[tuple[str, list[str], list[str]]]:
-    """(question, verbalizations, sparqls) for every item with a candidate list, padded
-    to ``n`` by cycling its own candidates (lists shorter than n are rare)."""
+def real_groups(path: Path, n: int, seed: int = 0) -> list[tuple[str, list[str], list[str]]]:
+    """(question, verbalizations, sparqls) for every item with a candidate list, made
+    exactly ``n`` DISTINCT (question, verbalization) pairs long: a longer list keeps its
+    first ``n`` distinct verbalizations; a shorter one is padded with verbalizations
+    taken from other questions' lists (never a repeat, since :meth:`CrossEncoder.score`
+    scores identical pairs only once)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             rec = json.loads(line)
-            if rec.get("position", 0) > 0:
+            if rec.get("position", 0) > 0 and rec.get("verbalization"):
                 groups.setdefault((rec["id"], rec["lang"]), []).append(rec)
+    pool = sorted({r["verbalization"]: r["sparql"] for recs in groups.values() for r in recs}.items())
+    rng = random.Random(seed)
     out = []
     for recs in groups.values():
-        if len(recs) < 5:
-            continue
-        recs = [recs[i % len(recs)] for i in range(n)]
-        out.append((recs[0]["question"], [r["verbalization"] for r in recs], [r["sparql"] for r in recs]))
+        chosen: dict[str, str] = {}
+        for r in recs:
+            chosen.setdefault(r["verbalization"], r["sparql"])
+        verbs = list(chosen)[:n]
+        taken = set(verbs)
+        while len(verbs) < n:
+            verb, sparql = pool[rng.randrange(len(pool))]
+            if verb not in taken:
+                taken.add(verb)
+                verbs.append(verb)
+                chosen.setdefault(verb, sparql)
+        out.append((recs[0]["question"], verbs, [chosen[v] for v in verbs]))
     return out
 
 
@@ -54,7 +70,8 @@ def synthetic_groups(n: int, seed: int = 0) -> list[tuple[str, list[str], list[s
     out = []
     for question in rng.sample(texts, min(200, len(texts))):
         words = " ".join(rng.sample(texts, 3)).split()
-        verbs = [" ".join(rng.sample(words, min(len(words), rng.randint(3, 9)))) + " ?x" for _ in range(n)]
+        verbs = list(dict.fromkeys(" ".join(rng.sample(words, min(len(words), rng.randint(3, 9)))) + f" ?x{i}"
+                                   for i in range(n)))
         out.append((question, verbs, []))
     return out
 
@@ -92,19 +109,23 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(1)
     sample = rng.sample(groups, min(args.runs, len(groups)))
     encoder.score([(sample[0][0], v) for v in sample[0][1]])  # warm-up
-    times, cpu = [], []
+    times, cpu, distinct = [], [], []
     for question, verbs, _ in sample:
+        distinct.append(len(set(verbs)))
         t0, c0 = time.perf_counter(), time.process_time()
         encoder.score([(question, v) for v in verbs])
         times.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
     tokens = [len(ids) for q, verbs, _ in sample for ids in encoder._token_ids([(q, v) for v in verbs])]
     int8 = config.quantize and not args.fp32
-    print(f"validator: {config.layers} layers, {'int8' if int8 else 'fp32'}, max_length {config.max_length}, "
-          f"batch {config.batch_size}, threads {args.threads}; loaded in {load_s:.2f}s")
+    kind = ("int8" + (" per-channel" if config.int8_per_channel else "") + (" fused qkv" if config.fuse_qkv else "")
+            + (f" (fp32: {', '.join(config.int8_skip)})" if config.int8_skip else "")) if int8 else "fp32"
+    print(f"validator: {config.layers} layers, {kind}, max_length {config.max_length}, "
+          f"batch {config.batch_size}, torch threads {torch.get_num_threads()}; loaded in {load_s:.2f}s")
     print(f"inputs: {source}")
     print(f"score {args.n} candidates: p50 {statistics.median(times):.1f} ms  p90 {percentile(times, 90):.1f} ms  "
           f"mean {statistics.fmean(times):.1f} ms  (runs {len(times)})")
+    print(f"  distinct (question, verbalization) pairs scored per list: min {min(distinct)}, max {max(distinct)}")
     print(f"  CPU time per list (all threads): p50 {statistics.median(cpu):.1f} ms; "
           f"tokens per pair: mean {statistics.fmean(tokens):.1f}, max {max(tokens)}; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")

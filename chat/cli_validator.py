@@ -27,12 +27,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-precision", type=float, default=0.85,
                    help="calibrate the gate for the best ATS among settings whose dev precision reaches this "
                         "(default 0.85; 0 = plain ATS)")
+    p.add_argument("--complex-boost", type=int, default=4,
+                   help="keep every COUNT/ASK/ORDER BY/FILTER candidate of the train split and count its "
+                        "positives N times (default 4; 1 = no special treatment)")
+    p.add_argument("--calibrate-only", action="store_true",
+                   help="no training: run the current backend on the dev/test questions (resumable; "
+                        "--recollect starts over), score them with the shipped validator and rewrite the "
+                        "gate (threshold, policy, rank weight) in config.json")
     p.add_argument("--layers", type=int, default=4, help="encoder layers kept from the base model")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--max-length", type=int, default=80, help="token budget of a (question, verbalization) pair")
-    p.add_argument("--max-minutes", type=float, default=28.0, help="stop fine-tuning after this many minutes")
+    p.add_argument("--max-minutes", type=float, default=22.0, help="stop fine-tuning after this many minutes")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     add_common(p)
@@ -45,7 +52,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
 
     from backends.errors import KGQAError
     from chat.cli import settings_from_args
-    from validator.build import BuildOptions, run
+    from validator.build import BuildOptions, calibrate_only, run
     from validator.train import TrainConfig
 
     settings = settings_from_args(args)
@@ -56,12 +63,13 @@ def run_train_validator(args: argparse.Namespace) -> int:
                         out_dir=settings.validator_dir, recollect=args.recollect, train=cfg,
                         progress=not args.quiet, limit=args.limit, collect=args.collect,
                         balance=args.balance, negatives_per_item=args.negatives_per_item,
-                        min_precision=args.min_precision or None)
+                        min_precision=args.min_precision or None, complex_boost=args.complex_boost)
+    stage = calibrate_only if args.calibrate_only else run
     try:
-        report = run(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))
+        report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))
     except KGQAError as exc:
         print(f"kgqa train-validator: error: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps({"validation": report["validation"], "calibration": report["calibration"],
+    print(json.dumps({"validation": report.get("validation"), "calibration": report["calibration"],
                       "test": {k: report["test"][k] for k in ("before", "after")}}, indent=1))
     return 0

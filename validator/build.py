@@ -27,6 +27,7 @@ from typing import Any
 from backends.base import Backend
 from chat.settings import DEFAULT_BENCH_DIR, Settings
 from evaluation.metrics import ndcg_at_k, precision_at_k
+from evaluation.splits import split_of
 from kg.client import KG
 from validator.data import (
     CANDIDATES_FILE,
@@ -61,6 +62,8 @@ class BuildOptions:
     balance: str = "up"
     negatives_per_item: int | None = 4
     min_precision: float | None = 0.85
+    complex_boost: int = 4
+    splits: tuple[str, ...] | None = None  # collect only these splits' questions (None: all)
     backend: Backend | None = None  # default: the configured backend (tests inject one)
     kg: KG | None = None
 
@@ -72,18 +75,25 @@ def bench_paths(bench_dir: Path = DEFAULT_BENCH_DIR) -> list[Path]:
 
 def collect_candidates(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> Path:
     """Stage 2: run the real backend over every item (resumable)."""
+    work = opts.work_dir or settings.cache_dir / "validator"
+    path = work / CANDIDATES_FILE
+    if opts.recollect and path.exists():
+        path.unlink()
+    return collect_candidates_to(settings, opts, path, log)
+
+
+def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, log: Callable[[str], None]) -> Path:
+    """Run the backend over the selected items into ``path`` (resumable)."""
     from chat.factory import make_backend, open_kg
     from evaluation.formats import load_datasets
     from evaluation.harness import select_items
     from validator.data import collect
 
-    work = opts.work_dir or settings.cache_dir / "validator"
-    path = work / CANDIDATES_FILE
-    if opts.recollect and path.exists():
-        path.unlink()
     kg = opts.kg or open_kg(settings)
     backend = opts.backend or make_backend(settings, kg)
     items = select_items(load_datasets(list(opts.bench_files or bench_paths())), lang="all", limit=opts.limit)
+    if opts.splits is not None:
+        items = [it for it in items if split_of(it.id) in opts.splits]
     random.Random(opts.train.seed).shuffle(items)  # a partial (interrupted) run is still a fair sample
     started = time.monotonic()
     collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0))
@@ -136,27 +146,30 @@ def _valid_metrics(encoder: CrossEncoder, valid: Sequence[CandidateRecord]) -> B
 
 
 FFN_OUT = r"layer\.\d+\.output\.dense$"  # feed-forward output projections (GELU outliers)
-INT8_VARIANTS: tuple[tuple[str, ...], ...] = ((), (FFN_OUT,), (r"output\.dense$",))
+# (Linear layers left in fp32, per-channel weight scales), fastest first; all with fused q/k/v
+INT8_VARIANTS: tuple[tuple[tuple[str, ...], bool], ...] = (((), True), ((), False), ((FFN_OUT,), True),
+                                                             ((r"output\.dense$",), True))
 
 
 def choose_quantization(encoder: CrossEncoder, valid: Sequence[CandidateRecord], log: Callable[[str], None]
-                        ) -> tuple[CrossEncoder, tuple[str, ...] | None, dict[str, Any]]:
+                        ) -> tuple[CrossEncoder, tuple[tuple[str, ...], bool] | None, dict[str, Any]]:
     """Stage 5: the first int8 variant (fastest first) whose balanced accuracy stays within
-    :data:`QUANT_TOLERANCE` of fp32; ``None`` (fp32) when none does."""
+    :data:`QUANT_TOLERANCE` of fp32, as ``(fp32 layers, per-channel)``; ``None`` (fp32)
+    when none does."""
     fp32 = _valid_metrics(encoder, valid)
     log(f"validation fp32: {_fmt(fp32)}")
     report: dict[str, Any] = {"fp32": fp32.to_json()}
-    for skip in INT8_VARIANTS:
-        int8_encoder = CrossEncoder(quantize(encoder.net, skip), encoder.tokenizer, max_length=encoder.max_length,
-                                    batch_size=encoder.batch_size)
+    for skip, per_channel in INT8_VARIANTS:
+        int8_encoder = CrossEncoder(quantize(encoder.net, skip, per_channel=per_channel, fuse=True),
+                                    encoder.tokenizer, max_length=encoder.max_length)
         int8 = _valid_metrics(int8_encoder, valid)
         keep = fp32.balanced_accuracy - int8.balanced_accuracy <= QUANT_TOLERANCE
-        name = "int8" + (f" (fp32: {', '.join(skip)})" if skip else "")
+        name = "int8" + (" per-channel" if per_channel else "") + (f" (fp32: {', '.join(skip)})" if skip else "")
         log(f"validation {name}: {_fmt(int8)}{' -> kept' if keep else ''}")
         report[name] = int8.to_json()
         if keep:
             report["chosen"] = name
-            return int8_encoder, skip, report
+            return int8_encoder, (skip, per_channel), report
     log("no int8 variant keeps balanced accuracy within 1 point: fp32 at run time")
     report["chosen"] = "fp32"
     return encoder, None, report
@@ -214,14 +227,15 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
         candidates.with_suffix(".tmp").replace(candidates)
         log(f"re-verbalized the cached candidates (verbalizer version {VERBALIZER_VERSION})")
     n_ttl = export_turtle(records, work / "candidates.ttl")
-    counts = make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item)
+    counts = make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item,
+                         complex_boost=opts.complex_boost)
     log(f"{len(records)} candidate records, {n_ttl} in candidates.ttl; balanced: {counts}")
     train_set = read_records(work / "train.jsonl")
     valid_set = read_records(work / "valid.jsonl")
     result = train(train_set, settings.model_dir, opts.train, progress=opts.progress, log=log, valid=valid_set)
     log(f"fine-tuned in {result.seconds / 60:.1f} min ({result.steps} steps, {result.epochs_done:.2f} epochs"
         f"{', stopped at the time budget' if result.stopped_early else ''})")
-    encoder, int8_skip, valid_metrics = choose_quantization(result.encoder, valid_set, log)
+    encoder, int8, valid_metrics = choose_quantization(result.encoder, valid_set, log)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
     dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
@@ -234,12 +248,13 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
     log(f"test before: {json.dumps(test['before'])}")
     log(f"test after:  {json.dumps(test['after'])}")
     config = ValidatorConfig(layers=opts.train.layers, max_length=opts.train.max_length,
-                             batch_size=opts.train.batch_size, threshold=round(cal.threshold, 6),
-                             quantize=int8_skip is not None, int8_skip=tuple(int8_skip or ()),
-                             gate=cal.policy.mode, rank_weight=cal.policy.rank_weight)
+                             threshold=round(cal.threshold, 6), quantize=int8 is not None,
+                             int8_skip=tuple(int8[0]) if int8 else (), int8_per_channel=bool(int8 and int8[1]),
+                             fuse_qkv=int8 is not None, gate=cal.policy.mode, rank_weight=cal.policy.rank_weight)
     save_validator(result.encoder.net, config, out_dir)
     report = {"train_config": opts.train.to_json(), "balance": opts.balance,
-              "negatives_per_item": opts.negatives_per_item, "train_seconds": round(result.seconds, 1),
+              "negatives_per_item": opts.negatives_per_item, "complex_boost": opts.complex_boost,
+              "train_seconds": round(result.seconds, 1),
               "train_steps": result.steps, "epochs_done": round(result.epochs_done, 3),
               "stopped_early": result.stopped_early, "epochs": result.history, "best_epoch": result.best_epoch,
               "balanced_sizes": counts, "validation": valid_metrics,
@@ -247,4 +262,54 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
                               "threshold": cal.threshold, "dev_ats": cal.ats, "min_precision": opts.min_precision},
               "test": test}
     (out_dir / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return report
+
+
+CALIBRATION_FILE = "calibration_candidates.jsonl"
+
+
+def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Recalibrate the shipped gate without training (e.g. after the backend ranker changed).
+
+    The ``dev`` and ``test`` questions are run through the *current* backend (into
+    ``<work>/calibration_candidates.jsonl``; with ``recollect`` the file is rebuilt, else
+    it is resumed), scored by the shipped validator as the pipeline loads it, and the
+    gate (policy, threshold, rank weight) is calibrated on ``dev`` with the precision
+    floor.  ``config.json`` gets the new gate; ``report.json`` the new calibration and
+    the ``test`` report.
+    """
+    from validator.model import read_config, write_config
+    from validator.runtime import load_encoder
+
+    out_dir = Path(opts.out_dir or settings.validator_dir)
+    work = Path(opts.work_dir or settings.cache_dir / "validator")
+    path = work / CALIBRATION_FILE
+    if opts.recollect and path.exists():
+        path.unlink()
+    collect_opts = replace(opts, work_dir=work, recollect=False, splits=("dev", "test"))
+    collect_candidates_to(settings, collect_opts, path, log)
+    records = read_records(path)
+    encoder, _ = load_encoder(out_dir, settings.model_dir)
+    parts = by_split(records)
+    dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
+    dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
+    dev_items = sim_items(dev_groups, dev_scores)
+    cal = calibrate(dev_items, min_precision=opts.min_precision)
+    log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
+        f"dev ATS {cal.ats:.4f} (no validator: {baseline(dev_items).ats:.4f})")
+    test_scores = score_records(encoder, [r for g in test_groups for r in g])
+    test = test_report(test_groups, test_scores, cal)
+    log(f"test before: {json.dumps(test['before'])}")
+    log(f"test after:  {json.dumps(test['after'])}")
+    config = replace(read_config(out_dir), threshold=round(cal.threshold, 6), gate=cal.policy.mode,
+                     rank_weight=cal.policy.rank_weight)
+    write_config(config, out_dir)
+    report_path = out_dir / "report.json"
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
+    report["calibration"] = {"policy": cal.policy.mode, "rank_weight": cal.policy.rank_weight,
+                             "threshold": cal.threshold, "dev_ats": cal.ats, "min_precision": opts.min_precision,
+                             "recalibrated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                             "candidates": f"{len(dev_groups)} dev + {len(test_groups)} test items, current backend"}
+    report["test"] = test
+    report_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return report

@@ -173,20 +173,49 @@ def trainable(records: Iterable[CandidateRecord]) -> list[CandidateRecord]:
     return [r for r in records if r.position > 0 and r.n_answers > 0 and r.verbalization]
 
 
+COMPLEX_SHAPES = ("count", "ask", "order", "filter")
+
+
+def shape_of(sparql: str) -> str:
+    """The candidate's query shape: ``count``, ``ask``, ``order`` (ORDER BY: superlatives,
+    two-entity comparisons), ``filter`` (comparatives) or ``plain``."""
+    text = sparql.upper()
+    head = text.split("{", 1)[0]
+    if "ASK" in head.split():
+        return "ask"
+    if "COUNT(" in text.replace(" ", ""):
+        return "count"
+    if "ORDER BY" in text:
+        return "order"
+    if "FILTER" in text:
+        return "filter"
+    return "plain"
+
+
 def balance(records: Sequence[CandidateRecord], *, seed: int = 13, mode: str = "down",
-            negatives_per_item: int | None = None) -> list[CandidateRecord]:
+            negatives_per_item: int | None = None, complex_boost: int = 1) -> list[CandidateRecord]:
     """50/50 positives and negatives.
 
     ``down``: the larger class is down-sampled; negatives are drawn round-robin over
     (question, language) items, best backend rank first.  ``up``: every item keeps at
     most ``negatives_per_item`` negatives (its best ranked), and positives are repeated
     until both classes have the same size, so more negatives are seen.
+
+    Candidates of a complex shape (:data:`COMPLEX_SHAPES`: COUNT, ASK, ORDER BY, FILTER)
+    are rare; with ``complex_boost`` > 1 each of them is kept whatever its rank (no
+    per-item negative cap) and its positives count ``complex_boost`` times, so the
+    validator learns these verbalizations instead of treating them as noise.
     """
+    rng = random.Random(seed)
+    boosted = complex_boost > 1
+    is_complex = {id(r): shape_of(r.sparql) in COMPLEX_SHAPES for r in records} if boosted else {}
     pos = [r for r in records if r.correct]
     neg = [r for r in records if not r.correct]
-    rng = random.Random(seed)
+    if boosted:
+        pos += [r for r in pos if is_complex[id(r)]] * (complex_boost - 1)
     if negatives_per_item is not None:
-        neg = [r for g in grouped(neg) for r in g[:negatives_per_item]]
+        capped = [r for g in grouped(r for r in neg if not is_complex.get(id(r))) for r in g[:negatives_per_item]]
+        neg = capped + [r for r in neg if is_complex.get(id(r))]
     if mode == "up" and pos and len(neg) > len(pos):
         reps, extra = divmod(len(neg), len(pos))
         pos = pos * reps + rng.sample(pos, extra)
@@ -236,11 +265,13 @@ def grouped(records: Iterable[CandidateRecord]) -> list[list[CandidateRecord]]:
 
 
 def make_splits(candidates: Path, out_dir: Path, *, seed: int = 13, mode: str = "down",
-                negatives_per_item: int | None = None) -> dict[str, int]:
-    """Write balanced ``train.jsonl`` (train split, ``mode``) and ``valid.jsonl`` (dev
-    split, always down-sampled: the paper's balanced validation set)."""
+                negatives_per_item: int | None = None, complex_boost: int = 1) -> dict[str, int]:
+    """Write balanced ``train.jsonl`` (train split, ``mode``, complex shapes boosted by
+    ``complex_boost``) and ``valid.jsonl`` (dev split, always down-sampled: the paper's
+    balanced validation set)."""
     parts = by_split(trainable(read_records(candidates)))
-    train = balance(parts.get("train", []), seed=seed, mode=mode, negatives_per_item=negatives_per_item)
+    train = balance(parts.get("train", []), seed=seed, mode=mode, negatives_per_item=negatives_per_item,
+                    complex_boost=complex_boost)
     valid = balance(parts.get("dev", []), seed=seed)
     return {"train.jsonl": write_records(train, Path(out_dir) / "train.jsonl"),
             "valid.jsonl": write_records(valid, Path(out_dir) / "valid.jsonl")}

@@ -35,10 +35,12 @@ class ValidatorConfig:
 
     layers: int = 4
     max_length: int = 80
-    batch_size: int = 32
+    batch_size: int = 64  # inference batch (a whole 60-candidate list in one packed pass)
     threshold: float = 0.5
     quantize: bool = True
     int8_skip: tuple[str, ...] = ()  # Linear layers (name regexes) left in fp32 when quantizing
+    int8_per_channel: bool = False  # one int8 weight scale per output row
+    fuse_qkv: bool = False  # query/key/value merged into one Linear before quantizing
     gate: str = "first"
     rank_weight: float = 0.0
     extra: dict[str, Any] | None = None
@@ -184,24 +186,94 @@ def load_network(model_dir: Path, base_dir: Path, config: ValidatorConfig) -> Cr
     return net
 
 
-def quantize(net: CrossEncoderNet, skip: Sequence[str] = ()) -> nn.Module:
+def quantize(net: CrossEncoderNet, skip: Sequence[str] = (), *, per_channel: bool = False,
+             fuse: bool = False) -> nn.Module:
     """int8 dynamic quantization of the Linear layers (inference only; returns a copy).
 
     Layers whose name matches one of the ``skip`` regexes stay in fp32 (outlier-heavy
     projections such as the feed-forward output ``layer.N.output.dense`` cost accuracy
-    when quantized).
+    when quantized).  ``per_channel`` gives every output row its own weight scale;
+    ``fuse`` first merges each attention's query/key/value into one Linear
+    (:func:`fuse_qkv`).
     """
+    import copy
+
+    net = fuse_qkv(copy.deepcopy(net)) if fuse else net
     names = {name for name, module in net.named_modules()
              if isinstance(module, nn.Linear) and not any(re.search(pattern, name) for pattern in skip)}
+    qconfig = (torch.ao.quantization.per_channel_dynamic_qconfig if per_channel
+               else torch.ao.quantization.default_dynamic_qconfig)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return torch.ao.quantization.quantize_dynamic(net, names, dtype=torch.qint8)
+        return torch.ao.quantization.quantize_dynamic(net, dict.fromkeys(names, qconfig), dtype=torch.qint8)
+
+
+def packed_logits(net: CrossEncoderNet, ids: Sequence[Sequence[int]]) -> torch.Tensor:
+    """Inference logits of ``net`` without padding (same math as ``net(**padded)``).
+
+    Every token of every pair is one row of a ``(tokens, hidden)`` matrix, so the Linear
+    layers (almost all of the cost) never compute padding; only the attention itself runs
+    on a padded ``(pairs, heads, longest, head_dim)`` view, with padded keys masked out.
+    Dropout is skipped (inference).  Works on the int8 network as well.
+    """
+    bert = net.bert
+    lengths = torch.tensor([len(row) for row in ids], dtype=torch.long)
+    n, width = len(ids), int(lengths.max())
+    flat = torch.tensor([t for row in ids for t in row], dtype=torch.long)
+    positions = torch.cat([torch.arange(int(k)) for k in lengths])
+    emb = bert.embeddings
+    x = emb.word_embeddings(flat) + emb.position_embeddings(positions) + emb.token_type_embeddings.weight[0]
+    x = emb.LayerNorm(x)
+    mask = torch.arange(width)[None, :] < lengths[:, None]  # (pairs, width)
+    starts = torch.cumsum(lengths, 0) - lengths
+    # padded slot -> packed row (padding reads row `total`, a zero row appended below)
+    gather = torch.where(mask, starts[:, None] + torch.arange(width)[None, :], flat.numel()).reshape(-1)
+    slots = mask.reshape(-1).nonzero().squeeze(1)  # packed row -> padded slot
+    attn_mask = mask[:, None, None, :]
+    heads = bert.config.num_attention_heads
+    dim = x.shape[1] // heads
+
+    def padded(t: torch.Tensor) -> torch.Tensor:
+        rows = torch.cat([t, t.new_zeros(1, t.shape[1])]).index_select(0, gather)
+        return rows.view(n, width, -1, dim).transpose(1, 2)
+
+    for layer in bert.encoder.layer:
+        sa = layer.attention.self
+        fused = getattr(sa, "qkv", None)
+        if fused is not None:
+            q, k, v = padded(fused(x)).chunk(3, dim=1)
+        else:
+            q, k, v = padded(sa.query(x)), padded(sa.key(x)), padded(sa.value(x))
+        ctx = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+        ctx = ctx.transpose(1, 2).reshape(n * width, heads * dim).index_select(0, slots)
+        out = layer.attention.output
+        x = out.LayerNorm(out.dense(ctx) + x)
+        h = layer.intermediate.intermediate_act_fn(layer.intermediate.dense(x))
+        x = layer.output.LayerNorm(layer.output.dense(h) + x)
+    segments = (torch.arange(flat.numel())[None, :] >= starts[:, None]) & (
+        torch.arange(flat.numel())[None, :] < (starts + lengths)[:, None])
+    pooled = (segments.to(x.dtype) @ x) / lengths[:, None].to(x.dtype)
+    return net.head(pooled).squeeze(-1)
+
+
+def fuse_qkv(net: CrossEncoderNet) -> CrossEncoderNet:
+    """Add one fused ``qkv`` Linear to every self-attention (inference with
+    :func:`packed_logits`: one matrix product instead of three)."""
+    for layer in net.bert.encoder.layer:
+        sa = layer.attention.self
+        parts = (sa.query, sa.key, sa.value)
+        fused = nn.Linear(parts[0].in_features, sum(p.out_features for p in parts))
+        with torch.no_grad():
+            fused.weight.copy_(torch.cat([p.weight for p in parts]))
+            fused.bias.copy_(torch.cat([p.bias for p in parts]))
+        sa.qkv = fused
+    return net
 
 
 class CrossEncoder:
     """Scores (question, verbalization) pairs; mirrors sentence-transformers' CrossEncoder."""
 
-    def __init__(self, net: nn.Module, tokenizer: Any, *, max_length: int = 80, batch_size: int = 32) -> None:
+    def __init__(self, net: nn.Module, tokenizer: Any, *, max_length: int = 80, batch_size: int = 64) -> None:
         self.net = net.eval()
         self.tokenizer = tokenizer
         self.max_length = max_length
@@ -213,8 +285,9 @@ class CrossEncoder:
         config = read_config(model_dir)
         net = load_network(model_dir, base_dir, config)
         use_int8 = config.quantize if quantized is None else quantized
-        return cls(quantize(net, config.int8_skip) if use_int8 else net, load_tokenizer(base_dir),
-                   max_length=config.max_length, batch_size=config.batch_size)
+        if use_int8:
+            net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=config.fuse_qkv)
+        return cls(net, load_tokenizer(base_dir), max_length=config.max_length, batch_size=config.batch_size)
 
     def encode(self, pairs: Sequence[tuple[str, str]]) -> dict[str, torch.Tensor]:
         """Tokenize pairs to ``input_ids``/``attention_mask`` (padded to the longest)."""
@@ -243,8 +316,8 @@ class CrossEncoder:
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Probabilities in [0, 1], one per pair, in input order.
 
-        Identical pairs are scored once; pairs are sorted by token length and batched so
-        that padding stays short.
+        Identical pairs are scored once; pairs are sorted by token length and run in
+        batches of ``batch_size`` through :func:`packed_logits` (no padding computed).
         """
         if not pairs:
             return []
@@ -256,6 +329,6 @@ class CrossEncoder:
         with torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 chunk = order[start:start + self.batch_size]
-                values = torch.sigmoid(self.net(**self._pad([ids[i] for i in chunk])).float()).tolist()
+                values = torch.sigmoid(packed_logits(self.net, [ids[i] for i in chunk]).float()).tolist()
                 probs.update((unique[i], v) for i, v in zip(chunk, values, strict=True))
         return [probs[(str(q), str(v))] for q, v in pairs]

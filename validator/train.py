@@ -35,7 +35,7 @@ class TrainConfig:
     weight_decay: float = 0.01
     warmup: float = 0.1
     seed: int = 13
-    max_minutes: float = 28.0
+    max_minutes: float = 22.0
     threads: int = 2
 
     def to_json(self) -> dict[str, object]:

@@ -98,3 +98,30 @@ def test_binary_metrics():
     assert (m.tpr, m.tnr) == pytest.approx((2 / 3, 1 / 2))
     assert m.balanced_accuracy == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert m.precision == pytest.approx(2 / 3) and m.f1 == pytest.approx(2 / 3)
+
+
+def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_path):
+    import shutil
+    from dataclasses import replace
+
+    from validator.build import CALIBRATION_FILE, calibrate_only
+    from validator.data import read_records
+
+    settings, report, _ = built
+    settings = replace(settings, validator_dir=shutil.copytree(settings.validator_dir, tmp_path / "copy"))
+    before = read_config(settings.validator_dir)
+    (settings.validator_dir / "config.json").write_text(json.dumps({**before.to_json(), "threshold": 0.999}))
+    opts = BuildOptions(bench_files=[write_bench(tmp_path / "tiny.json")], work_dir=tmp_path / "work",
+                        out_dir=settings.validator_dir, progress=False, backend=one_hop_backend(), kg=kg)
+    lines: list[str] = []
+    fresh = calibrate_only(settings, opts, log=lines.append)
+    records = read_records(tmp_path / "work" / CALIBRATION_FILE)
+    assert {r.split for r in records} == {"dev", "test"}
+    after = read_config(settings.validator_dir)
+    assert after.threshold == pytest.approx(fresh["calibration"]["threshold"], abs=1e-6)
+    assert after.threshold == pytest.approx(report["calibration"]["threshold"], abs=1e-6)  # same model, same data
+    assert (after.layers, after.int8_skip) == (before.layers, before.int8_skip)
+    saved = json.loads((settings.validator_dir / "report.json").read_text())
+    assert saved["calibration"]["recalibrated"] and saved["test"]["after"]["n"] > 0
+    assert "epochs" in saved  # the training part of the report is kept
+    assert any("gate: policy" in line for line in lines)

@@ -133,3 +133,35 @@ def test_stale_verbalizations_are_rewritten(candidates, tiny_kg_client):
     fresh = reverbalize(stale, tiny_kg_client)
     assert sorted((r.id, r.lang, r.position, r.verbalization) for r in fresh) == sorted(
         (r.id, r.lang, r.position, r.verbalization) for r in records)
+
+
+def test_shape_of_names_complex_candidates():
+    from validator.data import shape_of
+
+    assert shape_of("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }") == "plain"
+    assert shape_of("SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P131 wd:Q408 }") == "count"
+    assert shape_of("ASK WHERE { wd:Q1 wdt:P31 wd:Q5 }") == "ask"
+    assert shape_of("SELECT ?x WHERE { VALUES ?x { wd:Q79 wd:Q43 } ?x wdt:P1082 ?v } ORDER BY DESC(?v) LIMIT 1") \
+        == "order"
+    assert shape_of("SELECT ?x WHERE { ?x wdt:P1082 ?v FILTER(?v > 1000) }") == "filter"
+
+
+def test_complex_boost_keeps_every_complex_candidate_and_repeats_its_positives():
+    from validator.data import CandidateRecord
+
+    def record(position, sparql, correct):
+        return CandidateRecord(id="q1", lang="en", split="train", dataset="t", kind="answerable", question="q",
+                               position=position, backend_score=0.5, sparql=sparql, verbalization=f"v{position}",
+                               f1=float(correct), n_answers=1, correct=correct)
+
+    plain = [record(i, f"SELECT ?x WHERE {{ wd:Q{i} wdt:P1 ?x }}", i == 1) for i in range(1, 6)]
+    count = [record(i, f"SELECT (COUNT(?x) AS ?n) WHERE {{ ?x wdt:P{i} wd:Q1 }}", i == 6) for i in range(6, 10)]
+    records = plain + count
+    plain_only = balance(records, mode="up", negatives_per_item=2)
+    assert not any(r.position >= 8 for r in plain_only)  # the cap drops low-ranked negatives
+    boosted = balance(records, mode="up", negatives_per_item=2, complex_boost=3)
+    negatives = {r.position for r in boosted if not r.correct}
+    assert {7, 8, 9} <= negatives and not {4, 5} & negatives  # complex negatives survive the cap
+    positives = Counter(r.position for r in balance(records, mode="down", negatives_per_item=2, complex_boost=3)
+                        if r.correct)
+    assert positives == {1: 1, 6: 3}  # a complex positive counts three times

@@ -152,3 +152,33 @@ def test_selective_quantization_keeps_named_layers_in_fp32(tiny_base, tmp_path):
     loaded = CrossEncoder.load(tmp_path / "v", tiny_base)
     assert "quantized" not in type(loaded.net.bert.encoder.layer[1].output.dense).__module__
     assert "quantized" in type(loaded.net.bert.encoder.layer[1].attention.output.dense).__module__
+
+
+def test_packed_inference_equals_the_padded_forward(tiny_base):
+    from validator.model import packed_logits
+
+    net = base_network(tiny_base, 2).eval()
+    torch.nn.init.normal_(net.head.weight, std=1.0)  # a head that spreads the logits
+    enc = CrossEncoder(net, load_tokenizer(tiny_base), max_length=32)
+    ids = enc._token_ids(PAIRS)
+    assert len({len(row) for row in ids}) > 1  # pairs of different lengths: padding matters
+    with torch.inference_mode():
+        padded = net(**enc.encode(PAIRS))
+        packed = packed_logits(net, ids)
+    assert torch.allclose(packed, padded, atol=1e-5)
+
+
+def test_fused_per_channel_int8_is_close_and_round_trips(tiny_base, tmp_path):
+    net = base_network(tiny_base, 2).eval()
+    tok = load_tokenizer(tiny_base)
+    fp32 = CrossEncoder(net, tok).score(PAIRS)
+    fused = quantize(net, per_channel=True, fuse=True)
+    assert not hasattr(net.bert.encoder.layer[0].attention.self, "qkv")  # the original is untouched
+    assert "quantized" in type(fused.bert.encoder.layer[0].attention.self.qkv).__module__
+    assert CrossEncoder(fused, tok).score(PAIRS) == pytest.approx(fp32, abs=0.05)
+    config = ValidatorConfig(layers=2, quantize=True, int8_per_channel=True, fuse_qkv=True)
+    save_validator(net, config, tmp_path / "v")
+    assert read_config(tmp_path / "v") == config
+    loaded = CrossEncoder.load(tmp_path / "v", tiny_base)
+    assert hasattr(loaded.net.bert.encoder.layer[1].attention.self, "qkv")
+    assert loaded.score(PAIRS) == pytest.approx(fp32, abs=0.05)
