@@ -38,7 +38,7 @@ from validator.data import (
     reverbalize,
     write_records,
 )
-from validator.gate import CORRECT, WRONG, Calibration, SimItem, baseline, calibrate, simulate
+from validator.gate import CORRECT, WRONG, Calibration, GatePolicy, SimItem, baseline, calibrate, simulate
 from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator
 from validator.train import BinaryMetrics, TrainConfig, binary_metrics, predict, train
 from validator.verbalize import VERSION as VERBALIZER_VERSION
@@ -121,9 +121,16 @@ def score_records(encoder: CrossEncoder, records: Sequence[CandidateRecord]) -> 
 
 
 def ranking(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str, str, int], float] | None,
-            threshold: float) -> dict[str, dict[str, float]]:
+            threshold: float, policy: GatePolicy | None = None) -> dict[str, dict[str, float]]:
     """Mean P@k and NDCG@k over answerable items: backend order (``scores`` None) or the
-    list the validator keeps (candidates at or above ``threshold``, backend order)."""
+    list the validator keeps (candidates whose gated score, the validator score or for the
+    ``mix`` policy its blend with the backend score, reaches ``threshold``; backend order)."""
+    w = policy.rank_weight if policy is not None and policy.mode == "mix" else 0.0
+
+    def gated(r: CandidateRecord) -> float:
+        assert scores is not None
+        return (1 - w) * scores[(r.id, r.lang, r.position)] + w * min(1.0, max(0.0, r.backend_score))
+
     p_at: dict[int, list[float]] = {k: [] for k in RANK_KS}
     n_at: dict[int, list[float]] = {k: [] for k in RANK_KS}
     for group in groups:
@@ -131,7 +138,7 @@ def ranking(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str,
         if not real or real[0].kind == "unanswerable":
             continue
         n_rel = sum(1 for r in real if r.correct)
-        kept = real if scores is None else [r for r in real if scores[(r.id, r.lang, r.position)] >= threshold]
+        kept = real if scores is None else [r for r in real if gated(r) >= threshold]
         rel = [r.correct for r in kept]
         for k in RANK_KS:
             p_at[k].append(precision_at_k(rel, k))
@@ -202,7 +209,7 @@ def test_report(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[
                           "ats_after": round(simulate(sub_items, cal.policy, cal.threshold).ats, 4)}
     return {"before": before.to_json(), "after": after.to_json(),
             "ranking_before": ranking(groups, None, cal.threshold),
-            "ranking_after": ranking(groups, scores, cal.threshold), "by_language": per_lang}
+            "ranking_after": ranking(groups, scores, cal.threshold, cal.policy), "by_language": per_lang}
 
 
 def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -273,7 +280,8 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
 
     The ``dev`` and ``test`` questions are run through the *current* backend (into
     ``<work>/calibration_candidates.jsonl``; with ``recollect`` the file is rebuilt, else
-    it is resumed), scored by the shipped validator as the pipeline loads it, and the
+    it is resumed; with ``collect`` off, the cached ``candidates.jsonl`` is used as it
+    is), scored by the shipped validator as the pipeline loads it, and the
     gate (policy, threshold, rank weight) is calibrated on ``dev`` with the precision
     floor.  ``config.json`` gets the new gate; ``report.json`` the new calibration and
     the ``test`` report.
@@ -283,12 +291,13 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
     work = Path(opts.work_dir or settings.cache_dir / "validator")
-    path = work / CALIBRATION_FILE
-    if opts.recollect and path.exists():
-        path.unlink()
-    collect_opts = replace(opts, work_dir=work, recollect=False, splits=("dev", "test"))
-    collect_candidates_to(settings, collect_opts, path, log)
-    records = read_records(path)
+    path = work / (CALIBRATION_FILE if opts.collect else CANDIDATES_FILE)
+    if opts.collect:
+        if opts.recollect and path.exists():
+            path.unlink()
+        collect_candidates_to(settings, replace(opts, work_dir=work, recollect=False, splits=("dev", "test")), path,
+                              log)
+    records = [r for r in read_records(path) if r.split in ("dev", "test")]
     encoder, _ = load_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
@@ -309,7 +318,7 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     report["calibration"] = {"policy": cal.policy.mode, "rank_weight": cal.policy.rank_weight,
                              "threshold": cal.threshold, "dev_ats": cal.ats, "min_precision": opts.min_precision,
                              "recalibrated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                             "candidates": f"{len(dev_groups)} dev + {len(test_groups)} test items, current backend"}
+                             "candidates": f"{len(dev_groups)} dev + {len(test_groups)} test items from {path.name}"}
     report["test"] = test
     report_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return report
