@@ -219,14 +219,18 @@ def sound_similarity(a: str, b: str) -> float:
     """Similarity in [0, 1] of two :func:`latin_form` names: half from their letter classes
     (vowels kept as one class; "w" as a vowel or as "v", whichever is closer), half from the
     spelling itself (lightly unified)."""
-    sa = _skeleton(a, w_sound=False, hard_ch=False, vowels=True)
-    sb = _skeleton(b, w_sound=False, hard_ch=False, vowels=True)
+    (sa, spa), (sb, spb) = _forms(a), _forms(b)
     if "w" in sa + sb:
         sound = max(Levenshtein.normalized_similarity(_collapse(sa.replace("w", x)), _collapse(sb.replace("w", x)))
                     for x in ("a", "b"))
     else:
         sound = Levenshtein.normalized_similarity(sa, sb)
-    return 0.5 * sound + 0.5 * Levenshtein.normalized_similarity(_spelling(a), _spelling(b))
+    return 0.5 * sound + 0.5 * Levenshtein.normalized_similarity(spa, spb)
+
+
+@lru_cache(maxsize=100_000)
+def _forms(latin: str) -> tuple[str, str]:
+    return _skeleton(latin, w_sound=False, hard_ch=False, vowels=True), _spelling(latin)
 
 
 _SPELLING = str.maketrans({"w": "v", "y": "i", "k": "c", "z": "s", "h": None, "'": None, "j": "i"})
@@ -561,18 +565,24 @@ class LabelIndex:
                 out[key].append(NameHit(f"Q{ent}", kind, tuple(langs.split(",")) if langs else ()))
         return dict(out)
 
-    def lookup_phonetic(self, keys: Iterable[str]) -> dict[str, list[tuple[NameHit, str]]]:
+    def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
         """Entities whose name sounds like each phonetic key (:func:`phonetic_key`), each with
-        the :func:`latin_form` of that name: ``{key: [(hit, Latin form), …]}``."""
+        the :func:`latin_form` of that name: ``{key: [(hit, Latin form), …]}``, at most
+        ``per_key`` names per key (those of the best connected entities)."""
         wanted = sorted({k for k in keys if k})
-        out: dict[str, list[tuple[NameHit, str]]] = defaultdict(list)
+        rows: dict[str, list[tuple[int, int, int, str]]] = defaultdict(list)
         for start in range(0, len(wanted), 900):
             chunk = wanted[start:start + 900]
             marks = ",".join("?" * len(chunk))
-            for key, ent, kind, latin in self._query(
-                    f"SELECT key, ent, kind, latin FROM phon WHERE key IN ({marks})", chunk):
-                out[key].append((NameHit(f"Q{ent}", kind, ()), latin))
-        return dict(out)
+            for key, ent, kind, latin, degree in self._query(
+                    f"SELECT p.key, p.ent, p.kind, p.latin, COALESCE(e.degree, 0) FROM phon p "
+                    f"LEFT JOIN entity e ON e.ent = p.ent WHERE p.key IN ({marks})", chunk):
+                rows[key].append((-degree, ent, kind, latin))
+        out = {}
+        for key, found in rows.items():
+            found.sort()
+            out[key] = [(NameHit(f"Q{ent}", kind, ()), latin) for _d, ent, kind, latin in found[:per_key]]
+        return out
 
     def token_df(self, tokens: Iterable[str]) -> dict[str, int]:
         """How many names contain each token (absent tokens are left out)."""
