@@ -241,10 +241,12 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog, *
         call has nothing to do (that worker picks the new question up)."""
         state = state or ChatState()
         with state.lock:
-            if state.draining or not state.pending:
-                yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
-                return
-            state.draining = True
+            idle = state.draining or not state.pending
+            if not idle:
+                state.draining = True
+        if idle:  # (never yield while holding the lock: the generator pauses at a yield)
+            yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
+            return
         client_ip = request.client.host if (settings.store_ips and request and request.client) else None
         try:
             while True:

@@ -92,7 +92,7 @@ def test_ask_api_over_http_logs_before_answering(tiny_kg_client, tmp_path: Path)
     assert "Ulm" in html and "wikidata.org/wiki/Q3012" in html
     assert "Das weiß ich nicht" in dont_know
     rows = list(log.turns())
-    assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?"]
+    assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?", "   "]
     assert [r["abstained"] for r in rows] == [False, True]
     log.close()
 
@@ -113,3 +113,35 @@ def test_app_flags_become_settings(tmp_path: Path, monkeypatch) -> None:
     assert settings.threshold == 0.7
     default = settings_from_args(app.parse_args([]))
     assert (default.backend, default.validator, default.port, default.host) == ("local", True, 7860, "127.0.0.1")
+
+
+def _fn(app: gr.Blocks, name: str):
+    return next(f.fn for f in app.fns.values() if f.name == name)
+
+
+def test_one_worker_drains_a_sessions_pending_questions_in_order(tiny_kg_client, tmp_path: Path) -> None:
+    """A second respond() for the same session while one drains it does nothing; the
+    draining one answers every pending question in submit order."""
+    from chat.ui import ChatState
+
+    script = {"Where was Albert Einstein born?": [Candidate(BIRTHPLACE, 0.9)]}
+    pipeline = Pipeline(FakeBackend(script), tiny_kg_client)
+    settings = load_settings({}, rate_limit_per_minute=0)
+    with SessionLog(tmp_path / "s.sqlite") as log:
+        app = build_app(pipeline, settings, log)
+        add_user, respond = _fn(app, "add_user"), _fn(app, "respond")
+        state = ChatState()
+        for question in ("Where was Albert Einstein born?", "Wer bist du?", "   "):
+            history, _, state = add_user(question, "auto", state)
+        assert [m["role"] for m in history] == ["user", "user"]  # the blank question shows no bubble
+        drainer = respond("auto", state, None)
+        first = next(drainer)
+        assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(6))]  # busy: no-op
+        rest = list(drainer)
+        rows = list(log.turns())
+    assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?", "   "]
+    final = rest[-1][5]["value"]
+    assert [m["role"] for m in final] == ["user", "user", "assistant", "assistant", "assistant"]
+    assert "Ulm" in final[2]["content"] and "Das weiß ich nicht" in final[3]["content"]
+    assert len(first[5]["value"]) == 3 and not state.draining and not state.pending
+    assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(6))]  # nothing pending
