@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no training: run the current backend on the dev/test questions (resumable; "
                         "--recollect starts over), score them with the shipped validator and rewrite the "
                         "gate (threshold, policy, rank weight) in config.json")
+    p.add_argument("--init-from", help="start from this fine-tuned validator directory (its first --layers layers "
+                                        "and its head; e.g. cut a deeper shipped validator to fewer layers)")
     p.add_argument("--layers", type=int, default=4, help="encoder layers kept from the base model")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-4)
@@ -57,7 +59,8 @@ def run_train_validator(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     cfg = TrainConfig(layers=args.layers, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,
-                      max_length=args.max_length, max_minutes=args.max_minutes, seed=args.seed)
+                      max_length=args.max_length, max_minutes=args.max_minutes, seed=args.seed,
+                      init_from=args.init_from)
     opts = BuildOptions(bench_files=[Path(p) for p in args.bench or []],
                         work_dir=Path(args.work_dir) if args.work_dir else None,
                         out_dir=settings.validator_dir, recollect=args.recollect, train=cfg,

@@ -37,6 +37,7 @@ class TrainConfig:
     seed: int = 13
     max_minutes: float = 22.0
     threads: int = 2
+    init_from: str | None = None  # a shipped validator dir whose first ``layers`` layers (and head) start training
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -148,6 +149,10 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
     torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
     net = base_network(base_dir, cfg.layers)
+    if cfg.init_from:
+        init_from_validator(net, Path(cfg.init_from))
+        if log:
+            log(f"initialised from {cfg.init_from} (its first {cfg.layers} layers and its head)")
     encoder = CrossEncoder(net, load_tokenizer(base_dir), max_length=cfg.max_length, batch_size=cfg.batch_size)
     pairs = [r.pair for r in records]
     labels = torch.tensor([float(r.correct) for r in records])
@@ -209,6 +214,22 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
     net.eval()
     return TrainResult(encoder, time.monotonic() - started, step, step / max(1, per_epoch), losses, stopped,
                        history, best[1] if best else len(losses))
+
+
+def init_from_validator(net: CrossEncoderNet, model_dir: Path) -> None:
+    """Start from a fine-tuned validator: its weights for every layer ``net`` has (a
+    deeper validator is cut to ``net``'s depth: layer dropping), its embeddings and head."""
+    from validator.model import WEIGHTS_FILE, _read_safetensors
+
+    shipped = _read_safetensors(Path(model_dir) / WEIGHTS_FILE)
+    own = net.state_dict()
+    state = {k: v.float() for k, v in shipped.items() if k in own}
+    missing = [k for k in own if k not in state and k != "bert.embeddings.word_embeddings.weight"]
+    if missing:
+        from backends.errors import ModelLoadError
+
+        raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot initialise from it: missing {missing[:3]}")
+    net.load_state_dict(state, strict=False)
 
 
 def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:

@@ -182,3 +182,20 @@ def test_fused_per_channel_int8_is_close_and_round_trips(tiny_base, tmp_path):
     loaded = CrossEncoder.load(tmp_path / "v", tiny_base)
     assert hasattr(loaded.net.bert.encoder.layer[1].attention.self, "qkv")
     assert loaded.score(PAIRS) == pytest.approx(fp32, abs=0.05)
+
+
+def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):
+    from validator.train import init_from_validator
+
+    deep = base_network(tiny_base, 2)
+    torch.nn.init.normal_(deep.head.weight, std=1.0)
+    save_validator(deep, ValidatorConfig(layers=2), tmp_path / "deep")
+    shallow = base_network(tiny_base, 1)
+    init_from_validator(shallow, tmp_path / "deep")
+    assert len(shallow.bert.encoder.layer) == 1
+    deep_state = deep.state_dict()
+    for name, value in shallow.state_dict().items():
+        assert torch.allclose(value, deep_state[name].half().float() if name != WORD_EMBEDDINGS else deep_state[name])
+    with pytest.raises(ModelLoadError, match="missing"):
+        save_validator(base_network(tiny_base, 1), ValidatorConfig(layers=1), tmp_path / "shallow")
+        init_from_validator(base_network(tiny_base, 2), tmp_path / "shallow")
