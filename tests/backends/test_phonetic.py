@@ -68,3 +68,23 @@ def test_only_capitalized_cyrillic_words_are_read_as_names(index: LabelIndex):
     capitalized = Linker(index).link("Где родился Айнштайн?", "ru")  # no Russian name spelt so
     assert capitalized[0].qid == EINSTEIN and capitalized[0].phonetic
     assert not any(m.phonetic for m in Linker(index).link("где родился айнштайн?", "ru"))
+
+
+@pytest.mark.slow
+def test_cross_script_names_over_the_full_kg(shared_kg_source: Path):
+    """Entities the KG names only in Latin letters, asked for in other scripts."""
+    from chat.settings import load_settings
+    from kg.build import build_kg
+
+    settings = load_settings({}, kg_source=shared_kg_source)
+    index = LabelIndex.open(build_kg(shared_kg_source, settings.cache_dir, progress=False).labels)
+    linker = Linker(index)
+    cases = [
+        ("На каком музыкальном инструменте играет Вуди Аллен?", "ru", "Q25089"),  # Woody Allen
+        ("В каком городе родился Эрнесто Че Гевара?", "ru", "Q5809"),
+        ("ليبرون جيمس", "ar", "Q36159"),  # LeBron James
+        ("ما هي عاصمة البرازيل؟", "ar", "Q155"),  # Brazil, with the article
+    ]
+    for question, lang, qid in cases:
+        top = [m.qid for m in linker.link(question, lang)[:5]]
+        assert qid in top, (question, top)
