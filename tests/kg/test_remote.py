@@ -134,3 +134,25 @@ def test_breaker_fails_fast_while_open():
         with pytest.raises(KGUnavailable, match="circuit breaker open"):
             kg.query("ASK {}")
         assert len(srv.requests) == 2
+
+
+def test_request_is_a_sparql_protocol_form_post_asking_for_json():
+    with ScriptedServer(lambda r: Reply.json({"boolean": True}, headers=SPARQL_JSON)) as srv:
+        assert RemoteKG(srv.url + "/query", timeout_s=5, user_agent="kgqa-test/1").query("ASK {}").boolean is True
+    (request,) = srv.requests
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    assert request.method == "POST" and request.path == "/query"
+    assert headers["content-type"].startswith("application/x-www-form-urlencoded")
+    assert "application/sparql-results+json" in headers["accept"]
+    assert headers["user-agent"] == "kgqa-test/1"
+    assert request.body.startswith(b"query=") and b"ASK" in request.body
+    assert request.query == {}  # JSON by content negotiation only (no format=/output= parameters)
+
+
+@pytest.mark.parametrize(("status", "error"), [(401, KGUnavailable), (404, KGUnavailable), (414, KGUnavailable),
+                                                (403, KGUnavailable), (400, KGQueryError)])
+def test_other_statuses_are_translated_and_not_retried(status: int, error: type):
+    with ScriptedServer(lambda r: Reply(status, b"nope")) as srv, pytest.raises(error) as info:
+        RemoteKG(srv.url, timeout_s=5, retries=2, backoff=FAST).query("ASK {}")
+    assert len(srv.requests) == 1
+    assert info.value.__cause__ is not None  # translated at the boundary, cause kept
