@@ -229,23 +229,21 @@ def packed_logits(net: CrossEncoderNet, ids: Sequence[Sequence[int]]) -> torch.T
     # padded slot -> packed row (padding reads row `total`, a zero row appended below)
     gather = torch.where(mask, starts[:, None] + torch.arange(width)[None, :], flat.numel()).reshape(-1)
     slots = mask.reshape(-1).nonzero().squeeze(1)  # packed row -> padded slot
-    attn_mask = mask[:, None, None, :]
     heads = bert.config.num_attention_heads
-    dim = x.shape[1] // heads
-
-    def padded(t: torch.Tensor) -> torch.Tensor:
-        rows = torch.cat([t, t.new_zeros(1, t.shape[1])]).index_select(0, gather)
-        return rows.view(n, width, -1, dim).transpose(1, 2)
+    hidden = x.shape[1]
+    dim = hidden // heads
+    bias = torch.zeros(n, 1, 1, width).masked_fill(~mask[:, None, None, :], float("-inf"))
+    bias = bias.expand(n, heads, 1, width).reshape(n * heads, 1, width)  # padded keys get no attention
 
     for layer in bert.encoder.layer:
         sa = layer.attention.self
         fused = getattr(sa, "qkv", None)
-        if fused is not None:
-            q, k, v = padded(fused(x)).chunk(3, dim=1)
-        else:
-            q, k, v = padded(sa.query(x)), padded(sa.key(x)), padded(sa.value(x))
-        ctx = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
-        ctx = ctx.transpose(1, 2).reshape(n * width, heads * dim).index_select(0, slots)
+        qkv = fused(x) if fused is not None else torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=1)
+        rows = torch.cat([qkv, qkv.new_zeros(1, qkv.shape[1])]).index_select(0, gather)
+        q, k, v = rows.view(n, width, 3, heads, dim).permute(2, 0, 3, 1, 4).reshape(3, n * heads, width, dim)
+        probs = torch.baddbmm(bias, q, k.transpose(1, 2), alpha=dim ** -0.5).softmax(-1)
+        ctx = torch.bmm(probs, v).view(n, heads, width, dim).transpose(1, 2).reshape(n * width, hidden)
+        ctx = ctx.index_select(0, slots)
         out = layer.attention.output
         x = out.LayerNorm(out.dense(ctx) + x)
         h = layer.intermediate.intermediate_act_fn(layer.intermediate.dense(x))
