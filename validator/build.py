@@ -61,7 +61,7 @@ class BuildOptions:
     collect: bool = True
     balance: str = "up"
     negatives_per_item: int | None = 4
-    min_precision: float | None = 0.85
+    min_precision: float | None = 0.9
     complex_boost: int = 4
     splits: tuple[str, ...] | None = None  # collect only these splits' questions (None: all)
     backend: Backend | None = None  # default: the configured backend (tests inject one)
