@@ -245,18 +245,28 @@ class Pipeline:
             return 0
         verbalize, scorer, gate = self.verbalize, self.scorer, self.gate
 
+        reachable = getattr(gate, "reachable", None)
+        todo = [i for i, c in enumerate(turn.candidates)
+                if reachable is None or reachable(c.backend_score, self.threshold)]
+
         def score() -> list[float]:
             many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
             sparqls = [c.sparql for c in turn.candidates]
             texts = many(sparqls, turn.lang) if many else [verbalize(s, turn.lang) for s in sparqls]
             for view, text in zip(turn.candidates, texts, strict=True):
                 view.verbalization = text
-            return scorer.score([(turn.question, t) for t in texts])
+            return scorer.score([(turn.question, texts[i]) for i in todo]) if todo else []
 
         scores = self._timed(turn, "validator", score)
-        for view, s in zip(turn.candidates, scores, strict=True):
-            view.validator_score = round(float(s), 6)
-        return gate([c.backend_score for c in turn.candidates], scores, self.threshold)
+        if len(todo) < len(turn.candidates):
+            turn.notes.append(f"validator scored {len(todo)} of {len(turn.candidates)} candidates "
+                              "(the others cannot pass the gate whatever their score)")
+        for i, s in zip(todo, scores, strict=True):
+            turn.candidates[i].validator_score = round(float(s), 6)
+        if not todo:
+            return None
+        chosen = gate([turn.candidates[i].backend_score for i in todo], scores, self.threshold)
+        return None if chosen is None else todo[chosen]
 
     def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
         """Two-entity comparison: answer with the winner (both when equal), or abstain

@@ -285,7 +285,9 @@ def _best_rejected(turn: Turn, threshold: float | None) -> tuple[int, bool]:
     """For an abstention: (candidate to show, whether it passed the gate, i.e. the result was empty)."""
     scores = [c.validator_score for c in turn.candidates]
     if all(s is None for s in scores):
-        return 0, True
+        # validator off: the top candidate was shown and came back empty; validator on:
+        # no candidate could reach the gate, so none was scored and all were rejected
+        return 0, turn.validator != "on"
     passed = [i for i, s in enumerate(scores) if s is not None and threshold is not None and s >= threshold]
     if passed:
         return passed[0], True

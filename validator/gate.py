@@ -44,6 +44,16 @@ class GatePolicy:
         """Index of the kept candidate, or ``None`` to abstain."""
         return choose(self, validator_scores, threshold, backend_scores)
 
+    def reachable(self, backend_score: float, threshold: float) -> bool:
+        """Whether a candidate with this backend score could pass the gate at all, i.e.
+        with a perfect validator score of 1.0.  Only ``mix`` mixes in the backend score;
+        for it, candidates below ``(threshold - (1 - w)) / w`` never pass, so the pipeline
+        need not score them (an exact shortcut: the gate's decision is unchanged)."""
+        if self.mode != "mix":
+            return True
+        w = self.rank_weight
+        return (1 - w) * 1.0 + w * _clip(backend_score) >= threshold
+
 
 def gate(backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float) -> int | None:
     """The default gate (policy ``first``): index of the kept candidate, or ``None``.

@@ -217,6 +217,18 @@ def test_abstention_is_a_localized_dont_know_with_the_rejected_candidate(tiny_kg
     assert render_text(turn).startswith("Das weiß ich nicht")
 
 
+def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_kg_client) -> None:
+    from validator.gate import GatePolicy
+
+    pipeline = _validated(tiny_kg_client, [1.0, 1.0], threshold=0.99)
+    pipeline.gate = GatePolicy("mix", 0.5)  # needs a backend score >= 0.98: none has it, none is scored
+    turn = pipeline.answer("Where was Einstein born?", "de")
+    html = render_html(turn, threshold=pipeline.threshold)
+    assert turn.status == "abstained" and all(c.validator_score is None for c in turn.candidates)
+    assert "vom Validator abgelehnt" in html  # not "the query returned nothing"
+    assert "kgqa-value" not in html
+
+
 def test_no_candidates_is_explained(tiny_kg_client) -> None:
     turn = _pipeline(tiny_kg_client, {}).answer("Кто такой Иван?")
     html = render_html(turn)

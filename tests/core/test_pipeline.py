@@ -102,3 +102,35 @@ def test_pick_label_prefers_related_language():
     assert pick_label({"ru": ["Москва"], "en": ["Moscow"]}, "uk") == ("Москва", "ru")
     assert pick_label({"ceb": ["X"]}, "de") == ("X", "ceb")
     assert pick_label({}, "de") == (None, None)
+
+
+def test_mix_gate_scores_only_candidates_that_can_pass_and_decides_as_with_all_scored():
+    from validator.gate import GatePolicy
+
+    class RecordingScorer:
+        def __init__(self, by_text):
+            self.by_text, self.seen = by_text, []
+
+        def score(self, pairs):
+            self.seen.extend(v for _, v in pairs)
+            return [self.by_text[v] for _, v in pairs]
+
+    policy = GatePolicy("mix", 0.5)  # passes iff 0.5 * v + 0.5 * b >= 0.8, so b >= 0.6 is needed
+    by_text = {CAPITAL: 0.2, BIRTHPLACE: 1.0, NOTHING: 1.0}
+    cands = {"Where was Einstein born?": [Candidate(CAPITAL, 0.95), Candidate(BIRTHPLACE, 0.7),
+                                          Candidate(NOTHING, 0.3)]}
+    scorer = RecordingScorer(by_text)
+    pipe = _pipeline(cands, scorer=scorer, verbalize=lambda s, lang: s, gate=policy, threshold=0.8)
+    turn = pipe.answer("Where was Einstein born?", "en")
+    assert scorer.seen == [CAPITAL, BIRTHPLACE]  # the 0.3 candidate cannot reach 0.8 even with v = 1
+    assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, None]
+    assert turn.rank == 2 and [a.id for a in turn.answers] == ["Q3012"]
+    assert all(c.verbalization for c in turn.candidates)  # the explanation still shows every candidate
+    full = [by_text[c.sparql] for c in cands["Where was Einstein born?"]]
+    assert policy([c.backend_score for c in turn.candidates], full, 0.8) == turn.rank - 1
+
+    none_reach = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.5), Candidate(CAPITAL, 0.1)]}
+    scorer = RecordingScorer(by_text)
+    turn = _pipeline(none_reach, scorer=scorer, verbalize=lambda s, lang: s, gate=policy,
+                     threshold=0.8).answer("Where was Einstein born?", "en")
+    assert scorer.seen == [] and turn.status == "abstained" and not turn.answered

@@ -129,3 +129,14 @@ def test_calibration_with_a_precision_floor():
     assert simulate(items, floored.policy, floored.threshold).precision == 1.0
     impossible = calibrate(items, [GatePolicy("first")], smooth=0, min_precision=0.9, min_answered=3)
     assert impossible.ats == pytest.approx(free.ats)  # no setting qualifies: plain ATS decides
+
+
+def test_reachable_is_exact_for_mix_and_always_true_otherwise():
+    mix = GatePolicy("mix", 0.55)
+    threshold = 0.845
+    for b in np.linspace(0.0, 1.0, 101):
+        can = mix.reachable(float(b), threshold)
+        assert can == (mix([float(b)], [1.0], threshold) == 0)  # a perfect validator score is the best case
+        if not can:
+            assert all(mix([float(b)], [float(v)], threshold) is None for v in np.linspace(0, 1, 11))
+    assert GatePolicy("first").reachable(0.0, 0.99) and GatePolicy("best").reachable(-1.0, 0.99)
