@@ -245,9 +245,14 @@ class Pipeline:
             return 0
         verbalize, scorer, gate = self.verbalize, self.scorer, self.gate
 
+        # When no candidate could pass the gate even with a perfect validator score, the
+        # answer is "don't know" whatever the scores: skip the cross-encoder.  Otherwise the
+        # whole list is scored together, as in calibration (int8 activation scales depend on
+        # the batch, so a candidate's score may shift a little with the list it is scored in).
         reachable = getattr(gate, "reachable", None)
-        todo = [i for i, c in enumerate(turn.candidates)
-                if reachable is None or reachable(c.backend_score, self.threshold)]
+        hopeless = reachable is not None and not any(
+            reachable(c.backend_score, self.threshold) for c in turn.candidates)
+        todo = [] if hopeless else list(range(len(turn.candidates)))
 
         def score() -> list[float]:
             many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
@@ -258,9 +263,8 @@ class Pipeline:
             return scorer.score([(turn.question, texts[i]) for i in todo]) if todo else []
 
         scores = self._timed(turn, "validator", score)
-        if len(todo) < len(turn.candidates):
-            turn.notes.append(f"validator scored {len(todo)} of {len(turn.candidates)} candidates "
-                              "(the others cannot pass the gate whatever their score)")
+        if hopeless:
+            turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
         for i, s in zip(todo, scores, strict=True):
             turn.candidates[i].validator_score = round(float(s), 6)
         if not todo:

@@ -47,8 +47,8 @@ class GatePolicy:
     def reachable(self, backend_score: float, threshold: float) -> bool:
         """Whether a candidate with this backend score could pass the gate at all, i.e.
         with a perfect validator score of 1.0.  Only ``mix`` mixes in the backend score;
-        for it, candidates below ``(threshold - (1 - w)) / w`` never pass, so the pipeline
-        need not score them (an exact shortcut: the gate's decision is unchanged)."""
+        for it, candidates below ``(threshold - (1 - w)) / w`` never pass: when no candidate
+        of a list is reachable the pipeline abstains without scoring (exact shortcut)."""
         if self.mode != "mix":
             return True
         w = self.rank_weight

@@ -104,7 +104,7 @@ def test_pick_label_prefers_related_language():
     assert pick_label({}, "de") == (None, None)
 
 
-def test_mix_gate_scores_only_candidates_that_can_pass_and_decides_as_with_all_scored():
+def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
     from validator.gate import GatePolicy
 
     class RecordingScorer:
@@ -122,8 +122,8 @@ def test_mix_gate_scores_only_candidates_that_can_pass_and_decides_as_with_all_s
     scorer = RecordingScorer(by_text)
     pipe = _pipeline(cands, scorer=scorer, verbalize=lambda s, lang: s, gate=policy, threshold=0.8)
     turn = pipe.answer("Where was Einstein born?", "en")
-    assert scorer.seen == [CAPITAL, BIRTHPLACE]  # the 0.3 candidate cannot reach 0.8 even with v = 1
-    assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, None]
+    assert scorer.seen == [CAPITAL, BIRTHPLACE, NOTHING]  # one can pass: the whole list is scored
+    assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, 1.0]
     assert turn.rank == 2 and [a.id for a in turn.answers] == ["Q3012"]
     assert all(c.verbalization for c in turn.candidates)  # the explanation still shows every candidate
     full = [by_text[c.sparql] for c in cands["Where was Einstein born?"]]
@@ -134,3 +134,4 @@ def test_mix_gate_scores_only_candidates_that_can_pass_and_decides_as_with_all_s
     turn = _pipeline(none_reach, scorer=scorer, verbalize=lambda s, lang: s, gate=policy,
                      threshold=0.8).answer("Where was Einstein born?", "en")
     assert scorer.seen == [] and turn.status == "abstained" and not turn.answered
+    assert all(c.validator_score is None for c in turn.candidates) and "validator not run" in turn.notes[-1]
