@@ -252,7 +252,6 @@ class Pipeline:
         reachable = getattr(gate, "reachable", None)
         hopeless = reachable is not None and not any(
             reachable(c.backend_score, self.threshold) for c in turn.candidates)
-        todo = [] if hopeless else list(range(len(turn.candidates)))
 
         def score() -> list[float]:
             many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
@@ -260,17 +259,15 @@ class Pipeline:
             texts = many(sparqls, turn.lang) if many else [verbalize(s, turn.lang) for s in sparqls]
             for view, text in zip(turn.candidates, texts, strict=True):
                 view.verbalization = text
-            return scorer.score([(turn.question, texts[i]) for i in todo]) if todo else []
+            return [] if hopeless else scorer.score([(turn.question, t) for t in texts])
 
         scores = self._timed(turn, "validator", score)
         if hopeless:
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
-        for i, s in zip(todo, scores, strict=True):
-            turn.candidates[i].validator_score = round(float(s), 6)
-        if not todo:
             return None
-        chosen = gate([turn.candidates[i].backend_score for i in todo], scores, self.threshold)
-        return None if chosen is None else todo[chosen]
+        for view, s in zip(turn.candidates, scores, strict=True):
+            view.validator_score = round(float(s), 6)
+        return gate([c.backend_score for c in turn.candidates], scores, self.threshold)
 
     def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
         """Two-entity comparison: answer with the winner (both when equal), or abstain
