@@ -125,11 +125,11 @@ def ranking(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str,
     """Mean P@k and NDCG@k over answerable items: backend order (``scores`` None) or the
     list the validator keeps (candidates whose gated score, the validator score or for the
     ``mix`` policy its blend with the backend score, reaches ``threshold``; backend order)."""
-    w = policy.rank_weight if policy is not None and policy.mode == "mix" else 0.0
+    policy = policy or GatePolicy()
 
     def gated(r: CandidateRecord) -> float:
         assert scores is not None
-        return (1 - w) * scores[(r.id, r.lang, r.position)] + w * min(1.0, max(0.0, r.backend_score))
+        return policy.gated_score(scores[(r.id, r.lang, r.position)], r.backend_score)
 
     p_at: dict[int, list[float]] = {k: [] for k in RANK_KS}
     n_at: dict[int, list[float]] = {k: [] for k in RANK_KS}
@@ -212,6 +212,24 @@ def test_report(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[
             "ranking_after": ranking(groups, scores, cal.threshold, cal.policy), "by_language": per_lang}
 
 
+def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[CandidateRecord]],
+                       test_groups: Sequence[Sequence[CandidateRecord]], min_precision: float | None,
+                       log: Callable[[str], None]
+                       ) -> tuple[Calibration, dict[str, Any], dict[tuple[str, str, int], float]]:
+    """Score the dev and test candidates, calibrate the gate on dev (with the precision
+    floor) and report test before/after: ``(calibration, test report, all scores)``."""
+    dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
+    dev_items = sim_items(dev_groups, dev_scores)
+    cal = calibrate(dev_items, min_precision=min_precision)
+    log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
+        f"dev ATS {cal.ats:.4f} (no validator: {baseline(dev_items).ats:.4f})")
+    test_scores = score_records(encoder, [r for g in test_groups for r in g])
+    test = test_report(test_groups, test_scores, cal)
+    log(f"test before: {json.dumps(test['before'])}")
+    log(f"test after:  {json.dumps(test['after'])}")
+    return cal, test, {**dev_scores, **test_scores}
+
+
 def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run every stage; returns the report also written to ``out_dir/report.json``."""
     from validator.convert import convert, is_complete
@@ -245,15 +263,8 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
     encoder, int8, valid_metrics = choose_quantization(result.encoder, valid_set, log)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
-    dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
-    cal = calibrate(sim_items(dev_groups, dev_scores), min_precision=opts.min_precision)
-    log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
-        f"dev ATS {cal.ats:.4f} (no validator: {baseline(sim_items(dev_groups, dev_scores)).ats:.4f})")
-    test_scores = score_records(encoder, [r for g in test_groups for r in g])
-    _write_scores({**dev_scores, **test_scores}, work / "scores.jsonl")
-    test = test_report(test_groups, test_scores, cal)
-    log(f"test before: {json.dumps(test['before'])}")
-    log(f"test after:  {json.dumps(test['after'])}")
+    cal, test, scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log)
+    _write_scores(scores, work / "scores.jsonl")
     config = ValidatorConfig(layers=opts.train.layers, max_length=opts.train.max_length,
                              threshold=round(cal.threshold, 6), quantize=int8 is not None,
                              int8_skip=tuple(int8[0]) if int8 else (), int8_per_channel=bool(int8 and int8[1]),
@@ -301,15 +312,7 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     encoder, _ = load_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
-    dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
-    dev_items = sim_items(dev_groups, dev_scores)
-    cal = calibrate(dev_items, min_precision=opts.min_precision)
-    log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
-        f"dev ATS {cal.ats:.4f} (no validator: {baseline(dev_items).ats:.4f})")
-    test_scores = score_records(encoder, [r for g in test_groups for r in g])
-    test = test_report(test_groups, test_scores, cal)
-    log(f"test before: {json.dumps(test['before'])}")
-    log(f"test after:  {json.dumps(test['after'])}")
+    cal, test, _scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log)
     config = replace(read_config(out_dir), threshold=round(cal.threshold, 6), gate=cal.policy.mode,
                      rank_weight=cal.policy.rank_weight)
     write_config(config, out_dir)

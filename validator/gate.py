@@ -44,15 +44,20 @@ class GatePolicy:
         """Index of the kept candidate, or ``None`` to abstain."""
         return choose(self, validator_scores, threshold, backend_scores)
 
+    def gated_score(self, validator_score: float, backend_score: float) -> float:
+        """The score the threshold applies to: the validator score, or for ``mix`` its
+        blend ``(1 - w) * score + w * backend_score`` (backend score clipped to 0..1)."""
+        if self.mode != "mix":
+            return validator_score
+        w = self.rank_weight
+        return (1 - w) * validator_score + w * _clip(backend_score)
+
     def reachable(self, backend_score: float, threshold: float) -> bool:
         """Whether a candidate with this backend score could pass the gate at all, i.e.
         with a perfect validator score of 1.0.  Only ``mix`` mixes in the backend score;
         for it, candidates below ``(threshold - (1 - w)) / w`` never pass: when no candidate
         of a list is reachable the pipeline abstains without scoring (exact shortcut)."""
-        if self.mode != "mix":
-            return True
-        w = self.rank_weight
-        return (1 - w) * 1.0 + w * _clip(backend_score) >= threshold
+        return self.mode != "mix" or self.gated_score(1.0, backend_score) >= threshold
 
 
 def gate(backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float) -> int | None:
@@ -68,9 +73,8 @@ def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: flo
     """The index ``policy`` keeps at ``threshold``, or ``None``."""
     scores = list(validator_scores)
     if policy.mode == "mix":
-        w = policy.rank_weight
         backend = list(backend_scores) + [0.0] * (len(scores) - len(backend_scores))
-        scores = [(1 - w) * v + w * _clip(b) for v, b in zip(scores, backend, strict=False)]
+        scores = [policy.gated_score(v, b) for v, b in zip(scores, backend, strict=False)]
     passing = [i for i, s in enumerate(scores) if s >= threshold]
     if not passing:
         return None
