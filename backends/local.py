@@ -484,7 +484,7 @@ class LocalBackend:
         except KGUnavailable as exc:
             raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
         except KGTimeout as exc:
-            self._local.timeouts = getattr(self._local, "timeouts", 0) + 1
+            self._local.timeouts = self._timeouts() + 1
             log.debug("candidate query timed out (%s): %s", exc, sparql)
         except KGQueryError as exc:
             log.debug("candidate query rejected (%s): %s", exc, sparql)

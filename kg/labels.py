@@ -205,8 +205,7 @@ def _skeleton(latin: str, *, w_sound: bool, hard_ch: bool, vowels: bool = False)
     s = _SOFT_C.sub("s", s).replace("c", "k")
     if not vowels:
         s = s.replace("w", "b" if w_sound else "")
-    s = s.translate(_VOWEL_CLASSES if vowels else _CLASSES)
-    return "".join(ch for i, ch in enumerate(s) if i == 0 or s[i - 1] != ch)
+    return _collapse(s.translate(_VOWEL_CLASSES if vowels else _CLASSES))
 
 
 def latin_form(text: str) -> str:
