@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import sys
 import threading
 import time
 import unicodedata
@@ -402,12 +401,6 @@ def _share_cores_between_questions(concurrency: int) -> None:
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     torch.set_num_threads(max(1, cores // max(1, concurrency)))
-    if concurrency > 1:
-        # torch releases the GIL for every op and must take it back after each one; with the
-        # default 5 ms switch interval the forward pass can queue behind the other question's
-        # Python (linking, SQLite) for up to 5 ms per op.  Measured on 2 cores, 2 at a time,
-        # the same 40 warm questions: 9.3 q/s at 5 ms, 9.2 and 9.7 q/s at 1 ms (within noise).
-        sys.setswitchinterval(0.001)
     log.info("torch uses %d thread(s) per forward pass (%d cores, %d questions at once)",
              torch.get_num_threads(), cores, concurrency)
 
