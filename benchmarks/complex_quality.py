@@ -25,6 +25,7 @@ as gold, not a number, so a number never matches them; ``count≈`` also reports
 often the shown number equals the size of that gold set.
 
     .venv/bin/python benchmarks/complex_quality.py [--validator] [--split test|all] [--limit N] [--json out.json]
+    .venv/bin/python benchmarks/complex_quality.py --written [--validator]   # the written test questions
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chat.pipeline import Pipeline
 from chat.settings import DEFAULT_BENCH_DIR, load_settings
 from evaluation.answers import normalize_binding, normalize_value, prf
 from evaluation.splits import split_of
@@ -176,6 +178,23 @@ def report(records: Sequence[dict], title: str) -> dict:
     return out
 
 
+def written(pipeline: Pipeline, *, use_validator: bool) -> int:
+    """The written complex questions through the pipeline: verdicts per kind and language."""
+    from evaluation.written import judge, load_written, tally
+
+    verdicts = []
+    for q in load_written():
+        turn = pipeline.answer(q["question"], q["lang"], use_validator=use_validator).to_json()
+        verdicts.append((q, judge(turn, q)))
+    view = "validator gate" if use_validator else "top candidate always shown"
+    print(f"\n== written complex questions, {view}")
+    print(f"{'group':<26}{'n':>5}{'correct':>9}{'wrong':>7}{'abstain':>9}")
+    for group, counts in tally(verdicts).items():
+        n = sum(counts.values())
+        print(f"{group:<26}{n:>5}{counts.get('correct', 0):>9}{counts.get('wrong', 0):>7}{counts.get('abstain', 0):>9}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -184,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--validator", action="store_true", help="use the trained validator (default: top-1)")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--json", type=Path, help="write per-string records here")
+    ap.add_argument("--written", action="store_true",
+                    help="instead: the written test questions (tests/data/complex_questions.json)")
     args = ap.parse_args(argv)
 
     from chat.factory import build_pipeline
@@ -191,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = load_settings({}, validator=args.validator)
     pipeline = build_pipeline(settings)
     print(f"validator: {pipeline.validator_state}", file=sys.stderr)
+    if args.written:
+        return written(pipeline, use_validator=args.validator)
     todo = [i for i in items(args.bench_dir) if args.split == "all" or i["split"] == "test"]
     if args.limit:
         todo = todo[: args.limit]

@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--complex-boost", type=int, default=4,
                    help="keep every COUNT/ASK/ORDER BY/FILTER candidate of the train split and count its "
                         "positives N times (default 4; 1 = no special treatment)")
+    p.add_argument("--no-synthetic", dest="synthetic", action="store_false",
+                   help="no templated complex questions (validator.synthetic) for training and the complex-shape "
+                        "threshold")
     p.add_argument("--calibrate-only", action="store_true",
                    help="no training: run the current backend on the dev/test questions (resumable; "
                         "--recollect starts over), score them with the shipped validator and rewrite the "
@@ -66,7 +69,8 @@ def run_train_validator(args: argparse.Namespace) -> int:
                         out_dir=settings.validator_dir, recollect=args.recollect, train=cfg,
                         progress=not args.quiet, limit=args.limit, collect=args.collect,
                         balance=args.balance, negatives_per_item=args.negatives_per_item,
-                        min_precision=args.min_precision or None, complex_boost=args.complex_boost)
+                        min_precision=args.min_precision or None, complex_boost=args.complex_boost,
+                        synthetic=args.synthetic)
     stage = calibrate_only if args.calibrate_only else run
     try:
         report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))

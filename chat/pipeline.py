@@ -18,6 +18,7 @@ from chat.limits import clean_question
 from chat.messages import message
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
+from validator.gate import is_complex
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
     "uk": ("uk", "ru", "en"),
@@ -41,7 +42,7 @@ class Scorer(Protocol):
 
 
 Verbalizer = Callable[[str, str], str]
-Gate = Callable[[Sequence[float], Sequence[float], float], "int | None"]
+Gate = Callable[[Sequence[float], Sequence[float], float, Sequence[bool]], "int | None"]
 
 
 @dataclass
@@ -249,9 +250,10 @@ class Pipeline:
         # answer is "don't know" whatever the scores: skip the cross-encoder.  Otherwise the
         # whole list is scored together, as in calibration (int8 activation scales depend on
         # the batch, so a candidate's score may shift a little with the list it is scored in).
+        complex_mask = [is_complex(c.sparql) for c in turn.candidates]
         reachable = getattr(gate, "reachable", None)
         hopeless = reachable is not None and not any(
-            reachable(c.backend_score, self.threshold) for c in turn.candidates)
+            reachable(c.backend_score, self.threshold, m) for c, m in zip(turn.candidates, complex_mask, strict=True))
 
         def score() -> list[float]:
             many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
@@ -267,7 +269,7 @@ class Pipeline:
             return None
         for view, s in zip(turn.candidates, scores, strict=True):
             view.validator_score = round(float(s), 6)
-        return gate([c.backend_score for c in turn.candidates], scores, self.threshold)
+        return gate([c.backend_score for c in turn.candidates], scores, self.threshold, complex_mask)
 
     def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
         """Two-entity comparison: answer with the winner (both when equal), or abstain

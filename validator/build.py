@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,8 +39,19 @@ from validator.data import (
     reverbalize,
     write_records,
 )
-from validator.gate import CORRECT, WRONG, Calibration, GatePolicy, SimItem, baseline, calibrate, simulate
-from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator
+from validator.gate import (
+    CORRECT,
+    WRONG,
+    Calibration,
+    GatePolicy,
+    SimItem,
+    baseline,
+    calibrate,
+    default_policies,
+    is_complex,
+    simulate,
+)
+from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator, write_config
 from validator.train import BinaryMetrics, TrainConfig, binary_metrics, predict, train
 from validator.verbalize import VERSION as VERBALIZER_VERSION
 
@@ -63,6 +75,7 @@ class BuildOptions:
     negatives_per_item: int | None = 4
     min_precision: float | None = 0.9
     complex_boost: int = 4
+    synthetic: bool = True  # templated complex questions (validator.synthetic) for training and the complex gate
     splits: tuple[str, ...] | None = None  # collect only these splits' questions (None: all)
     backend: Backend | None = None  # default: the configured backend (tests inject one)
     kg: KG | None = None
@@ -101,6 +114,34 @@ def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, lo
     return path
 
 
+SYNTHETIC_FILE = "synthetic_candidates.jsonl"
+WRITTEN_TESTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "complex_questions.json"
+
+
+def written_test_entities(path: Path = WRITTEN_TESTS) -> set[str]:
+    """Every QID the written complex test questions mention (kept out of templated data)."""
+    return set(re.findall(r"\bQ[1-9]\d*\b", path.read_text(encoding="utf-8"))) if path.exists() else set()
+
+
+def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> Path:
+    """Templated complex questions (:mod:`validator.synthetic`) through the real backend
+    into ``<work>/synthetic_candidates.jsonl`` (resumable; rebuilt with ``recollect``)."""
+    from chat.factory import make_backend, open_kg
+    from validator.data import collect
+    from validator.synthetic import generate, load_facts, to_items
+
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
+    if opts.recollect and path.exists():
+        path.unlink()
+    kg = opts.kg or open_kg(settings)
+    backend = opts.backend or make_backend(settings, kg)
+    items = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=opts.train.seed))
+    started = time.monotonic()
+    collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0))
+    log(f"templated complex questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
+    return path
+
+
 def sim_items(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str, str, int], float]) -> list[SimItem]:
     """Simulation items for groups of records scored by the validator."""
     out = []
@@ -109,7 +150,21 @@ def sim_items(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[st
         outcomes = tuple(CORRECT if r.correct else (WRONG if r.n_answers > 0 else 0) for r in real)
         out.append(SimItem(tuple(scores.get((r.id, r.lang, r.position), 0.0) for r in real), outcomes,
                            answerable=group[0].kind != "unanswerable",
-                           backend=tuple(r.backend_score for r in real)))
+                           backend=tuple(r.backend_score for r in real),
+                           complex=tuple(is_complex(r.sparql) for r in real)))
+    return out
+
+
+def complex_only(items: Sequence[SimItem]) -> list[SimItem]:
+    """Each item reduced to its complex-shape candidates (items without one are dropped):
+    what the complex threshold decides on."""
+    out = []
+    for it in items:
+        keep = [i for i, c in enumerate(it.complex) if c]
+        if keep:
+            out.append(SimItem(tuple(it.scores[i] for i in keep), tuple(it.outcomes[i] for i in keep),
+                               it.answerable, tuple(it.backend[i] for i in keep if i < len(it.backend)),
+                               tuple(True for _ in keep)))
     return out
 
 
@@ -212,21 +267,48 @@ def test_report(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[
             "ranking_after": ranking(groups, scores, cal.threshold, cal.policy), "by_language": per_lang}
 
 
+def calibrate_complex(dev_items: Sequence[SimItem], min_precision: float | None) -> Calibration:
+    """The complex threshold: the validator-score threshold on complex-shape candidates
+    alone (policy ``best``) with the best ATS at the precision floor, calibrated on the
+    benchmark's and the templated questions' ``dev`` split together."""
+    items = complex_only(dev_items)
+    if not items:
+        return Calibration(GatePolicy("best"), 1.01, 0.0)  # nothing to calibrate on: never pass
+    return calibrate(items, [GatePolicy("best")], min_precision=min_precision)
+
+
 def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[CandidateRecord]],
                        test_groups: Sequence[Sequence[CandidateRecord]], min_precision: float | None,
-                       log: Callable[[str], None]
+                       log: Callable[[str], None], synthetic: Sequence[CandidateRecord] = ()
                        ) -> tuple[Calibration, dict[str, Any], dict[tuple[str, str, int], float]]:
     """Score the dev and test candidates, calibrate the gate on dev (with the precision
-    floor) and report test before/after: ``(calibration, test report, all scores)``."""
-    dev_scores = score_records(encoder, [r for g in dev_groups for r in g])
+    floor) and report test before/after: ``(calibration, test report, all scores)``.
+
+    With templated complex questions (``synthetic`` records), the complex threshold is
+    calibrated first, on the complex candidates of both dev sets; then the policy and
+    threshold for everything else, on the benchmark's dev questions only."""
+    syn = by_split(synthetic)
+    syn_dev, syn_test = grouped(syn.get("dev", [])), grouped(syn.get("test", []))
+    dev_scores = score_records(encoder, [r for g in [*dev_groups, *syn_dev] for r in g])
     dev_items = sim_items(dev_groups, dev_scores)
-    cal = calibrate(dev_items, min_precision=min_precision)
+    policies = default_policies()
+    complex_cal = None
+    if syn_dev:
+        complex_cal = calibrate_complex(dev_items + sim_items(syn_dev, dev_scores), min_precision)
+        policies = [replace(p, complex_threshold=round(complex_cal.threshold, 6)) for p in policies]
+        log(f"complex threshold {complex_cal.threshold:.4f} (dev ATS on complex candidates {complex_cal.ats:.4f})")
+    cal = calibrate(dev_items, policies, min_precision=min_precision)
     log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
         f"dev ATS {cal.ats:.4f} (no validator: {baseline(dev_items).ats:.4f})")
-    test_scores = score_records(encoder, [r for g in test_groups for r in g])
+    test_scores = score_records(encoder, [r for g in [*test_groups, *syn_test] for r in g])
     test = test_report(test_groups, test_scores, cal)
     log(f"test before: {json.dumps(test['before'])}")
     log(f"test after:  {json.dumps(test['after'])}")
+    if syn_test:
+        syn_items = sim_items(syn_test, test_scores)
+        test["templated_complex"] = {"before": baseline(syn_items).to_json(),
+                                     "after": simulate(syn_items, cal.policy, cal.threshold).to_json()}
+        log(f"templated complex test after: {json.dumps(test['templated_complex']['after'])}")
     return cal, test, {**dev_scores, **test_scores}
 
 
@@ -252,35 +334,56 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
         candidates.with_suffix(".tmp").replace(candidates)
         log(f"re-verbalized the cached candidates (verbalizer version {VERBALIZER_VERSION})")
     n_ttl = export_turtle(records, work / "candidates.ttl")
+    synthetic = _synthetic_records(settings, replace(opts, work_dir=work), log)
     counts = make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item,
-                         complex_boost=opts.complex_boost)
+                         complex_boost=opts.complex_boost, extra_train=[r for r in synthetic if r.split == "train"])
     log(f"{len(records)} candidate records, {n_ttl} in candidates.ttl; balanced: {counts}")
     train_set = read_records(work / "train.jsonl")
     valid_set = read_records(work / "valid.jsonl")
     result = train(train_set, settings.model_dir, opts.train, progress=opts.progress, log=log, valid=valid_set)
     log(f"fine-tuned in {result.seconds / 60:.1f} min ({result.steps} steps, {result.epochs_done:.2f} epochs"
         f"{', stopped at the time budget' if result.stopped_early else ''})")
-    encoder, int8, valid_metrics = choose_quantization(result.encoder, valid_set, log)
+    _, int8, valid_metrics = choose_quantization(result.encoder, valid_set, log)
+    config = ValidatorConfig(layers=opts.train.layers, max_length=opts.train.max_length, quantize=int8 is not None,
+                             int8_skip=tuple(int8[0]) if int8 else (), int8_per_channel=bool(int8 and int8[1]),
+                             fuse_qkv=int8 is not None)
+    save_validator(result.encoder.net, config, out_dir)
+    # calibrate what ships: the saved weights loaded the way the pipeline loads them
+    from validator.runtime import load_encoder
+
+    encoder, _ = load_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
-    cal, test, scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log)
+    cal, test, scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
     _write_scores(scores, work / "scores.jsonl")
-    config = ValidatorConfig(layers=opts.train.layers, max_length=opts.train.max_length,
-                             threshold=round(cal.threshold, 6), quantize=int8 is not None,
-                             int8_skip=tuple(int8[0]) if int8 else (), int8_per_channel=bool(int8 and int8[1]),
-                             fuse_qkv=int8 is not None, gate=cal.policy.mode, rank_weight=cal.policy.rank_weight)
-    save_validator(result.encoder.net, config, out_dir)
+    write_config(replace(config, threshold=round(cal.threshold, 6), gate=cal.policy.mode,
+                         rank_weight=cal.policy.rank_weight, complex_threshold=cal.policy.complex_threshold), out_dir)
     report = {"train_config": opts.train.to_json(), "balance": opts.balance,
               "negatives_per_item": opts.negatives_per_item, "complex_boost": opts.complex_boost,
               "train_seconds": round(result.seconds, 1),
               "train_steps": result.steps, "epochs_done": round(result.epochs_done, 3),
               "stopped_early": result.stopped_early, "epochs": result.history, "best_epoch": result.best_epoch,
               "balanced_sizes": counts, "validation": valid_metrics,
-              "calibration": {"policy": cal.policy.mode, "rank_weight": cal.policy.rank_weight,
-                              "threshold": cal.threshold, "dev_ats": cal.ats, "min_precision": opts.min_precision},
-              "test": test}
+              "calibration": _calibration_json(cal, opts), "test": test}
     (out_dir / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return report
+
+
+def _calibration_json(cal: Calibration, opts: BuildOptions) -> dict[str, Any]:
+    return {"policy": cal.policy.mode, "rank_weight": cal.policy.rank_weight, "threshold": cal.threshold,
+            "complex_threshold": cal.policy.complex_threshold, "dev_ats": cal.ats,
+            "min_precision": opts.min_precision}
+
+
+def _synthetic_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
+    """The templated complex questions' candidate records (collected when missing or
+    with ``collect``); none when ``opts.synthetic`` is off."""
+    if not opts.synthetic:
+        return []
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
+    if opts.collect or not path.exists():
+        path = collect_synthetic(settings, opts, log)
+    return [r for r in read_records(path) if r.position > 0]
 
 
 CALIBRATION_FILE = "calibration_candidates.jsonl"
@@ -297,7 +400,7 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     floor.  ``config.json`` gets the new gate; ``report.json`` the new calibration and
     the ``test`` report.
     """
-    from validator.model import read_config, write_config
+    from validator.model import read_config
     from validator.runtime import load_encoder
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
@@ -312,14 +415,15 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     encoder, _ = load_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
-    cal, test, _scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log)
+    synthetic = [r for r in _synthetic_records(settings, replace(opts, work_dir=work), log)
+                 if r.split in ("dev", "test")]
+    cal, test, _scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
     config = replace(read_config(out_dir), threshold=round(cal.threshold, 6), gate=cal.policy.mode,
-                     rank_weight=cal.policy.rank_weight)
+                     rank_weight=cal.policy.rank_weight, complex_threshold=cal.policy.complex_threshold)
     write_config(config, out_dir)
     report_path = out_dir / "report.json"
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
-    report["calibration"] = {"policy": cal.policy.mode, "rank_weight": cal.policy.rank_weight,
-                             "threshold": cal.threshold, "dev_ats": cal.ats, "min_precision": opts.min_precision,
+    report["calibration"] = {**_calibration_json(cal, opts),
                              "recalibrated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                              "candidates": f"{len(dev_groups)} dev + {len(test_groups)} test items from {path.name}"}
     report["test"] = test

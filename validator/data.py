@@ -29,6 +29,9 @@ from evaluation.harness import EvalItem, gold_values
 from evaluation.metrics import Counts, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import KG
+from validator.gate import COMPLEX_SHAPES, shape_of
+from validator.synthetic import DATASET as SYNTHETIC
+from validator.synthetic import mentions_gold
 from validator.verbalize import VERSION, Verbalizer
 
 CANDIDATES_FILE = "candidates.jsonl"
@@ -70,6 +73,11 @@ class CandidateRecord:
         return self.question, self.verbalization
 
 
+def item_split(item: EvalItem) -> str:
+    """The split of an item: its question's, or for a templated question its entities'."""
+    return str(item.question.extra["split"]) if item.dataset == SYNTHETIC else split_of(item.id)
+
+
 def execute_candidate(kg: KG, sparql: str, gold: set[str], *, timeout_s: float) -> tuple[float, int, str | None]:
     """``(F1 against gold, number of answer values, error)`` of one candidate."""
     try:
@@ -86,13 +94,18 @@ def records_for_item(item: EvalItem, backend: Backend, kg: KG, verbalizer: Verba
     candidates = backend.ask(item.text, item.lang)
     gold = gold_values(item.question)
     texts = verbalizer.many([c.sparql for c in candidates], item.lang)
+    # templated questions carry their entity split, and their candidates must also name the
+    # gold query's entities and properties (a yes/no answer is otherwise right by chance)
+    synthetic = item.dataset == SYNTHETIC
+    split = item_split(item)
     out = []
     for position, (cand, text) in enumerate(zip(candidates, texts, strict=True), start=1):
         f1, n, error = execute_candidate(kg, cand.sparql, gold, timeout_s=timeout_s)
+        correct = n > 0 and f1 == 1.0 and (not synthetic or mentions_gold(cand.sparql, item.question.sparql or ""))
         out.append(CandidateRecord(
-            id=item.id, lang=item.lang, split=split_of(item.id), dataset=item.dataset, kind=item.question.kind,
+            id=item.id, lang=item.lang, split=split, dataset=item.dataset, kind=item.question.kind,
             question=item.text, position=position, backend_score=float(cand.score), sparql=cand.sparql,
-            verbalization=text, f1=round(f1, 6), n_answers=n, correct=n > 0 and f1 == 1.0, error=error,
+            verbalization=text, f1=round(f1, 6), n_answers=n, correct=correct, error=error,
             verbalizer=VERSION))
     return out
 
@@ -145,7 +158,7 @@ def collect(items: Sequence[EvalItem], backend: Backend, kg: KG, out_path: Path,
 
 def _failed(item: EvalItem, exc: Exception | None) -> CandidateRecord:
     error = f"{type(exc).__name__}: {exc}" if exc else "no candidates"
-    return CandidateRecord(id=item.id, lang=item.lang, split=split_of(item.id), dataset=item.dataset,
+    return CandidateRecord(id=item.id, lang=item.lang, split=item_split(item), dataset=item.dataset,
                            kind=item.question.kind, question=item.text, position=0, backend_score=0.0, sparql="",
                            verbalization="", f1=0.0, n_answers=0, correct=False, error=error)
 
@@ -171,25 +184,6 @@ def write_records(records: Iterable[CandidateRecord], path: Path) -> int:
 def trainable(records: Iterable[CandidateRecord]) -> list[CandidateRecord]:
     """Candidates usable as examples: real candidates with a non-empty result."""
     return [r for r in records if r.position > 0 and r.n_answers > 0 and r.verbalization]
-
-
-COMPLEX_SHAPES = ("count", "ask", "order", "filter")
-
-
-def shape_of(sparql: str) -> str:
-    """The candidate's query shape: ``count``, ``ask``, ``order`` (ORDER BY: superlatives,
-    two-entity comparisons), ``filter`` (comparatives) or ``plain``."""
-    text = sparql.upper()
-    head = text.split("{", 1)[0]
-    if "ASK" in head.split():
-        return "ask"
-    if "COUNT(" in text.replace(" ", ""):
-        return "count"
-    if "ORDER BY" in text:
-        return "order"
-    if "FILTER" in text:
-        return "filter"
-    return "plain"
 
 
 def balance(records: Sequence[CandidateRecord], *, seed: int = 13, mode: str = "down",
@@ -265,13 +259,18 @@ def grouped(records: Iterable[CandidateRecord]) -> list[list[CandidateRecord]]:
 
 
 def make_splits(candidates: Path, out_dir: Path, *, seed: int = 13, mode: str = "down",
-                negatives_per_item: int | None = None, complex_boost: int = 1) -> dict[str, int]:
+                negatives_per_item: int | None = None, complex_boost: int = 1,
+                extra_train: Sequence[CandidateRecord] = ()) -> dict[str, int]:
     """Write balanced ``train.jsonl`` (train split, ``mode``, complex shapes boosted by
     ``complex_boost``) and ``valid.jsonl`` (dev split, always down-sampled: the paper's
-    balanced validation set)."""
+    balanced validation set).  ``extra_train`` (templated questions' records) is balanced
+    on its own, without boost, and added to the training set."""
     parts = by_split(trainable(read_records(candidates)))
     train = balance(parts.get("train", []), seed=seed, mode=mode, negatives_per_item=negatives_per_item,
                     complex_boost=complex_boost)
+    if extra_train:
+        train += balance(trainable(extra_train), seed=seed, mode=mode, negatives_per_item=negatives_per_item)
+        random.Random(seed).shuffle(train)
     valid = balance(parts.get("dev", []), seed=seed)
     return {"train.jsonl": write_records(train, Path(out_dir) / "train.jsonl"),
             "valid.jsonl": write_records(valid, Path(out_dir) / "valid.jsonl")}

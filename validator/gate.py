@@ -11,6 +11,12 @@ Policies (the combination of validator score and backend rank is configurable):
 * ``mix``: the threshold applies to ``(1 - w) * score + w * backend_score`` (``w`` =
   ``rank_weight``), and the highest mixed score is kept.
 
+Complex shapes (:data:`COMPLEX_SHAPES`: COUNT, ASK, ORDER BY, FILTER) come from a different
+generator whose backend scores are not on the simple ranker's scale; with a
+``complex_threshold`` set, such a candidate passes when its *validator* score alone reaches
+that threshold (calibrated on complex candidates only), whatever the policy does with the
+others.
+
 Simulation: the pipeline executes the kept candidate and shows its answers; an empty
 result or a failing query ends in an abstention.  Per question ATS is +1 for a correct
 shown answer, 0 for an abstention and -1 for a wrong one.
@@ -28,21 +34,48 @@ CORRECT, WRONG, ABSTAIN = 1, -1, 0
 POLICIES = ("first", "best", "blend", "mix")
 
 
+COMPLEX_SHAPES = ("count", "ask", "order", "filter")
+
+
+def shape_of(sparql: str) -> str:
+    """The candidate's query shape: ``count``, ``ask``, ``order`` (ORDER BY: superlatives,
+    two-entity comparisons), ``filter`` (comparatives) or ``plain``."""
+    text = sparql.upper()
+    head = text.split("{", 1)[0]
+    if "ASK" in head.split():
+        return "ask"
+    if "COUNT(" in text.replace(" ", ""):
+        return "count"
+    if "ORDER BY" in text:
+        return "order"
+    if "FILTER" in text:
+        return "filter"
+    return "plain"
+
+
+def is_complex(sparql: str) -> bool:
+    """Whether a candidate has one of the :data:`COMPLEX_SHAPES`."""
+    return shape_of(sparql) in COMPLEX_SHAPES
+
+
 @dataclass(frozen=True)
 class GatePolicy:
-    """How the gate combines validator scores with backend order."""
+    """How the gate combines validator scores with backend order; ``complex_threshold``
+    (optional) gates complex-shape candidates by their validator score alone."""
 
     mode: str = "first"
     rank_weight: float = 0.0
+    complex_threshold: float | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in POLICIES:
             raise ValueError(f"unknown gate policy {self.mode!r}; expected one of {POLICIES}")
 
     def __call__(self, backend_scores: Sequence[float], validator_scores: Sequence[float],
-                 threshold: float) -> int | None:
-        """Index of the kept candidate, or ``None`` to abstain."""
-        return choose(self, validator_scores, threshold, backend_scores)
+                 threshold: float, complex_mask: Sequence[bool] = ()) -> int | None:
+        """Index of the kept candidate, or ``None`` to abstain (``complex_mask[i]``: the
+        candidate ``i`` has a complex shape)."""
+        return choose(self, validator_scores, threshold, backend_scores, complex_mask)
 
     def gated_score(self, validator_score: float, backend_score: float) -> float:
         """The score the threshold applies to: the validator score, or for ``mix`` its
@@ -52,30 +85,49 @@ class GatePolicy:
         w = self.rank_weight
         return (1 - w) * validator_score + w * _clip(backend_score)
 
-    def reachable(self, backend_score: float, threshold: float) -> bool:
+    def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
         """Whether a candidate with this backend score could pass the gate at all, i.e.
         with a perfect validator score of 1.0.  Only ``mix`` mixes in the backend score;
         for it, candidates below ``(threshold - (1 - w)) / w`` never pass: when no candidate
-        of a list is reachable the pipeline abstains without scoring (exact shortcut)."""
+        of a list is reachable the pipeline abstains without scoring (exact shortcut).
+        A complex candidate under a ``complex_threshold`` is always reachable."""
+        if complex_shape and self.complex_threshold is not None:
+            return self.complex_threshold <= 1.0
         return self.mode != "mix" or self.gated_score(1.0, backend_score) >= threshold
 
+    def split_mask(self, complex_mask: Sequence[bool], n: int) -> np.ndarray:
+        """Which of ``n`` candidates the complex threshold gates (none without one)."""
+        mask = np.zeros(n, dtype=bool)
+        if self.complex_threshold is not None:
+            given = np.asarray(list(complex_mask)[:n], dtype=bool)
+            mask[: len(given)] = given
+        return mask
 
-def gate(backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float) -> int | None:
-    """The default gate (policy ``first``): index of the kept candidate, or ``None``.
+
+def gate(backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float,
+         complex_mask: Sequence[bool] = ()) -> int | None:
+    """The default gate (policy ``first``, one threshold for every shape): index of the
+    kept candidate, or ``None``.
 
     Candidates arrive best first; ``first`` uses that order, not the backend scores.
     """
-    return choose(GatePolicy(), validator_scores, threshold, backend_scores)
+    return choose(GatePolicy(), validator_scores, threshold, backend_scores, complex_mask)
 
 
 def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: float,
-           backend_scores: Sequence[float] = ()) -> int | None:
+           backend_scores: Sequence[float] = (), complex_mask: Sequence[bool] = ()) -> int | None:
     """The index ``policy`` keeps at ``threshold``, or ``None``."""
     scores = list(validator_scores)
     if policy.mode == "mix":
         backend = list(backend_scores) + [0.0] * (len(scores) - len(backend_scores))
         scores = [policy.gated_score(v, b) for v, b in zip(scores, backend, strict=False)]
-    passing = [i for i, s in enumerate(scores) if s >= threshold]
+    by_shape = policy.split_mask(complex_mask, len(scores))
+    passing = [i for i, s in enumerate(scores) if s >= threshold and not by_shape[i]]
+    if by_shape.any():
+        assert policy.complex_threshold is not None
+        passing += [i for i in np.flatnonzero(by_shape).tolist() if validator_scores[i] >= policy.complex_threshold]
+        scores = [float(validator_scores[i]) if by_shape[i] else s for i, s in enumerate(scores)]
+        passing.sort()
     if not passing:
         return None
     if policy.mode == "first":
@@ -98,6 +150,7 @@ class SimItem:
     outcomes: tuple[int, ...]
     answerable: bool = True
     backend: tuple[float, ...] = ()
+    complex: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,13 +189,20 @@ def _gated(item: SimItem, policy: GatePolicy) -> tuple[np.ndarray, np.ndarray]:
 
 
 def outcomes_by_threshold(items: Sequence[SimItem], policy: GatePolicy, thresholds: np.ndarray) -> np.ndarray:
-    """``(len(items), len(thresholds))`` outcome matrix of the gate."""
+    """``(len(items), len(thresholds))`` outcome matrix of the gate (the thresholds vary the
+    policy's threshold; complex candidates under a ``complex_threshold`` keep theirs)."""
     out = np.zeros((len(items), len(thresholds)), dtype=np.int8)
     for row, item in enumerate(items):
         if not item.scores:
             continue
         scores, preference = _gated(item, policy)
         passing = scores[None, :] >= thresholds[:, None]
+        by_shape = policy.split_mask(item.complex, len(scores))
+        if by_shape.any():
+            assert policy.complex_threshold is not None
+            own = np.asarray(item.scores, dtype=np.float64)
+            passing[:, by_shape] = (own[by_shape] >= policy.complex_threshold)[None, :]
+            preference = np.where(by_shape, own - 1e-9 * np.arange(len(own)), preference)
         eff = np.where(passing, preference[None, :], -np.inf)
         idx = eff.argmax(axis=1)
         chosen = np.asarray(item.outcomes, dtype=np.int8)[idx]

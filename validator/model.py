@@ -43,6 +43,7 @@ class ValidatorConfig:
     fuse_qkv: bool = False  # query/key/value merged into one Linear before quantizing
     gate: str = "first"
     rank_weight: float = 0.0
+    complex_threshold: float | None = None  # complex-shape candidates: validator score alone (validator.gate)
     extra: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:

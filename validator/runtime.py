@@ -67,7 +67,7 @@ def load_runtime(settings: Settings, kg: KG) -> ValidatorRuntime:
     """The validator for ``settings`` over ``kg``; raises :class:`ModelLoadError`."""
     encoder, config = load_encoder(settings.validator_dir, settings.model_dir)
     try:
-        policy = GatePolicy(config.gate, config.rank_weight)
+        policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
     except ValueError as exc:
         raise ModelLoadError(Path(settings.validator_dir) / "config.json", str(exc)) from exc
     verbalizer = Verbalizer(kg, timeout_s=min(settings.timeout_s, 5.0))

@@ -4,7 +4,6 @@ comparison contract, and (slow) the written multilingual questions over the full
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from backends.complex import (
 )
 from backends.fake import FakeBackend
 from chat.pipeline import Pipeline
+from evaluation.written import judge, load_written
 from kg.client import EmbeddedKG, Term
 
 XSD_DECIMAL = "http://www.w3.org/2001/XMLSchema#decimal"
@@ -340,7 +340,7 @@ def test_superlative_ties_are_dropped(tiny_store, populated_kg):
 
 
 def _load_questions() -> list[dict]:
-    return json.loads(QUESTIONS.read_text(encoding="utf-8"))["questions"]
+    return load_written(QUESTIONS)
 
 
 def test_written_questions_cover_four_languages():
@@ -386,26 +386,6 @@ def test_written_questions_verified(full_kg):
     kg, _ = full_kg
     wrong = [q["id"] for q in _load_questions() if not _expected_holds(kg, q)]
     assert not wrong
-
-
-def judge(turn_json: dict, q: dict) -> str:
-    """``correct`` / ``abstain`` / ``wrong`` for one written question."""
-    exp = q["expected"]
-    if not turn_json["answered"]:
-        return "correct" if exp["type"] == "abstain" else "abstain"
-    if exp["type"] == "abstain":
-        return "wrong"
-    if exp["type"] == "boolean":
-        return "correct" if turn_json["boolean"] is exp["value"] else "wrong"
-    got = sorted((a["id"] or a["value"]) for a in turn_json["answers"])
-    if exp["type"] == "number":
-        return "correct" if got == [exp["value"]] else "wrong"
-    ok = got == sorted(exp["values"])
-    if ok and q.get("comparison") and turn_json.get("comparison"):
-        ok = turn_json["comparison"]["winner"] == q["comparison"]["winner"] or (
-            {turn_json["comparison"]["entity1"], turn_json["comparison"]["entity2"]}
-            == {q["comparison"]["entity1"], q["comparison"]["entity2"]})
-    return "correct" if ok else "wrong"
 
 
 @pytest.mark.slow

@@ -136,7 +136,7 @@ def test_stale_verbalizations_are_rewritten(candidates, tiny_kg_client):
 
 
 def test_shape_of_names_complex_candidates():
-    from validator.data import shape_of
+    from validator.gate import shape_of
 
     assert shape_of("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }") == "plain"
     assert shape_of("SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P131 wd:Q408 }") == "count"
