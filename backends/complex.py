@@ -648,13 +648,23 @@ def _scale_and_unit(text: str, pos: int) -> tuple[Decimal, str | None, Decimal, 
     if m and m.group(1).rstrip(".") in _SCALES:
         scale = _SCALES[m.group(1).rstrip(".")]
         rest, end = rest[m.end():], end + m.end()
-    for word in sorted(_UNITS, key=len, reverse=True):
-        um = re.match(r"\s*" + re.escape(word) + (r"(?!\w)" if not _CJK.search(word) else ""), rest)
+    for word in _UNITS_LONGEST_FIRST:
+        um = _unit_pattern(word).match(rest)
         if um:
             unit, factor = _UNITS[word]
             end += um.end()
             break
     return scale, unit, factor, end
+
+
+_UNITS_LONGEST_FIRST = tuple(sorted(_UNITS, key=len, reverse=True))
+
+
+@lru_cache(maxsize=256)
+def _unit_pattern(word: str) -> re.Pattern[str]:
+    """A unit word right after a number (compiled once: the ``re`` module's own cache is
+    shared with every other pattern of the process and overflows)."""
+    return re.compile(r"\s*" + re.escape(word) + (r"(?!\w)" if not _CJK.search(word) else ""))
 
 
 def parse_filters(text: str, lang: str, *, dated: bool = False) -> list[NumberFilter]:
@@ -696,10 +706,16 @@ def _operator_before(before: str, lang: str) -> tuple[FilterOp | None, bool]:
     best: tuple[int, FilterOp, bool] | None = None
     for words, op, is_date in (*_OPS_BEFORE.get(lang, ()), *(_OPS_BEFORE["en"] if lang != "en" else ())):
         for w in words:
-            m = re.search(_word_pattern(w).pattern + r"\s*(?:the\s+|the\s+year\s+|dem\s+jahr\s+|dem\s+)?$", before)
+            m = _operator_pattern(w).search(before)
             if m and (best is None or len(w) > best[0]):
                 best = (len(w), op, is_date)
     return (best[1], best[2]) if best else (None, False)
+
+
+@lru_cache(maxsize=1024)
+def _operator_pattern(word: str) -> re.Pattern[str]:
+    """Operator word ``word`` at the end of the text before a number (compiled once)."""
+    return re.compile(_word_pattern(word).pattern + r"\s*(?:the\s+|the\s+year\s+|dem\s+jahr\s+|dem\s+)?$")
 
 
 def _operator_after(after: str, lang: str) -> tuple[FilterOp | None, bool]:
@@ -761,7 +777,7 @@ class Analysis:
 
 def _yes_no(text: str, lang: str) -> bool:
     first = re.sub(r"^[¿¡\"'«(]+", "", text)
-    if any(re.match(_word_pattern(w).pattern, first) for w in _words(YES_NO_OPENERS, lang)):
+    if any(_word_pattern(w).match(first) for w in _words(YES_NO_OPENERS, lang)):
         return True
     padded = f" {text} "
     if not any(w in padded for w in _YES_NO_ANYWHERE.get(lang, ())):
@@ -1231,9 +1247,7 @@ class ComplexGenerator:
         spans.sort(key=lambda m: m.start)
         if not spans:
             return None
-        words = "|".join(_word_pattern(w).pattern for w in _words(LIST_WORDS, a.lang))
-        sep = re.compile(rf"^[\s,、;]*(?:(?:{words})[\s,、;]*)?(?:[^\W\d_]{{1,3}}\s+)?$")
-        joint = re.compile(rf"[,、;]|{words}")
+        sep, joint, item, word_next = _list_patterns(a.lang)
         groups: list[list[Mention]] = [[spans[0]]]
         for m in spans[1:]:
             gap = a.text[groups[-1][-1].end:m.start]
@@ -1243,10 +1257,10 @@ class ComplexGenerator:
                 groups.append([m])
         group = max(groups, key=len)
         before, after = a.text[:group[0].start], a.text[group[-1].end:]
-        item_before = re.search(rf"(?:^|[:,、;])\s*([^:,、;]+?)\s*(?:[,、;]|\s(?:{words}))\s*$", before)
+        item_before = item.search(before)
         if item_before and self._is_item(a, item_before):
             return None
-        if re.match(rf"^\s*(?:{words})\s*\w", after):
+        if word_next.match(after):
             return None
         return group if len(group) >= 2 else None
 
@@ -1570,7 +1584,27 @@ class ComplexGenerator:
         return True
 
 
+@lru_cache(maxsize=32)
+def _list_patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """:meth:`ComplexGenerator.listed`'s patterns for ``lang`` (compiled once): the gap
+    between two list items, a joint in it, an item before the list, a list word after it."""
+    words = "|".join(_word_pattern(w).pattern for w in _words(LIST_WORDS, lang))
+    return (re.compile(rf"^[\s,、;]*(?:(?:{words})[\s,、;]*)?(?:[^\W\d_]{{1,3}}\s+)?$"),
+            re.compile(rf"[,、;]|{words}"),
+            re.compile(rf"(?:^|[:,、;])\s*([^:,、;]+?)\s*(?:[,、;]|\s(?:{words}))\s*$"),
+            re.compile(rf"^\s*(?:{words})\s*\w"))
+
+
 # --------------------------------------------------------------------------- the local backend's hook
+
+
+def warm_up(lang: str) -> None:
+    """Compile the cue-word patterns :func:`analyze` uses for ``lang`` (they are otherwise
+    compiled on first use, several hundred milliseconds spread over the first questions in
+    each language).  Analyses a probe with a number, so that every table, operator and
+    unit pattern is built; the result is discarded."""
+    analyze("1990 2000", lang)
+    _list_patterns(lang)
 
 
 def mentions_from_links(question: str, linked: Iterable[object]) -> list[Mention]:

@@ -383,6 +383,9 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, **kwa
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
     warm_up()
     started = time.perf_counter()
+    backend_warm_up = getattr(pipeline.backend, "warm_up", None)
+    if backend_warm_up is not None:  # per-language text patterns, else built during the first questions
+        backend_warm_up(SUPPORTED_LANGUAGES)
     pipeline.answer("What is the capital of Germany?")  # load lazy models before the first user
     log.info("pipeline warm-up took %.1f s", time.perf_counter() - started)
     app = build_app(pipeline, settings, session_log, concurrency=concurrency)
