@@ -30,6 +30,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="answer with the backend's top candidate (the UI says so)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N",
                         help="questions answered at the same time (default 2; each session stays in order)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="worker processes answering the questions (default: one per question answered "
+                             "at once; 0: answer in the app process)")
     args = parser.parse_args(argv)
     if args.qanswer_url and not args.backend:
         args.backend = "qanswer"  # a QAnswer-compatible URL alone selects that backend
@@ -43,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = parse_args(argv)
     settings = settings_from_args(args)
-    launch(settings, **({"concurrency": args.concurrency} if args.concurrency else {}))
+    launch(settings, **({"concurrency": args.concurrency} if args.concurrency else {}), workers=args.workers)
     return 0
 
 

@@ -35,6 +35,7 @@ from chat.render import escape, render_html, render_question_html, ui_language, 
 from chat.session_log import SessionLog, new_session_id, new_turn_id
 from chat.settings import Settings
 from service.ratelimit import RateLimiter
+from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ def turn_id_of(content: object) -> str | None:
     return None
 
 
-def header_html(lang: str, pipeline: Pipeline, settings: Settings) -> str:
+def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settings) -> str:
     """Title, subtitle and the backend / KG / validator status line (escaped)."""
     ui = ui_language(lang)
     kg = settings.kg_endpoint or f"embedded ({settings.kg_source.name})"
@@ -170,7 +171,7 @@ def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
                 message=message("rate_limited", lang, seconds=max(1, math.ceil(wait_s))))
 
 
-def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog, *,
+def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
               concurrency: int = PIPELINE_CONCURRENCY) -> gr.Blocks:
     """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch).
 
@@ -329,7 +330,7 @@ def build_app(pipeline: Pipeline, settings: Settings, session_log: SessionLog, *
     return app
 
 
-def _threshold(pipeline: Pipeline) -> float | None:
+def _threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
     return pipeline.threshold if pipeline.validator_state == "on" else None
 
 
@@ -342,7 +343,7 @@ def _feedback_value(liked: object) -> int | None:
     return None
 
 
-def _api_ask(pipeline: Pipeline, session_log: SessionLog):
+def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
     """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
     renders exactly like the chat, returns the answer HTML."""
 
@@ -370,59 +371,29 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
                       show_error=False, ssr_mode=False, **kwargs)
 
 
-def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, **kwargs: Any) -> Any:
+def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
+           **kwargs: Any) -> Any:
     """Build the pipeline and session log from ``settings``, warm up, and serve the chat
-    answering ``concurrency`` questions at a time."""
+    answering ``concurrency`` questions at a time.
+
+    The questions are answered in ``workers`` worker processes (default: one per question
+    answered at once; see :mod:`service.workers`: questions answered in one process share
+    its interpreter lock), or, with ``workers=0``, in this process."""
     from chat.language import warm_up
 
     started = time.perf_counter()
-    pipeline = _build_pipeline(settings)
-    log.info("pipeline built in %.1f s (validator %s)", time.perf_counter() - started, pipeline.validator_state)
-    if pipeline.validator_state == "on":
-        _share_cores_between_questions(concurrency)
+    processes = concurrency if workers is None else workers
+    pipeline: Pipeline | WorkerPipeline
+    if processes > 0:
+        pipeline = WorkerPipeline(settings, processes)
+    else:
+        if settings.validator:
+            log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
+                     share_cores(concurrency), concurrency)
+        pipeline = build_warm_pipeline(settings)
+    log.info("pipeline ready in %.1f s (%s, validator %s)", time.perf_counter() - started,
+             f"{processes} worker processes" if processes > 0 else "in the app process", pipeline.validator_state)
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
-    warm_up()
-    started = time.perf_counter()
-    backend_warm_up = getattr(pipeline.backend, "warm_up", None)
-    if backend_warm_up is not None:  # per-language text patterns, else built during the first questions
-        backend_warm_up(SUPPORTED_LANGUAGES)
-    pipeline.answer("What is the capital of Germany?")  # load lazy models before the first user
-    log.info("pipeline warm-up took %.1f s", time.perf_counter() - started)
+    warm_up()  # language detection of bad input happens here
     app = build_app(pipeline, settings, session_log, concurrency=concurrency)
     return launch_app(app, settings, **kwargs)
-
-
-def _share_cores_between_questions(concurrency: int) -> None:
-    """Give each of the ``concurrency`` questions answered at once its share of the cores
-    for the validator's forward pass (torch's default, one thread per core for every
-    call, oversubscribes the cores as soon as two questions run together; measured on 2
-    cores: 2 questions at once with 1 thread each answer ~1.6x as many questions per
-    second as 1 at a time, and the validator is no slower per call)."""
-    import os
-
-    import torch
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    torch.set_num_threads(max(1, cores // max(1, concurrency)))
-    log.info("torch uses %d thread(s) per forward pass (%d cores, %d questions at once)",
-             torch.get_num_threads(), cores, concurrency)
-
-
-def _build_pipeline(settings: Settings) -> Pipeline:
-    """:func:`chat.factory.build_pipeline`, without random weight initialization.
-
-    The validator builds its network and then loads every weight into it (a strict
-    ``load_state_dict``), so the random initialization of the freshly built network
-    (mostly the 250k x 384 word embeddings) is thrown away: about 5 s of startup on
-    two cores.  ``no_init_weights`` skips it while the pipeline is built.
-    """
-    from chat.factory import build_pipeline
-
-    if not settings.validator:
-        return build_pipeline(settings)
-    try:
-        from transformers.initialization import no_init_weights
-    except ImportError:  # another transformers layout: build as usual
-        return build_pipeline(settings)
-    with no_init_weights():
-        return build_pipeline(settings)

@@ -1,0 +1,102 @@
+"""Worker processes (service/workers.py) answer exactly like the in-process pipeline, and a
+worker killed with ``kill -9`` costs one "service unavailable" turn, never a wrong answer."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from chat.factory import build_pipeline
+from chat.settings import load_settings
+from service.workers import WorkerPipeline, WorkerStartError
+
+QUESTIONS = [
+    ("Where was Albert Einstein born?", None),
+    ("Где родился Альберт Эйнштейн?", None),
+    ("德国的首都是哪里？", None),
+    ("Wie ist das Wetter morgen?", "de"),
+    ("", None),
+    ("x" * 2000, None),
+]
+
+
+def _comparable(turn) -> dict:
+    data = turn.to_json()
+    data.pop("timings_ms")
+    return data
+
+
+@pytest.fixture(scope="module")
+def tiny_settings(tmp_path_factory: pytest.TempPathFactory):
+    from tests import tiny_kg
+
+    root = tmp_path_factory.mktemp("workers")
+    source = root / "tiny.nt"
+    source.write_text(tiny_kg.ntriples(), encoding="utf-8")
+    return load_settings({}, kg_source=source, cache_dir=root / "cache", validator=False)
+
+
+@pytest.fixture(scope="module")
+def pool(tiny_settings):
+    with WorkerPipeline(tiny_settings, 2) as workers:
+        yield workers
+
+
+def test_workers_answer_exactly_like_the_pipeline_in_this_process(pool: WorkerPipeline, tiny_settings):
+    local = build_pipeline(tiny_settings)
+    assert len(pool.pids()) == 2 and os.getpid() not in pool.pids()
+    assert (pool.validator_state, pool.max_question_chars, pool.backend.name) == ("off", 1000, "local")
+    answered = 0
+    for question, lang in QUESTIONS:
+        remote = pool.answer(question, lang)
+        assert _comparable(remote) == _comparable(local.answer(question, lang))
+        answered += remote.answered
+    assert answered >= 2  # the comparison covers real answers, not only "don't know"
+
+
+@pytest.mark.slow
+def test_a_worker_killed_while_answering_costs_one_unavailable_turn_and_is_replaced(pool: WorkerPipeline):
+    victim, other = pool.pids()
+    os.kill(victim, signal.SIGSTOP)  # both busy: the stopped one and one answering a slow-enough call
+    turns: list = []
+    asking = [threading.Thread(target=lambda: turns.append(pool.answer("Wo wurde Albert Einstein geboren?")))
+              for _ in range(2)]
+    for t in asking:
+        t.start()
+    for t in asking:
+        t.join(timeout=0.5)
+    os.kill(victim, signal.SIGKILL)  # dies holding a question
+    for t in asking:
+        t.join(timeout=60)
+    statuses = sorted(t.status for t in turns)
+    assert statuses == ["abstained", "service_error"] or statuses == ["ok", "service_error"], statuses
+    failed = next(t for t in turns if t.status == "service_error")
+    assert not failed.answered and not failed.answers and "WorkerUnavailable" in (failed.error or "")
+    assert failed.message and failed.lang == "en"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (len(pool.pids()) < 2 or victim in pool.pids()):
+        time.sleep(0.3)
+    assert len(pool.pids()) == 2 and victim not in pool.pids() and other in pool.pids()
+
+
+@pytest.mark.slow
+def test_a_worker_killed_while_idle_is_replaced_without_failing_a_question(pool: WorkerPipeline):
+    victim = pool.pids()[0]
+    os.kill(victim, signal.SIGKILL)
+    time.sleep(0.3)
+    for _ in range(3):  # whichever worker each question finds, it is answered
+        turn = pool.answer("Where was Albert Einstein born?")
+        assert turn.answered and turn.answers[0].id == "Q3012"
+    assert victim not in pool.pids()
+
+
+def test_a_worker_that_cannot_build_its_pipeline_fails_the_start(tiny_settings, tmp_path: Path):
+    broken = load_settings({}, kg_source=tiny_settings.kg_source, cache_dir=tiny_settings.cache_dir,
+                           validator=False, backend="qanswer")  # qanswer without a URL
+    with pytest.raises(WorkerStartError, match="qanswer_url"):
+        WorkerPipeline(broken, 1, start_timeout_s=120)
