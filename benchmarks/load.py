@@ -15,7 +15,8 @@ acknowledged turn is in the SQLite session log.  Targets: 0 errors and p95 <= 3 
     .venv/bin/python benchmarks/load.py --kill-after 60
 
 Two load models, printed under separate keys (each with ``app_cpu_cores``, the mean number
-of cores the app used, and how busy the machine was before and after: other work on a
+of cores the app used with its worker processes, ``app_main_process_cpu_cores`` for its
+main (UI) process alone, and how busy the machine was before and after: other work on a
 shared machine slows the app down):
 
 * ``zero_think`` (always run): each session asks its next question the moment the
@@ -91,13 +92,33 @@ def think_range(text: str) -> tuple[float, float]:
     return lo, hi
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, ...)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int, *, tree: bool = False) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``); with ``tree``,
+    plus those of its live descendants (the app's worker processes)."""
+    fields = _stat(pid)
+    if fields is None:
+        return None
+    total = int(fields[11]) + int(fields[12])
+    if tree:
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and (f := _stat(entry.name)) is not None:
+                children.setdefault(int(f[1]), []).append(int(entry.name))
+        todo = list(children.get(pid, ()))
+        while todo:
+            child = todo.pop()
+            todo.extend(children.get(child, ()))
+            if (f := _stat(child)) is not None:
+                total += int(f[11]) + int(f[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def box_load() -> dict[str, float]:
@@ -213,13 +234,19 @@ def main(argv: list[str] | None = None) -> int:
             # each run draws its own questions (a repeated question could hit the backend's caches)
             run_script = script if i == 0 else make_script(pool, args.sessions, args.questions, args.seed + i)
             before = box_load()
-            cpu0 = _cpu_seconds(proc.pid) if proc is not None else None
+            cpu0 = [_cpu_seconds(proc.pid, tree=t) for t in (True, False)] if proc is not None else None
+            client0 = time.process_time()
             report = run_load(url, run_script, timeout_s=args.timeout, on_result=on_result, think_s=think,
                               seed=args.seed)
-            cpu1 = _cpu_seconds(proc.pid) if proc is not None else None
+            client_cpu = time.process_time() - client0
+            cpu1 = [_cpu_seconds(proc.pid, tree=t) for t in (True, False)] if proc is not None else None
             figures = report.summary()
-            if cpu0 is not None and cpu1 is not None and report.wall_s:
-                figures["app_cpu_cores"] = round((cpu1 - cpu0) / report.wall_s, 2)  # mean cores the app used
+            if cpu0 and cpu1 and None not in cpu0 + cpu1 and report.wall_s:
+                # mean cores the app used: all its processes, and its main (UI) process alone
+                figures["app_cpu_cores"] = round((cpu1[0] - cpu0[0]) / report.wall_s, 2)
+                figures["app_main_process_cpu_cores"] = round((cpu1[1] - cpu0[1]) / report.wall_s, 2)
+            if report.wall_s:
+                figures["load_client_cpu_cores"] = round(client_cpu / report.wall_s, 2)  # this script's share
             figures["box_before"], figures["box_after"] = before, box_load()
             missing = None
             if log_path is not None and log_path.exists():

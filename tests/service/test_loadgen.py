@@ -91,3 +91,29 @@ def test_think_range_flag():
     for bad in ("6:2", "x", "1", "-1:2"):
         with pytest.raises(argparse.ArgumentTypeError):
             think_range(bad)
+
+
+def test_app_cpu_counts_the_worker_processes():
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    cpu_seconds = _load_benchmark()._cpu_seconds
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(30)"
+    parent = subprocess.Popen([sys.executable, "-c",
+                               f"import subprocess, sys, time\nc = subprocess.Popen([sys.executable, '-c', {busy!r}])\n"
+                               "print(c.pid, flush=True)\ntime.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (cpu_seconds(parent.pid, tree=True) or 0) - (
+                cpu_seconds(parent.pid) or 0) < 0.5:
+            time.sleep(0.2)
+        own, tree = cpu_seconds(parent.pid), cpu_seconds(parent.pid, tree=True)
+        assert own is not None and tree is not None and tree - own >= 0.5  # the child's busy loop
+    finally:
+        os.kill(child, signal.SIGKILL)
+        parent.kill()
+        parent.wait()
+    assert cpu_seconds(parent.pid) is None  # gone
