@@ -8,8 +8,11 @@ Stages (each can be reused from the cache):
    Turtle export;
 3. balanced ``train.jsonl`` (``train`` split) and ``valid.jsonl`` (``dev`` split);
 4. fine-tuning (:mod:`validator.train`) and validation figures (TPR, TNR, BA, P, F1);
-5. int8 dynamic quantization, kept if balanced accuracy stays within 1 point;
-6. gate calibration on the whole ``dev`` split (pipeline simulation, ATS);
+5. int8 dynamic quantization, kept if balanced accuracy stays within 1 point (or, failing
+   that, if the calibrated gate's dev ATS stays within 0.01 of fp32's);
+6. gate calibration on the whole ``dev`` split (pipeline simulation, ATS); the complex-shape
+   threshold first, on the complex candidates of the benchmark's and the templated
+   questions' (:mod:`validator.synthetic`) ``dev`` split;
 7. the held-out ``test`` report: before/after ATS, precision, abstention, P@k, NDCG@k;
 8. shipping: ``assets/validator/{model.safetensors,config.json,report.json}``.
 """
@@ -49,14 +52,17 @@ from validator.gate import (
     calibrate,
     default_policies,
     is_complex,
+    outcomes_by_threshold,
     simulate,
+    threshold_grid,
 )
 from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator, write_config
 from validator.train import BinaryMetrics, TrainConfig, binary_metrics, predict, train
 from validator.verbalize import VERSION as VERBALIZER_VERSION
 
 RANK_KS = tuple(range(1, 11))
-QUANT_TOLERANCE = 0.01  # balanced accuracy may drop at most 1 point with int8
+QUANT_TOLERANCE = 0.01  # balanced accuracy may drop at most 1 point with int8 ...
+QUANT_ATS_TOLERANCE = 0.01  # ... or the calibrated gate's dev ATS at most 0.01
 
 
 @dataclass
@@ -138,6 +144,10 @@ def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str
     items = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=opts.train.seed))
     started = time.monotonic()
     collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0))
+    wanted = {(it.id, it.lang) for it in items}
+    records = read_records(path)
+    if any((r.id, r.lang) not in wanted for r in records):  # questions the templates no longer make
+        write_records([r for r in records if (r.id, r.lang) in wanted], path)
     log(f"templated complex questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
     return path
 
@@ -267,14 +277,27 @@ def test_report(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[
             "ranking_after": ranking(groups, scores, cal.threshold, cal.policy), "by_language": per_lang}
 
 
-def calibrate_complex(dev_items: Sequence[SimItem], min_precision: float | None) -> Calibration:
+def calibrate_complex(bench_items: Sequence[SimItem], templated_items: Sequence[SimItem],
+                      min_precision: float | None) -> Calibration:
     """The complex threshold: the validator-score threshold on complex-shape candidates
-    alone (policy ``best``) with the best ATS at the precision floor, calibrated on the
-    benchmark's and the templated questions' ``dev`` split together."""
-    items = complex_only(dev_items)
-    if not items:
+    alone (policy ``best``) with the best ATS at the precision floor on the benchmark's and
+    the templated questions' ``dev`` complex candidates together, among the thresholds at
+    which the *benchmark's* complex candidates alone also reach the floor (or none is
+    shown).  The templated questions are easy for the backend, so on their own they would
+    let almost everything through; the real questions' complex candidates are mostly wrong,
+    and they decide how low the threshold may go."""
+    bench, templated = complex_only(bench_items), complex_only(templated_items)
+    if not templated:
         return Calibration(GatePolicy("best"), 1.01, 0.0)  # nothing to calibrate on: never pass
-    return calibrate(items, [GatePolicy("best")], min_precision=min_precision)
+    policy = GatePolicy("best")
+    grid = threshold_grid([*bench, *templated])
+    if bench and min_precision is not None:
+        outcomes = outcomes_by_threshold(bench, policy, grid)
+        correct, wrong = (outcomes == CORRECT).sum(axis=0), (outcomes == WRONG).sum(axis=0)
+        grid = grid[(correct + wrong == 0) | (correct >= min_precision * (correct + wrong))]
+    if not grid.size:
+        return Calibration(policy, 1.01, 0.0)  # no threshold keeps the benchmark's floor: never pass
+    return calibrate([*bench, *templated], [policy], grid, min_precision=min_precision)
 
 
 def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[CandidateRecord]],
@@ -294,7 +317,7 @@ def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[Cand
     policies = default_policies()
     complex_cal = None
     if syn_dev:
-        complex_cal = calibrate_complex(dev_items + sim_items(syn_dev, dev_scores), min_precision)
+        complex_cal = calibrate_complex(dev_items, sim_items(syn_dev, dev_scores), min_precision)
         policies = [replace(p, complex_threshold=round(complex_cal.threshold, 6)) for p in policies]
         log(f"complex threshold {complex_cal.threshold:.4f} (dev ATS on complex candidates {complex_cal.ats:.4f})")
     cal = calibrate(dev_items, policies, min_precision=min_precision)
@@ -348,13 +371,26 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
                              int8_skip=tuple(int8[0]) if int8 else (), int8_per_channel=bool(int8 and int8[1]),
                              fuse_qkv=int8 is not None)
     save_validator(result.encoder.net, config, out_dir)
-    # calibrate what ships: the saved weights loaded the way the pipeline loads them
-    from validator.runtime import load_encoder
-
-    encoder, _ = load_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
-    cal, test, scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
+
+    def calibrated(config: ValidatorConfig) -> tuple[Calibration, dict[str, Any], dict[tuple[str, str, int], float]]:
+        # calibrate what ships: the saved weights loaded the way the pipeline loads them
+        from validator.runtime import load_encoder
+
+        write_config(config, out_dir)
+        encoder, _ = load_encoder(out_dir, settings.model_dir)
+        return calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
+
+    cal, test, scores = calibrated(config)
+    if int8 is None:  # int8 lost more than a point of balanced accuracy; it may still gate as well
+        int8_config = replace(config, quantize=True, int8_per_channel=True, fuse_qkv=True)
+        cal8, test8, scores8 = calibrated(int8_config)
+        keep = cal8.ats >= cal.ats - QUANT_ATS_TOLERANCE
+        log(f"int8 per-channel: dev ATS {cal8.ats:.4f} vs fp32 {cal.ats:.4f}{' -> kept' if keep else ''}")
+        if keep:
+            config, cal, test, scores = int8_config, cal8, test8, scores8
+            valid_metrics["chosen"] = f"int8 per-channel (dev ATS {cal8.ats:.4f}, fp32 {cal.ats:.4f})"
     _write_scores(scores, work / "scores.jsonl")
     write_config(replace(config, threshold=round(cal.threshold, 6), gate=cal.policy.mode,
                          rank_weight=cal.policy.rank_weight, complex_threshold=cal.policy.complex_threshold), out_dir)

@@ -14,8 +14,9 @@ Policies (the combination of validator score and backend rank is configurable):
 Complex shapes (:data:`COMPLEX_SHAPES`: COUNT, ASK, ORDER BY, FILTER) come from a different
 generator whose backend scores are not on the simple ranker's scale; with a
 ``complex_threshold`` set, such a candidate passes when its *validator* score alone reaches
-that threshold (calibrated on complex candidates only), whatever the policy does with the
-others.
+that threshold (calibrated on complex candidates only).  Which of the passing candidates is
+kept is decided as for every other candidate (for ``mix``: the highest blended score, so
+among equally plausible verbalizations the backend's order still counts).
 
 Simulation: the pipeline executes the kept candidate and shows its answers; an empty
 result or a failing query ends in an abstention.  Per question ATS is +1 for a correct
@@ -123,10 +124,9 @@ def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: flo
         scores = [policy.gated_score(v, b) for v, b in zip(scores, backend, strict=False)]
     by_shape = policy.split_mask(complex_mask, len(scores))
     passing = [i for i, s in enumerate(scores) if s >= threshold and not by_shape[i]]
-    if by_shape.any():
+    if by_shape.any():  # they pass on their own threshold; the preference among passing ones is shared
         assert policy.complex_threshold is not None
         passing += [i for i in np.flatnonzero(by_shape).tolist() if validator_scores[i] >= policy.complex_threshold]
-        scores = [float(validator_scores[i]) if by_shape[i] else s for i, s in enumerate(scores)]
         passing.sort()
     if not passing:
         return None
@@ -202,7 +202,6 @@ def outcomes_by_threshold(items: Sequence[SimItem], policy: GatePolicy, threshol
             assert policy.complex_threshold is not None
             own = np.asarray(item.scores, dtype=np.float64)
             passing[:, by_shape] = (own[by_shape] >= policy.complex_threshold)[None, :]
-            preference = np.where(by_shape, own - 1e-9 * np.arange(len(own)), preference)
         eff = np.where(passing, preference[None, :], -np.inf)
         idx = eff.argmax(axis=1)
         chosen = np.asarray(item.outcomes, dtype=np.int8)[idx]

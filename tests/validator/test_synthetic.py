@@ -115,3 +115,18 @@ def test_simulation_agrees_with_the_runtime_gate():
 ])
 def test_is_complex(sparql, expected):
     assert is_complex(sparql) is expected
+
+
+def test_complex_threshold_keeps_the_benchmarks_complex_candidates_at_the_floor():
+    from validator.build import calibrate_complex
+
+    def item(score: float, outcome: int) -> SimItem:
+        return SimItem((score,), (outcome,), backend=(0.5,), complex=(True,))
+
+    templated = [item(0.2 + 0.008 * i, CORRECT) for i in range(100)] + [item(0.1, WRONG)] * 5
+    alone = calibrate_complex([], templated, 0.9)
+    assert alone.threshold <= 0.2  # easy templated questions alone let nearly everything through
+    bench = [item(0.65, WRONG), item(0.3, WRONG), item(0.01, WRONG)]
+    guarded = calibrate_complex(bench, templated, 0.9)
+    assert guarded.threshold > 0.65  # no wrong benchmark answer passes
+    assert calibrate_complex(bench, [], 0.9).threshold > 1.0  # nothing to learn from: never pass
