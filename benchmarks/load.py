@@ -242,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
             cpu1 = [_cpu_seconds(proc.pid, tree=t) for t in (True, False)] if proc is not None else None
             figures = report.summary()
             if cpu0 and cpu1 and None not in cpu0 + cpu1 and report.wall_s:
-                # mean cores the app used: all its processes, and its main (UI) process alone
-                figures["app_cpu_cores"] = round((cpu1[0] - cpu0[0]) / report.wall_s, 2)
+                # mean cores the app used: all its processes (unknown once some of them are gone,
+                # e.g. after --kill-after), and its main (UI) process alone
+                if cpu1[0] >= cpu0[0] and not (args.kill_after and last):
+                    figures["app_cpu_cores"] = round((cpu1[0] - cpu0[0]) / report.wall_s, 2)
                 figures["app_main_process_cpu_cores"] = round((cpu1[1] - cpu0[1]) / report.wall_s, 2)
             if report.wall_s:
                 figures["load_client_cpu_cores"] = round(client_cpu / report.wall_s, 2)  # this script's share
