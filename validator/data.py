@@ -29,7 +29,7 @@ from evaluation.harness import EvalItem, gold_values
 from evaluation.metrics import Counts, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import KG
-from validator.gate import COMPLEX_SHAPES, shape_of
+from validator.gate import is_complex
 from validator.synthetic import DATASET as SYNTHETIC
 from validator.synthetic import mentions_gold
 from validator.verbalize import VERSION, Verbalizer
@@ -202,14 +202,14 @@ def balance(records: Sequence[CandidateRecord], *, seed: int = 13, mode: str = "
     """
     rng = random.Random(seed)
     boosted = complex_boost > 1
-    is_complex = {id(r): shape_of(r.sparql) in COMPLEX_SHAPES for r in records} if boosted else {}
+    complex_ids = {id(r): is_complex(r.sparql) for r in records} if boosted else {}
     pos = [r for r in records if r.correct]
     neg = [r for r in records if not r.correct]
     if boosted:
-        pos += [r for r in pos if is_complex[id(r)]] * (complex_boost - 1)
+        pos += [r for r in pos if complex_ids[id(r)]] * (complex_boost - 1)
     if negatives_per_item is not None:
-        capped = [r for g in grouped(r for r in neg if not is_complex.get(id(r))) for r in g[:negatives_per_item]]
-        neg = capped + [r for r in neg if is_complex.get(id(r))]
+        capped = [r for g in grouped(r for r in neg if not complex_ids.get(id(r))) for r in g[:negatives_per_item]]
+        neg = capped + [r for r in neg if complex_ids.get(id(r))]
     if mode == "up" and pos and len(neg) > len(pos):
         reps, extra = divmod(len(neg), len(pos))
         pos = pos * reps + rng.sample(pos, extra)
