@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ class _Worker:
 
 def _worker_main(conn: Connection, settings: Settings, questions_at_once: int) -> None:
     """A worker process: build and warm a pipeline, report, then answer until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the worker follows when its pipe closes
     try:
         if settings.validator:
             share_cores(questions_at_once)
