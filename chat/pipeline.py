@@ -71,12 +71,13 @@ class CandidateView:
     validator_score: float | None = None
     kept: bool = False
     verbalization: str | None = None
+    passed: bool | None = None  # cleared the gate's threshold (None: not scored)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's candidate object."""
         return {"sparql": self.sparql, "backend_score": self.backend_score,
                 "validator_score": self.validator_score, "kept": self.kept,
-                "verbalization": self.verbalization}
+                "verbalization": self.verbalization, "passed": self.passed}
 
 
 @dataclass
@@ -267,9 +268,14 @@ class Pipeline:
         if hopeless:
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        for view, s in zip(turn.candidates, scores, strict=True):
+        backend = [c.backend_score for c in turn.candidates]
+        passes = getattr(gate, "passes", None)
+        passed = passes(backend, scores, self.threshold, complex_mask) if passes else [
+            s >= self.threshold for s in scores]
+        for view, s, ok in zip(turn.candidates, scores, passed, strict=True):
             view.validator_score = round(float(s), 6)
-        return gate([c.backend_score for c in turn.candidates], scores, self.threshold, complex_mask)
+            view.passed = bool(ok)
+        return gate(backend, scores, self.threshold, complex_mask)
 
     def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
         """Two-entity comparison: answer with the winner (both when equal), or abstain

@@ -281,14 +281,14 @@ def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str, thres
     return rows
 
 
-def _best_rejected(turn: Turn, threshold: float | None) -> tuple[int, bool]:
+def _best_rejected(turn: Turn) -> tuple[int, bool]:
     """For an abstention: (candidate to show, whether it passed the gate, i.e. the result was empty)."""
     scores = [c.validator_score for c in turn.candidates]
     if all(s is None for s in scores):
         # validator off: the top candidate was shown and came back empty; validator on:
         # no candidate could reach the gate, so none was scored and all were rejected
         return 0, turn.validator != "on"
-    passed = [i for i, s in enumerate(scores) if s is not None and threshold is not None and s >= threshold]
+    passed = [i for i, c in enumerate(turn.candidates) if c.passed]
     if passed:
         return passed[0], True
     return max(range(len(scores)), key=lambda i: (scores[i] if scores[i] is not None else -1.0, -i)), False
@@ -304,7 +304,7 @@ def explanation_html(turn: Turn, *, threshold: float | None = None) -> str:
     elif turn.status == "no_candidates":
         rows.append(f"<dd>{escape(message('expl_no_candidates', lang))}</dd>")
     elif turn.candidates:
-        best, passed = _best_rejected(turn, threshold)
+        best, passed = _best_rejected(turn)
         if passed:
             rows.append(f"<dd>{escape(message('expl_empty_result', lang))}</dd>")
         else:

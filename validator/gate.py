@@ -96,6 +96,11 @@ class GatePolicy:
             return self.complex_threshold <= 1.0
         return self.mode != "mix" or self.gated_score(1.0, backend_score) >= threshold
 
+    def passes(self, backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float,
+               complex_mask: Sequence[bool] = ()) -> list[bool]:
+        """Per candidate: whether it clears its threshold (the kept one is chosen among these)."""
+        return passing_mask(self, validator_scores, threshold, backend_scores, complex_mask)
+
     def split_mask(self, complex_mask: Sequence[bool], n: int) -> np.ndarray:
         """Which of ``n`` candidates the complex threshold gates (none without one)."""
         mask = np.zeros(n, dtype=bool)
@@ -115,19 +120,31 @@ def gate(backend_scores: Sequence[float], validator_scores: Sequence[float], thr
     return choose(GatePolicy(), validator_scores, threshold, backend_scores, complex_mask)
 
 
-def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: float,
-           backend_scores: Sequence[float] = (), complex_mask: Sequence[bool] = ()) -> int | None:
-    """The index ``policy`` keeps at ``threshold``, or ``None``."""
+def _blended(policy: GatePolicy, validator_scores: Sequence[float], backend_scores: Sequence[float]) -> list[float]:
     scores = list(validator_scores)
     if policy.mode == "mix":
         backend = list(backend_scores) + [0.0] * (len(scores) - len(backend_scores))
         scores = [policy.gated_score(v, b) for v, b in zip(scores, backend, strict=False)]
+    return scores
+
+
+def passing_mask(policy: GatePolicy, validator_scores: Sequence[float], threshold: float,
+                 backend_scores: Sequence[float] = (), complex_mask: Sequence[bool] = ()) -> list[bool]:
+    """Per candidate: its gated score reaches ``threshold``, or, for a complex candidate
+    under a ``complex_threshold``, its validator score reaches that one."""
+    scores = _blended(policy, validator_scores, backend_scores)
     by_shape = policy.split_mask(complex_mask, len(scores))
-    passing = [i for i, s in enumerate(scores) if s >= threshold and not by_shape[i]]
-    if by_shape.any():  # they pass on their own threshold; the preference among passing ones is shared
-        assert policy.complex_threshold is not None
-        passing += [i for i in np.flatnonzero(by_shape).tolist() if validator_scores[i] >= policy.complex_threshold]
-        passing.sort()
+    return [bool(validator_scores[i] >= policy.complex_threshold) if by_shape[i]  # type: ignore[operator]
+            else s >= threshold for i, s in enumerate(scores)]
+
+
+def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: float,
+           backend_scores: Sequence[float] = (), complex_mask: Sequence[bool] = ()) -> int | None:
+    """The index ``policy`` keeps at ``threshold``, or ``None`` (the preference among the
+    passing candidates is the same whatever threshold let them pass)."""
+    scores = _blended(policy, validator_scores, backend_scores)
+    passing = [i for i, ok in enumerate(passing_mask(policy, validator_scores, threshold, backend_scores,
+                                                     complex_mask)) if ok]
     if not passing:
         return None
     if policy.mode == "first":

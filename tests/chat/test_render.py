@@ -229,6 +229,19 @@ def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_
     assert "kgqa-value" not in html
 
 
+def test_a_candidate_below_the_mix_is_rejected_even_with_a_validator_score_above_the_threshold(
+        tiny_kg_client) -> None:
+    from validator.gate import GatePolicy
+
+    pipeline = _validated(tiny_kg_client, [0.95, 0.95], threshold=0.9)
+    pipeline.gate = GatePolicy("mix", 0.5)  # 0.5 * 0.95 + 0.5 * 0.9 = 0.925 passes; 0.675 does not
+    assert pipeline.answer("Where was Einstein born?").answered
+    pipeline.threshold = 0.93  # now neither blend passes, though both validator scores are above 0.93
+    turn = pipeline.answer("Where was Einstein born?", "de")
+    assert turn.status == "abstained" and [c.passed for c in turn.candidates] == [False, False]
+    assert "vom Validator abgelehnt" in render_html(turn, threshold=pipeline.threshold)
+
+
 def test_no_candidates_is_explained(tiny_kg_client) -> None:
     turn = _pipeline(tiny_kg_client, {}).answer("Кто такой Иван?")
     html = render_html(turn)
