@@ -283,13 +283,16 @@ class Pipeline:
         outcome = evaluate_comparison(self.kg, spec, timeout_s=self.query_timeout_s)
         if outcome.winner is None:
             unknown = [(spec.entity1, spec.entity2)[i - 1] for i in outcome.missing]
-            iris = [entity_iri(q) for q in unknown] + [prop_iri(spec.property)]
+            # a property's labels sit on wd:P… (Wikidata dumps) or on wdt:P… (some extracts)
+            prop_nodes = (entity_iri(spec.property), prop_iri(spec.property))
+            iris = [entity_iri(q) for q in unknown] + list(prop_nodes)
             try:
                 labels = fetch_labels(self.kg, iris, timeout_s=self.query_timeout_s)
             except KGError:
                 labels = {}
             names = [pick_label(labels.get(entity_iri(q), {}), turn.lang)[0] or q for q in unknown]
-            prop = pick_label(labels.get(prop_iri(spec.property), {}), turn.lang)[0] or spec.property
+            prop_labels = {lang: names for node in prop_nodes for lang, names in labels.get(node, {}).items()}
+            prop = pick_label(prop_labels, turn.lang)[0] or spec.property
             turn.message = message("comparison_unknown", turn.lang, entity=", ".join(names), property=prop)
             turn.notes.append(f"comparison: {spec.property} unknown for {', '.join(unknown)}")
             return

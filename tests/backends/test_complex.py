@@ -204,6 +204,17 @@ def test_pipeline_abstains_naming_the_unknown_value(tiny_kg_client):
         assert name in turn.message and prop in turn.message
 
 
+def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client, tiny_store):
+    import pyoxigraph as ox
+
+    from tests.tiny_kg import LABEL, e
+
+    tiny_store.add(ox.Quad(e("P569"), LABEL, ox.Literal("date de naissance", language="fr")))  # as in Wikidata dumps
+    backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
+    turn = Pipeline(backend, tiny_kg_client).answer("q", "fr")
+    assert not turn.answered and "date de naissance" in turn.message
+
+
 # --------------------------------------------------------------------------- generator on the tiny KG
 
 
