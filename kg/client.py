@@ -9,7 +9,7 @@ import json
 import logging
 import time
 import urllib.error
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -312,14 +312,16 @@ def _parse_sparql_json(raw: bytes, source: str, max_rows: int | None) -> QueryRe
 LabelTable = dict[str, dict[str, list[str]]]
 
 
-def fetch_labels(kg: KG, iris: Iterable[str], *, timeout_s: float | None = None) -> LabelTable:
-    """``{iri: {lang: [label, …]}}`` from ``rdfs:label`` first, then ``skos:altLabel``."""
+def fetch_labels(kg: KG, iris: Iterable[str], *, timeout_s: float | None = None,
+                 properties: Sequence[str] = (RDFS_LABEL, SKOS_ALT)) -> LabelTable:
+    """``{iri: {lang: [label, …]}}`` from ``properties`` in order (by default ``rdfs:label``
+    first, then ``skos:altLabel``)."""
     wanted = sorted({i for i in iris if i})
     table: LabelTable = {i: {} for i in wanted}
     for chunk_start in range(0, len(wanted), 200):
         chunk = wanted[chunk_start:chunk_start + 200]
         values = " ".join(iri_ref(i) for i in chunk)
-        for prop in (RDFS_LABEL, SKOS_ALT):
+        for prop in properties:
             sparql = f"SELECT ?s ?l WHERE {{ VALUES ?s {{ {values} }} ?s {iri_ref(prop)} ?l }}"
             for row in kg.query(sparql, timeout_s=timeout_s).rows:
                 label = row.get("l")

@@ -29,7 +29,8 @@ from decimal import Decimal
 from evaluation.formats import AnswerSet, Question, QuestionText
 from evaluation.harness import EvalItem
 from evaluation.splits import split_of
-from kg.client import KG
+from kg.client import KG, fetch_labels
+from kg.sparql import RDFS_LABEL, SKOS_ALT, entity_iri
 
 DATASET = "synthetic"
 LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "it", "pt")
@@ -217,19 +218,18 @@ def load_facts(kg: KG, exclude: Iterable[str] = (), *, timeout_s: float = 60.0) 
 
 
 def _labels(kg: KG, qids: Iterable[str], timeout_s: float) -> dict[str, dict[str, list[str]]]:
-    """``{qid: {lang: names}}``: the English ``rdfs:label`` first, then the aliases
-    (``skos:altLabel``, the only non-English names this KG has) that read like names."""
+    """``{qid: {lang: names}}``: the ``rdfs:label`` first (English in this KG), then the
+    aliases (``skos:altLabel``, the only non-English names this KG has) that read like names."""
+    iris = [entity_iri(q) for q in qids]
+    labels = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(RDFS_LABEL,))
+    aliases = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(SKOS_ALT,))
     out: dict[str, dict[str, list[str]]] = {}
-    wanted = sorted(set(qids))
-    for start in range(0, len(wanted), 200):
-        values = " ".join(f"wd:{q}" for q in wanted[start:start + 200])
-        for prop in ("rdfs:label", "skos:altLabel"):
-            sparql = f"SELECT ?s ?l WHERE {{ VALUES ?s {{ {values} }} ?s {prop} ?l }}"
-            for row in kg.query(sparql, timeout_s=timeout_s, max_rows=200_000).rows:
-                label, lang = row["l"].value, row["l"].lang or ""
-                names = out.setdefault(row["s"].value.rsplit("/", 1)[-1], {}).setdefault(lang, [])
-                if label not in names and (prop == "rdfs:label" or _reads_like_a_name(label)):
-                    names.append(label)
+    for iri, by_lang in labels.items():
+        names = {lang: list(values) for lang, values in by_lang.items()}
+        for lang, values in aliases[iri].items():
+            kept = names.setdefault(lang, [])
+            kept += [a for a in values if a not in kept and _reads_like_a_name(a)]
+        out[iri.rsplit("/", 1)[-1]] = names
     return out
 
 
