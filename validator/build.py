@@ -32,6 +32,7 @@ from backends.base import Backend
 from chat.settings import DEFAULT_BENCH_DIR, Settings
 from evaluation.metrics import ndcg_at_k, precision_at_k
 from evaluation.splits import split_of
+from evaluation.written import WRITTEN
 from kg.client import KG
 from validator.data import (
     CANDIDATES_FILE,
@@ -121,10 +122,9 @@ def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, lo
 
 
 SYNTHETIC_FILE = "synthetic_candidates.jsonl"
-WRITTEN_TESTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "complex_questions.json"
 
 
-def written_test_entities(path: Path = WRITTEN_TESTS) -> set[str]:
+def written_test_entities(path: Path = WRITTEN) -> set[str]:
     """Every QID the written complex test questions mention (kept out of templated data)."""
     return set(re.findall(r"\bQ[1-9]\d*\b", path.read_text(encoding="utf-8"))) if path.exists() else set()
 
