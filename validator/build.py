@@ -129,9 +129,10 @@ def written_test_entities(path: Path = WRITTEN) -> set[str]:
     return set(re.findall(r"\bQ[1-9]\d*\b", path.read_text(encoding="utf-8"))) if path.exists() else set()
 
 
-def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> Path:
+def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
     """Templated complex questions (:mod:`validator.synthetic`) through the real backend
-    into ``<work>/synthetic_candidates.jsonl`` (resumable; rebuilt with ``recollect``)."""
+    into ``<work>/synthetic_candidates.jsonl`` (resumable; rebuilt with ``recollect``);
+    returns the records of the questions the templates make now."""
     from chat.factory import make_backend, open_kg
     from validator.data import collect
     from validator.synthetic import generate, load_facts, to_items
@@ -146,10 +147,11 @@ def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str
     collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0))
     wanted = {(it.id, it.lang) for it in items}
     records = read_records(path)
-    if any((r.id, r.lang) not in wanted for r in records):  # questions the templates no longer make
-        write_records([r for r in records if (r.id, r.lang) in wanted], path)
+    current = [r for r in records if (r.id, r.lang) in wanted]
+    if len(current) < len(records):  # questions the templates no longer make
+        write_records(current, path)
     log(f"templated complex questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
-    return path
+    return current
 
 
 def sim_items(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str, str, int], float]) -> list[SimItem]:
@@ -417,9 +419,8 @@ def _synthetic_records(settings: Settings, opts: BuildOptions, log: Callable[[st
     if not opts.synthetic:
         return []
     path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
-    if opts.collect or not path.exists():
-        path = collect_synthetic(settings, opts, log)
-    return [r for r in read_records(path) if r.position > 0]
+    records = collect_synthetic(settings, opts, log) if opts.collect or not path.exists() else read_records(path)
+    return [r for r in records if r.position > 0]
 
 
 CALIBRATION_FILE = "calibration_candidates.jsonl"
