@@ -19,7 +19,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "2000")
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Command-line flags for the chat app."""
-    from chat.cli import add_common
+    from cli.main import add_common
 
     parser = argparse.ArgumentParser(description="KGQA chat (Gradio) on http://HOST:PORT")
     add_common(parser)
@@ -41,8 +41,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Build settings and the pipeline, then serve the chat."""
-    from chat.cli import settings_from_args
     from chat.ui import launch
+    from cli.main import settings_from_args
 
     args = parse_args(argv)
     settings = settings_from_args(args)

@@ -2,11 +2,12 @@
 
 Every backend implements :class:`backends.base.Backend`.  Available modules:
 
-* :mod:`backends.local`   - the QAnswer-like candidate generator over a KG;
+* :mod:`backends.local.generator`   - the QAnswer-like candidate generator over a KG;
 * :mod:`backends.qanswer` - an HTTP client for a QAnswer-compatible API;
 * :mod:`backends.fake`    - a scripted backend for tests (like httpx's MockTransport).
 """
 
-from backends.base import Backend, Candidate
+from qa.candidate import Candidate
+from qa.generate import Backend
 
 __all__ = ["Backend", "Candidate"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from backends.base import Candidate
+from qa.candidate import Candidate
 
 Handler = Callable[[str, str], list[Candidate]]
 
@@ -12,7 +12,7 @@ Handler = Callable[[str, str], list[Candidate]]
 class FakeBackend:
     """Answers from a mapping ``question -> [Candidate]`` or from a handler callable.
 
-    A handler may raise any :class:`backends.errors.BackendError` to simulate faults.
+    A handler may raise any :class:`core.errors.BackendError` to simulate faults.
     Every call is recorded in :attr:`calls` as ``(question, lang)``.
     """
 

@@ -4,7 +4,7 @@ The reply shape is ``{"question": ..., "queries": [{"query", "confidence", "kb"}
 ``kgqa serve`` speaks it too, so this client can also talk to another instance of
 this product.
 
-Fault handling (every fault becomes a :class:`backends.errors.BackendError`):
+Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 
 * ``timeout_s`` is the budget of one :meth:`QAnswerBackend.ask`, retries included;
   each attempt may use what is left of it, so ``ask`` never takes much longer.
@@ -26,9 +26,10 @@ from typing import Any
 
 import httpx
 
-from backends.base import MAX_CANDIDATES, Candidate
-from backends.errors import BackendError, BackendResponseError, BackendTimeout, BackendUnavailable
-from backends.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
+from core.errors import BackendError, BackendResponseError, BackendTimeout, BackendUnavailable
+from core.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
+from qa.candidate import Candidate
+from qa.generate import MAX_CANDIDATES
 
 log = logging.getLogger(__name__)
 

@@ -56,12 +56,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.errors import KGError
-from backends.local import backward, forward, intersect, select, two_hop, typed
-from backends.ranker import BenchItem, _backend, bench_items, f1_sparql
-from chat.settings import DEFAULT_BENCH_DIR
+from backends.local.generator import backward, forward, intersect, select, two_hop, typed
+from core.errors import KGError
+from core.settings import DEFAULT_BENCH_DIR
 from evaluation.answers import normalize_term
 from kg.sparql import WDT, entity_iri, local_id, short
+from training.ranker import BenchItem, _backend, bench_items, f1_sparql
 
 MAX_IN_ROWS = 200_000  # incoming rows read per entity (hub classes such as "human" are larger)
 MAX_TYPED_SET = 20_000  # 1-hop sets narrowed by a class only up to this size

@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.ranker import BenchItem, _backend, bench_items, f1_sparql
-from chat.settings import DEFAULT_BENCH_DIR
+from core.settings import DEFAULT_BENCH_DIR
+from training.ranker import BenchItem, _backend, bench_items, f1_sparql
 
 
 def evaluate(backend, items: Sequence[BenchItem], *, progress: bool = True) -> list[dict]:

@@ -40,10 +40,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chat.pipeline import Pipeline
-from chat.settings import DEFAULT_BENCH_DIR, load_settings
+from core.settings import DEFAULT_BENCH_DIR, load_settings
 from evaluation.answers import normalize_binding, normalize_value, prf
 from evaluation.splits import split_of
+from qa.pipeline import Pipeline
 
 KINDS = {"rubq1": {"count", "ranking", "multi-constraint"},
          "mintaka": {"count", "superlative", "comparative", "ordinal"}}
@@ -180,7 +180,7 @@ def report(records: Sequence[dict], title: str) -> dict:
 
 def written(pipeline: Pipeline, *, use_validator: bool) -> int:
     """The written complex questions through the pipeline: verdicts per kind and language."""
-    from evaluation.written import judge, load_written, tally
+    from training.written import judge, load_written, tally
 
     verdicts = []
     for q in load_written():
@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="instead: the written test questions (tests/data/complex_questions.json)")
     args = ap.parse_args(argv)
 
-    from chat.factory import build_pipeline
+    from service.factory import build_pipeline
 
     settings = load_settings({}, validator=args.validator)
     pipeline = build_pipeline(settings)

@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from chat.settings import DEFAULT_BENCH_DIR  # noqa: E402
+from core.settings import DEFAULT_BENCH_DIR  # noqa: E402
 from service.loadgen import Script, TurnResult, missing_turns, run_load  # noqa: E402
 
 FALLBACK_QUESTIONS: list[tuple[str, str]] = [

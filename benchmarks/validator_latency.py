@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chat.settings import DEFAULT_BENCH_DIR, load_settings
+from core.settings import DEFAULT_BENCH_DIR, load_settings
 
 
 def real_groups(path: Path, n: int, seed: int = 0) -> list[tuple[str, list[str], list[str]]]:
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
           f"tokens per pair: mean {statistics.fmean(tokens):.1f}, max {max(tokens)}; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.verbalize and any(s for _, _, s in sample):
-        from chat.factory import open_kg
+        from service.factory import open_kg
         from validator.verbalize import Verbalizer
 
         kg = open_kg(settings)

@@ -3,6 +3,8 @@ turns them into these messages by key."""
 
 from __future__ import annotations
 
+from qa.pipeline import Turn
+
 MESSAGES: dict[str, dict[str, str]] = {
     "answer_intro": {
         "en": "Here is what I found:", "de": "Das habe ich gefunden:", "ru": "Вот что я нашёл:",
@@ -328,6 +330,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Obrigado pelo seu feedback.",
     },
 }
+
+
+def turn_message(turn: Turn) -> str:
+    """What the turn tells the user, in its language (the pipeline names it by key)."""
+    return message(turn.message_key or "dont_know", turn.lang, **turn.message_args)
 
 
 def message(key: str, lang: str, **values: object) -> str:

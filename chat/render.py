@@ -1,4 +1,4 @@
-"""Turn a pipeline :class:`chat.pipeline.Turn` into what the user sees.
+"""Turn a pipeline :class:`qa.pipeline.Turn` into what the user sees.
 
 * :func:`render_text` - plain text for the terminal (``kgqa ask``).
 * :func:`render_html` - the chat's single answer message: the answer (or "I don't know")
@@ -21,10 +21,10 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from chat.language import SUPPORTED_LANGUAGES
-from chat.messages import message
-from chat.pipeline import AnswerItem, CandidateView, Turn
+from chat.messages import message, turn_message
 from kg.sparql import XSD
+from qa.detect import SUPPORTED_LANGUAGES
+from qa.pipeline import AnswerItem, CandidateView, Turn
 
 LIST_LIMIT = 10
 """Answers shown before "and N more"."""
@@ -194,7 +194,7 @@ def render_text(turn: Turn) -> str:
     """Plain-text rendering for the terminal, localized; fallback labels carry ``[xx]``."""
     lang = turn.lang
     if not turn.answered:
-        return turn.message or message("dont_know", ui_language(lang))
+        return turn_message(turn)
     if turn.boolean is not None:
         return format_boolean(turn.boolean, lang)
     shown = turn.answers[:LIST_LIMIT]
@@ -204,7 +204,7 @@ def render_text(turn: Turn) -> str:
         if is_fallback(item, lang):
             text += f" [{item.label_lang or item.id or '?'}]"
         parts.append(text)
-    line = f"{turn.message} {', '.join(parts)}"
+    line = f"{turn_message(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
     return line + (f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else "")
 
@@ -231,7 +231,7 @@ def answer_html(turn: Turn) -> str:
     """The answer part of the message (no explanation)."""
     lang, ui = turn.lang, ui_language(turn.lang)
     if not turn.answered:
-        text = turn.message or message("dont_know", ui)
+        text = turn_message(turn)
         return f'<p class="kgqa-dont-know">{escape(text)}</p>'
     if turn.boolean is not None:
         return f'<p class="kgqa-boolean"><strong>{escape(format_boolean(turn.boolean, lang))}</strong></p>'
@@ -239,7 +239,7 @@ def answer_html(turn: Turn) -> str:
     values = ", ".join(_answer_html(item, lang) for item in shown)
     more = hidden_count(turn, len(shown))
     more_html = f' <span class="kgqa-more">{escape(message("and_more", ui, n=more))}</span>' if more > 0 else ""
-    return (f'<p class="kgqa-intro">{escape(turn.message)}</p>'
+    return (f'<p class="kgqa-intro">{escape(turn_message(turn))}</p>'
             f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
 
 

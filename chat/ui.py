@@ -1,8 +1,8 @@
 """The Gradio 6 chat.
 
-:func:`build_app` wires an already-built :class:`~chat.pipeline.Pipeline` and a
+:func:`build_app` wires an already-built :class:`~qa.pipeline.Pipeline` and a
 :class:`~chat.session_log.SessionLog` into a ``gr.Blocks``; :func:`launch` builds both
-from :class:`~chat.settings.Settings` and serves the app (``python app.py``).
+from :class:`~core.settings.Settings` and serves the app (``python app.py``).
 
 One question gives exactly one answer message.  The turn is committed to the session log
 *before* the answer is returned to the browser; if that fails the user sees a localized
@@ -27,14 +27,14 @@ from typing import Any
 
 import gradio as gr
 
-from backends.errors import SessionLogError
-from chat.language import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language
 from chat.messages import message
-from chat.pipeline import Pipeline, Turn
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
-from chat.session_log import SessionLog, new_session_id, new_turn_id
-from chat.settings import Settings
+from core.errors import SessionLogError
+from core.settings import Settings
+from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language, warm_up
+from qa.pipeline import Pipeline, Turn
 from service.ratelimit import RateLimiter
+from service.session_log import SessionLog, new_session_id, new_turn_id
 from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
@@ -153,13 +153,11 @@ def language_choices(ui: str) -> list[tuple[str, str]]:
     return [(message("ui_auto", ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
 
 
-def _relocalize_bad_input(turn: Turn, raw: str, fallback_lang: str, limit: int) -> None:
+def _relocalize_bad_input(turn: Turn, raw: str, fallback_lang: str) -> None:
     """Bad input has no detected language: answer in the language of the text or of the UI."""
     visible = "".join(ch for ch in raw[:300] if unicodedata.category(ch)[0] != "C").strip()
     lang = ui_language(detect_language(visible)) if visible else fallback_lang
-    key = "too_long" if turn.error and "QuestionTooLong" in turn.error else "empty_question"
     turn.lang = lang
-    turn.message = message(key, lang, limit=limit)
 
 
 # ---------------------------------------------------------------- the app
@@ -168,7 +166,7 @@ def _relocalize_bad_input(turn: Turn, raw: str, fallback_lang: str, limit: int) 
 def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
     """A turn that was not answered because its session asks too fast."""
     return Turn(question=raw, lang=lang, detected_lang=None, status="rate_limited",
-                message=message("rate_limited", lang, seconds=max(1, math.ceil(wait_s))))
+                message_key="rate_limited", message_args={"seconds": max(1, math.ceil(wait_s))})
 
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
@@ -217,7 +215,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         else:
             turn = pipeline.answer(raw, selected)
         if turn.status == "bad_input" and not selected:
-            _relocalize_bad_input(turn, raw, state.ui_lang, pipeline.max_question_chars)
+            _relocalize_bad_input(turn, raw, state.ui_lang)
         started = time.perf_counter()
         turn_id: str | None = new_turn_id()
         html = render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
@@ -379,7 +377,6 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
     The questions are answered in ``workers`` worker processes (default: one per question
     answered at once; see :mod:`service.workers`: questions answered in one process share
     its interpreter lock), or, with ``workers=0``, in this process."""
-    from chat.language import warm_up
 
     started = time.perf_counter()
     processes = concurrency if workers is None else workers

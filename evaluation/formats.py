@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from backends.errors import DatasetError
+from core.errors import DatasetError
 from kg.client import Term
 from kg.sparql import XSD
 

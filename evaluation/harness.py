@@ -1,7 +1,7 @@
 """Run the answering pipeline over benchmark items and score each one.
 
 An *item* is one language version of one question.  Each item goes through
-:meth:`chat.pipeline.Pipeline.answer` exactly as in the chat; the shown answer
+:meth:`qa.pipeline.Pipeline.answer` exactly as in the chat; the shown answer
 (``Turn.answers`` or ``Turn.boolean`` when ``Turn.answered``) is compared with the gold
 after :mod:`evaluation.answers` normalization.  The top candidates are executed on the
 pipeline's KG to tell which are relevant (their result has F1 = 1 against the gold), which
@@ -23,14 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from backends.errors import KGError
-from chat.pipeline import Pipeline, Turn
+from core.errors import KGError
 from evaluation.answers import normalize_boolean, normalize_terms
 from evaluation.formats import AnswerSet, Dataset, Question
 from evaluation.metrics import PRF, Counts, ats_value, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import Term
-from validator.gate import is_complex
+from qa.candidate import is_complex
+from qa.pipeline import Pipeline, Turn
 
 log = logging.getLogger(__name__)
 

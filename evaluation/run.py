@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from chat.pipeline import Pipeline
 from evaluation.harness import EvalItem, run_items
 from evaluation.markdown import write_report
 from evaluation.plots import write_plots
 from evaluation.report import build_metrics, write_answers, write_items, write_metrics
+from qa.pipeline import Pipeline
 
 MODES = ("validator", "no_validator", "compare")
 

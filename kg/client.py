@@ -17,8 +17,8 @@ import pyoxigraph
 from SPARQLWrapper import JSON, POST, URLENCODED, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, QueryBadFormed, SPARQLWrapperException
 
-from backends.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
-from backends.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
+from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
+from core.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
 from kg.sparql import RDFS_LABEL, SKOS_ALT, iri_ref, with_prefixes
 
 log = logging.getLogger(__name__)

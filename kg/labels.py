@@ -17,27 +17,25 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import shutil
 import sqlite3
 import threading
 import time
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyoxigraph
-from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
+from rapidfuzz.distance import DamerauLevenshtein
 
-from backends.errors import KGSourceError
+from core.errors import KGSourceError, LabelIndexOutdated
+from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
 
 if TYPE_CHECKING:
-    from kg.store import KGPaths
+    pass
 
 DB_NAME = "labels.sqlite"
 SCHEMA_VERSION = 3  # 3: phonetic (cross-script) name keys
@@ -49,226 +47,7 @@ KIND_ALT = 2
 KIND_FOLDED = 4
 KIND_PARTIAL = 8  # the last word of a person's name ("Einstein" for "Albert Einstein")
 KIND_PHONETIC = 16  # a cross-script sound-alike key (``phonetic_keys``), never exact
-MIN_PHONETIC = 3  # shortest phonetic key that is indexed or looked up
-MAX_PHONETIC_TOKENS = 6
 HUMAN_CLASS = "Q5"  # Wikidata's class of people: their surnames are indexed as partial names
-
-# --------------------------------------------------------------------------- normalization
-
-_CJK = (
-    "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
-)
-_CJK_CHAR = re.compile(f"([{_CJK}])")
-_CJK_ONLY = re.compile(f"^[{_CJK}]+$")
-
-
-def _punctuation_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for cp in range(0x10000):
-        cat = unicodedata.category(chr(cp))
-        if cat[0] in "PSZC" and chr(cp) not in "\u30fc\u3005":
-            table[cp] = " "
-    return table
-
-
-_PUNCT = _punctuation_table()
-_NAME_PARTS = re.compile(r"[\s\u30fb\u00b7\uff65=]+")
-_FOLD_EXTRA = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ð": "d", "æ": "ae", "œ": "oe", "ı": "i",
-                             "þ": "th", "ħ": "h", "ŧ": "t"})
-
-
-@lru_cache(maxsize=200_000)
-def normalize(text: str) -> str:
-    """NFKC + casefold, punctuation and symbols to spaces, CJK characters spaced apart."""
-    s = unicodedata.normalize("NFKC", text).casefold().translate(_PUNCT)
-    s = _CJK_CHAR.sub(r" \1 ", s)
-    return " ".join(s.split())
-
-
-@lru_cache(maxsize=200_000)
-def fold(text: str) -> str:
-    """Strip Latin/Greek/Cyrillic diacritics (and a few letters NFD keeps) from normalized text."""
-    decomposed = unicodedata.normalize("NFD", text)
-    stripped = "".join(ch for ch in decomposed if not "\u0300" <= ch <= "\u036f")
-    return unicodedata.normalize("NFC", stripped).translate(_FOLD_EXTRA)
-
-
-def tokenize(text: str) -> list[str]:
-    """The normalized tokens of ``text`` (each CJK character is its own token)."""
-    return normalize(text).split()
-
-
-def cased_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` as :func:`tokenize` splits them, but with their case kept."""
-    s = unicodedata.normalize("NFKC", text).translate(_PUNCT)
-    return _CJK_CHAR.sub(r" \1 ", s).split()
-
-
-def is_cjk(token: str) -> bool:
-    """True for a token made of CJK characters (Han, kana)."""
-    return bool(_CJK_ONLY.match(token))
-
-
-def name_keys(text: str) -> tuple[str, str]:
-    """``(normalized, folded)`` lookup keys of a name."""
-    norm = normalize(text)
-    return norm, fold(norm)
-
-
-# --------------------------------------------------------------------------- phonetic keys
-#
-# Names reach the KG mostly in Latin script, while questions name them in Cyrillic, Greek,
-# Arabic, Devanagari or katakana ("Льюис Кэрролл", "ليبرون جيمس", "アインシュタイン").  A name is
-# transliterated to Latin letters and reduced to a coarse consonant skeleton: vowels (and
-# h, y, w, which scripts render as vowels or drop) vanish, and letters that the scripts
-# confuse share a class (b p f v; k g q hard-c; s z j sh zh ch ts soft-c; t d; l r).  Equal
-# skeletons mark sound-alike names; the linker uses them only for non-Latin question spans.
-
-_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґўјђћџ",
-                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
-                      "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "i",
-                      "e", "g", "u", "j", "dj", "c", "dz"], strict=True))
-_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω",
-                  ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s",
-                   "t", "y", "f", "ch", "ps", "o"], strict=True))
-_ARABIC = {
-    "ا": "a", "أ": "a", "إ": "i", "آ": "a", "ب": "b", "ت": "t", "ث": "th", "ج": "j", "ح": "h", "خ": "kh",
-    "د": "d", "ذ": "dh", "ر": "r", "ز": "z", "س": "s", "ش": "sh", "ص": "s", "ض": "d", "ط": "t", "ظ": "z",
-    "ع": "", "غ": "gh", "ف": "f", "ق": "q", "ك": "k", "ل": "l", "م": "m", "ن": "n", "ه": "h", "و": "u",
-    "ي": "i", "ى": "a", "ة": "a", "ء": "", "ئ": "", "ؤ": "", "پ": "p", "چ": "ch", "ژ": "zh", "گ": "g",
-    "ک": "k", "ی": "i", "ڤ": "v",
-}
-_DEVANAGARI = {
-    "क": "k", "ख": "kh", "ग": "g", "घ": "gh", "ङ": "n", "च": "ch", "छ": "chh", "ज": "j", "झ": "jh",
-    "ञ": "n", "ट": "t", "ठ": "th", "ड": "d", "ढ": "dh", "ण": "n", "त": "t", "थ": "th", "द": "d", "ध": "dh",
-    "न": "n", "प": "p", "फ": "ph", "ब": "b", "भ": "bh", "म": "m", "य": "y", "र": "r", "ल": "l", "व": "v",
-    "श": "sh", "ष": "sh", "स": "s", "ह": "h", "ं": "n", "ः": "h", "ँ": "", "्": "", "़": "",
-    "अ": "a", "आ": "a", "इ": "i", "ई": "i", "उ": "u", "ऊ": "u", "ए": "e", "ऐ": "e", "ओ": "o", "औ": "o",
-    "ऋ": "ri", "ा": "a", "ि": "i", "ी": "i", "ु": "u", "ू": "u", "े": "e", "ै": "e", "ो": "o", "ौ": "o",
-    "ृ": "ri", "ॉ": "o", "ॅ": "e",
-}
-_KANA_ROWS = {
-    "": "アイウエオ", "k": "カキクケコ", "g": "ガギグゲゴ", "s": "サシスセソ", "z": "ザジズゼゾ", "t": "タチツテト",
-    "d": "ダヂヅデド", "n": "ナニヌネノ", "h": "ハヒフヘホ", "b": "バビブベボ", "p": "パピプペポ", "m": "マミムメモ",
-    "r": "ラリルレロ", "x": "ァィゥェォ",
-}
-_KANA = {ch: ("" if c == "x" else c) + v for c, row in _KANA_ROWS.items() for ch, v in zip(row, "aiueo", strict=True)}
-_KANA.update({"シ": "shi", "ジ": "ji", "チ": "chi", "ヂ": "ji", "ツ": "tsu", "ヅ": "zu", "フ": "fu", "ヤ": "ya",
-              "ユ": "yu", "ヨ": "yo", "ャ": "ya", "ュ": "yu", "ョ": "yo", "ワ": "wa", "ヲ": "o", "ン": "n",
-              "ヴ": "vu", "ー": "", "ッ": "", "ヽ": "", "ヾ": "", "ヮ": "wa"})
-_KANA_GAP = re.compile(r"(?<=[\u3040-\u30ff]) (?=[\u3040-\u30ff])")  # tokenize() spaces kana apart
-_TRANSLIT = {**_CYRILLIC, **_GREEK, **_ARABIC, **_DEVANAGARI, **_KANA}
-_DIGRAPHS = (("shch", "s"), ("sch", "s"), ("tch", "s"), ("dzh", "j"), ("ph", "f"), ("ck", "k"), ("kh", "k"),
-             ("gh", "k"), ("th", "t"), ("sh", "s"), ("zh", "s"), ("ts", "s"), ("tz", "s"), ("dj", "j"), ("x", "ks"))
-_CLASSES = str.maketrans({"b": "b", "p": "b", "f": "b", "v": "b", "k": "k", "g": "k", "q": "k", "s": "s",
-                          "z": "s", "j": "s", "t": "t", "d": "t", "l": "r", "r": "r", "m": "m", "n": "n",
-                          "a": None, "e": None, "i": None, "o": None, "u": None, "y": None, "h": None,
-                          "'": None})
-_VOWEL_CLASSES = str.maketrans({**{chr(c): v for c, v in _CLASSES.items()}, "a": "a", "w": "w"})
-_SOFT_C = re.compile(r"c(?=[eiy])")
-_LATIN_NAME = re.compile(r"^[a-z' ]+$")
-
-
-def _kana(ch: str) -> str:
-    """Hiragana as katakana (the same sounds)."""
-    return chr(ord(ch) + 0x60) if "\u3041" <= ch <= "\u3096" else ch
-
-
-def transliterate(text: str) -> str | None:
-    """Latin letters for a normalized, folded name in Latin, Cyrillic, Greek, Arabic,
-    Devanagari or kana script (``None`` for other scripts, e.g. Han characters)."""
-    out: list[str] = []
-    for ch in _KANA_GAP.sub("", unicodedata.normalize("NFC", text)):
-        ch = _kana(ch)
-        if "a" <= ch <= "z" or ch in " '":
-            out.append(ch)
-        elif ch in "ャュョ" and out and out[-1].endswith("i") and len(out[-1]) > 1:
-            stem = out[-1][:-1]  # "キャ" is "kya", "シュ" is "shu"
-            out[-1] = stem + (_TRANSLIT[ch][1:] if stem.endswith(("sh", "ch", "j")) else _TRANSLIT[ch])
-        elif ch in _TRANSLIT:
-            out.append(_TRANSLIT[ch])
-        elif "\u064b" <= ch <= "\u0652" or ch in "\u0640\u3099\u309a":
-            continue  # Arabic vowel marks and tatweel, kana voicing marks (already composed)
-        else:
-            return None
-    return "".join(out)
-
-
-def _skeleton(latin: str, *, w_sound: bool, hard_ch: bool, vowels: bool = False) -> str:
-    s = latin.replace(" ", "")
-    if vowels:
-        s = re.sub(r"[aeiouy]+", "a", s)
-    s = s.replace("ch", "k" if hard_ch else "s").replace("ng", "n")
-    for digraph, sound in _DIGRAPHS:
-        s = s.replace(digraph, sound)
-    s = _SOFT_C.sub("s", s).replace("c", "k")
-    if not vowels:
-        s = s.replace("w", "b" if w_sound else "")
-    return _collapse(s.translate(_VOWEL_CLASSES if vowels else _CLASSES))
-
-
-def latin_form(text: str) -> str:
-    """A name in Latin letters (transliterated, lower-case, no spaces; ``""`` when impossible)."""
-    latin = transliterate(fold(normalize(text))) or ""
-    return latin.replace(" ", "")
-
-
-def sound_similarity(a: str, b: str) -> float:
-    """Similarity in [0, 1] of two :func:`latin_form` names: half from their letter classes
-    (vowels kept as one class; "w" as a vowel or as "v", whichever is closer), half from the
-    spelling itself (lightly unified)."""
-    (sa, spa), (sb, spb) = _forms(a), _forms(b)
-    if "w" in sa + sb:
-        sound = max(Levenshtein.normalized_similarity(_collapse(sa.replace("w", x)), _collapse(sb.replace("w", x)))
-                    for x in ("a", "b"))
-    else:
-        sound = Levenshtein.normalized_similarity(sa, sb)
-    return 0.5 * sound + 0.5 * Levenshtein.normalized_similarity(spa, spb)
-
-
-@lru_cache(maxsize=100_000)
-def _forms(latin: str) -> tuple[str, str]:
-    return _skeleton(latin, w_sound=False, hard_ch=False, vowels=True), _spelling(latin)
-
-
-_SPELLING = str.maketrans({"w": "v", "y": "i", "k": "c", "z": "s", "h": None, "'": None, "j": "i"})
-
-
-def _spelling(latin: str) -> str:
-    return _collapse(latin.replace("ph", "f").translate(_SPELLING))
-
-
-def _collapse(s: str) -> str:
-    return "".join(ch for i, ch in enumerate(s) if i == 0 or s[i - 1] != ch)
-
-
-def phonetic_keys(text: str) -> set[str]:
-    """The consonant skeletons of a name (two or four variants for Latin names with "w"/"ch",
-    which other scripts render either way); empty for short or untransliterable names."""
-    norm = fold(normalize(text))
-    if not norm or len(norm.split()) > MAX_PHONETIC_TOKENS or any(ch.isdigit() for ch in norm):
-        return set()
-    latin = transliterate(norm)
-    if latin is None:
-        return set()
-    native = bool(_LATIN_NAME.match(norm))
-    options = [(w, c) for w in (False, True) for c in (False, True)] if native else [(False, False)]
-    keys = {_skeleton(latin, w_sound=w, hard_ch=c) for w, c in options}
-    return {k for k in keys if len(k) >= MIN_PHONETIC}
-
-
-def phonetic_key(text: str) -> str | None:
-    """The skeleton of a question span in a non-Latin script, ``None`` when it has none."""
-    norm = fold(normalize(text))
-    if not norm or _LATIN_NAME.match(norm):
-        return None
-    latin = transliterate(norm)
-    if latin is None:
-        return None
-    key = _skeleton(latin, w_sound=False, hard_ch=False)
-    return key if len(key) >= MIN_PHONETIC else None
-
 
 # --------------------------------------------------------------------------- index records
 
@@ -358,7 +137,7 @@ class _Collector:
         latin = latin_form(text)
         for key in phonetic_keys(text):
             self.phonetic[(key, qid, latin)] = self.phonetic.get((key, qid, latin), 0) | kind
-        parts = _NAME_PARTS.split(text.strip())
+        parts = NAME_PARTS.split(text.strip())
         if 2 <= len(parts) <= 4:
             last = normalize(parts[-1])
             if len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2):
@@ -524,7 +303,7 @@ class LabelIndex:
         self._prop_classes: dict[tuple[str, str], list[tuple[str, int]]] | None = None
         meta = dict(self._conn().execute("SELECT k, v FROM meta").fetchall())
         if meta.get("schema") != str(SCHEMA_VERSION):
-            raise KGSourceError(self.path, f"label index schema {meta.get('schema')!r}, expected {SCHEMA_VERSION}")
+            raise LabelIndexOutdated(self.path, meta.get("schema"), SCHEMA_VERSION)
 
     @classmethod
     def open(cls, directory: Path) -> LabelIndex:
@@ -707,29 +486,3 @@ def _common_prefix(a: str, b: str) -> int:
             break
         n += 1
     return n
-
-
-def ensure_label_index(source: Path, cache_dir: Path) -> LabelIndex:
-    """Open the label index of the KG built from ``source``, building what is missing.
-
-    Builds the store and index when nothing is built; builds only the index when a store
-    exists without one (or with one from an older version).  Raises :class:`KGSourceError`
-    naming the file on a missing/corrupt source or index.
-    """
-    from kg.build import build_kg
-
-    return open_or_build(build_kg(Path(source), Path(cache_dir), progress=False))
-
-
-def open_or_build(paths: KGPaths) -> LabelIndex:
-    """Open the label index beside a built store, (re)building it when missing or outdated."""
-    from kg.store import open_store
-
-    if (paths.labels / DB_NAME).is_file():
-        try:
-            return LabelIndex.open(paths.labels)
-        except KGSourceError as exc:
-            if "schema" not in str(exc):
-                raise
-    build_label_index(open_store(paths), paths.labels)
-    return LabelIndex.open(paths.labels)

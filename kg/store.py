@@ -21,7 +21,7 @@ from pathlib import Path
 import pyoxigraph
 from tqdm import tqdm
 
-from backends.errors import KGSourceError
+from core.errors import KGSourceError
 
 META = "meta.json"
 

@@ -31,13 +31,12 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from backends.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
-from chat.language import SUPPORTED_LANGUAGES, detect_language
-from chat.limits import clean_question
-from chat.pipeline import Pipeline
-from chat.session_log import SessionLog, new_session_id
+from core.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
+from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
+from qa.pipeline import Pipeline
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import RateLimiter, client_key
+from service.session_log import SessionLog, new_session_id
 
 log = logging.getLogger("kgqa.service")
 

@@ -7,8 +7,8 @@ import re
 from typing import Any
 from urllib.parse import unquote_plus
 
-from backends.base import Candidate
-from chat.pipeline import AnswerItem, Turn
+from qa.candidate import Candidate
+from qa.pipeline import AnswerItem, Turn
 
 ANSWER_VAR = "answer"
 _ESCAPED = re.compile(r"%[0-9A-Fa-f]{2}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from backends.errors import KGSourceError, KGUnavailable
+from core.errors import KGSourceError, KGUnavailable
 
 
 def oxigraph_binary() -> Path:

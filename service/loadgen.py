@@ -22,7 +22,8 @@ from pathlib import Path
 
 import httpx
 
-from chat.limits import clean_question
+from qa.detect import clean_question
+from service.session_log import SessionLog
 
 
 class LoadError(Exception):
@@ -185,7 +186,6 @@ def logged_questions(log_path: Path, since_epoch: float) -> Counter[str]:
     """Questions of turns logged at or after ``since_epoch`` (a multiset)."""
     from datetime import UTC, datetime
 
-    from chat.session_log import SessionLog
 
     since = datetime.fromtimestamp(since_epoch - 1, UTC).isoformat(timespec="milliseconds")
     with SessionLog(log_path) as log:

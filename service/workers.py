@@ -5,8 +5,8 @@ backend's Python code, the KG store (which releases the lock for every row it re
 and the cross-encoder (which releases it for every tensor operation) hand the lock back
 and forth, and each hand-over can wait a whole switch interval.  :class:`WorkerPipeline`
 gives every concurrently answered question its own process instead: ``workers``
-processes, each holding its own :class:`~chat.pipeline.Pipeline` built from the same
-:class:`~chat.settings.Settings` (the embedded store opens read-only in each), each
+processes, each holding its own :class:`~qa.pipeline.Pipeline` built from the same
+:class:`~core.settings.Settings` (the embedded store opens read-only in each), each
 answering one question at a time.  The calling process keeps the UI, rendering and the
 session log.
 
@@ -31,8 +31,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from chat.pipeline import Pipeline, Turn
-from chat.settings import Settings
+from core.settings import Settings
+from kg.build import build_kg
+from qa.detect import SUPPORTED_LANGUAGES, warm_up
+from qa.pipeline import Pipeline, Turn
+from service.factory import build_pipeline
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ WARM_UP_QUESTION = "What is the capital of Germany?"
 
 
 def build_warm_pipeline(settings: Settings) -> Pipeline:
-    """:func:`chat.factory.build_pipeline` without random weight initialization, then warmed up.
+    """:func:`service.factory.build_pipeline` without random weight initialization, then warmed up.
 
     The validator builds its network and then loads every weight into it (a strict
     ``load_state_dict``), so the random initialization of the freshly built network
@@ -49,7 +52,6 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     the language detectors, builds the backend's per-language text patterns and answers
     one question (lazy models), so that the first users do not pay for it.
     """
-    from chat.language import SUPPORTED_LANGUAGES, warm_up
 
     pipeline = _build(settings)
     warm_up()
@@ -61,7 +63,6 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
 
 
 def _build(settings: Settings) -> Pipeline:
-    from chat.factory import build_pipeline
 
     if not settings.validator:
         return build_pipeline(settings)
@@ -203,14 +204,12 @@ class WorkerPipeline:
         return self._failed(question, lang, "service_error", f"WorkerUnavailable: {why}", started)
 
     def _failed(self, question: str | None, lang: str | None, status: str, error: str, started: float) -> Turn:
-        from chat.language import SUPPORTED_LANGUAGES
-        from chat.messages import message
 
         ui = lang if lang in SUPPORTED_LANGUAGES else "en"
         key = "service_unavailable" if status == "service_error" else "internal_error"
         turn = Turn(question=question or "", lang=ui, detected_lang=None, status=status, error=error,
                     validator=self.validator_state, backend=self.backend.name,
-                    message=message(key, ui, limit=self.max_question_chars))
+                    message_key=key, message_args={"limit": self.max_question_chars})
         turn.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         return turn
 
@@ -288,6 +287,5 @@ def _prepare_kg(settings: Settings) -> None:
     """Build the embedded store and label index when missing (before the workers start)."""
     if settings.kg_endpoint:
         return
-    from kg.build import build_kg
 
     build_kg(settings.kg_source, settings.cache_dir, progress=False)

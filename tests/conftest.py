@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chat.settings import DEFAULT_BENCH_DIR, DEFAULT_KG_SOURCE
+from core.settings import DEFAULT_BENCH_DIR, DEFAULT_KG_SOURCE
 from kg.client import EmbeddedKG
 from tests import tiny_kg
 

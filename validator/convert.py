@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from backends.errors import ModelLoadError
+from core.errors import ModelLoadError
+from core.settings import load_settings
 
 MAGIC = b"E5S1"
 DTYPE_F32, DTYPE_Q4_0 = 0, 1
@@ -286,7 +287,6 @@ def convert(out_dir: Path, source: Path | None = None) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m validator.convert``: build the base model into the cache."""
-    from chat.settings import load_settings
 
     parser = argparse.ArgumentParser(prog="python -m validator.convert", description=__doc__)
     parser.add_argument("--out", type=Path, help="output directory (default: settings.model_dir)")

@@ -22,7 +22,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from backends.errors import ModelLoadError
+from core.errors import ModelLoadError
 
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 WEIGHTS_FILE = "model.safetensors"

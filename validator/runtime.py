@@ -1,7 +1,7 @@
 """What the pipeline loads: the shipped cross-encoder on top of the base model, the
 verbalizer over the KG, the calibrated gate and its threshold.
 
-``chat.factory`` calls :func:`load_runtime`; a :class:`backends.errors.ModelLoadError`
+``service.factory`` calls :func:`load_runtime`; a :class:`core.errors.ModelLoadError`
 (or ``ImportError``) leaves the pipeline in the explicit "validator unavailable" state.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from backends.errors import ModelLoadError
-from chat.settings import Settings
+from core.errors import ModelLoadError
+from core.settings import Settings
 from kg.client import KG
 from validator.convert import is_complete
 from validator.gate import GatePolicy

@@ -9,27 +9,25 @@ from pathlib import Path
 
 import pytest
 
-from backends.base import Candidate
-from backends.complex import (
-    ComparisonSpec,
+from backends.fake import FakeBackend
+from backends.local.complex import (
     ComplexGenerator,
     Mention,
     analyze,
     comparison_query,
     count_query,
-    evaluate_comparison,
     filter_query,
     parse_body,
-    parse_comparison,
     parse_decimal,
     parse_filters,
     superlative_query,
-    value_key,
 )
-from backends.fake import FakeBackend
-from chat.pipeline import Pipeline
-from evaluation.written import judge, load_written
+from chat.messages import turn_message
 from kg.client import EmbeddedKG, Term
+from qa.candidate import Candidate
+from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison, value_key
+from qa.pipeline import Pipeline
+from training.written import judge, load_written
 
 XSD_DECIMAL = "http://www.w3.org/2001/XMLSchema#decimal"
 QUESTIONS = Path(__file__).resolve().parent.parent / "data" / "complex_questions.json"
@@ -116,7 +114,7 @@ def test_decimal_parsing_follows_the_language(raw, lang, value):
     ("How many cities have a population greater than one million?", "en", ">", Decimal(10) ** 6, False),
 ])
 def test_filters_become_typed_values(question, lang, op, value, is_year):
-    from backends.complex import normalize_text
+    from backends.local.complex import normalize_text
 
     f = analyze(question, lang).filters[0]
     assert f == parse_filters(normalize_text(question), lang, dated=True)[0]
@@ -201,7 +199,7 @@ def test_pipeline_abstains_naming_the_unknown_value(tiny_kg_client):
                              ("zh", "柏林", "出生日期"), ("de", "Berlin", "Geburtsdatum")):
         turn = Pipeline(backend, tiny_kg_client).answer("q", lang)
         assert not turn.answered and turn.status == "abstained" and turn.comparison is None
-        assert name in turn.message and prop in turn.message
+        assert name in turn_message(turn) and prop in turn_message(turn)
 
 
 def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client, tiny_store):
@@ -212,7 +210,7 @@ def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client,
     tiny_store.add(ox.Quad(e("P569"), LABEL, ox.Literal("date de naissance", language="fr")))  # as in Wikidata dumps
     backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
     turn = Pipeline(backend, tiny_kg_client).answer("q", "fr")
-    assert not turn.answered and "date de naissance" in turn.message
+    assert not turn.answered and "date de naissance" in turn_message(turn)
 
 
 # --------------------------------------------------------------------------- generator on the tiny KG
@@ -366,7 +364,7 @@ def test_written_questions_cover_four_languages():
 
 @pytest.fixture(scope="module")
 def full_kg(shared_kg_source):
-    from chat.settings import PROJECT_ROOT
+    from core.settings import PROJECT_ROOT
     from kg.build import build_kg
     from kg.store import open_store
 
@@ -401,8 +399,8 @@ def test_written_questions_verified(full_kg):
 
 @pytest.mark.slow
 def test_written_questions_are_never_answered_wrongly(full_kg):
-    from backends.local import LocalBackend
-    from chat.settings import load_settings
+    from backends.local.generator import LocalBackend
+    from core.settings import load_settings
 
     kg, _ = full_kg
     settings = load_settings({}, validator=False)
@@ -420,8 +418,8 @@ def test_written_questions_are_never_answered_wrongly(full_kg):
 def test_written_questions_pass_the_shipped_validator(full_kg):
     """With the shipped validator and its complex-shape threshold the written questions
     are answered (117 of 132 when measured), and never wrongly."""
-    from chat.factory import build_pipeline
-    from chat.settings import load_settings
+    from core.settings import load_settings
+    from service.factory import build_pipeline
 
     kg, _ = full_kg
     pipeline = build_pipeline(load_settings({}), kg=kg)
@@ -435,7 +433,7 @@ def test_written_questions_pass_the_shipped_validator(full_kg):
 
 
 def test_merge_keeps_only_candidates_of_the_asked_form():
-    from backends.complex import merge
+    from backends.local.complex import merge
 
     simple = [Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P17 ?answer . }", 0.9, (("single_answer", 1.0),)),
               Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P1082 ?answer . }", 0.5)]

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import KGSourceError
-from backends.lexicon import (
+from backends.local.lexicon import (
     ANSWER_TYPES,
     DEFAULT_PATH,
     LANGUAGES,
@@ -17,7 +16,8 @@ from backends.lexicon import (
     PropertyLexicon,
     default_lexicon,
 )
-from chat.settings import Settings
+from core.errors import LexiconError
+from core.settings import Settings
 from kg.store import build_store, open_store
 
 REQUIRED_LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja")
@@ -188,7 +188,7 @@ def test_returned_lists_are_copies(lexicon: PropertyLexicon) -> None:
 
 def test_missing_file_names_the_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.json"
-    with pytest.raises(KGSourceError, match="nope.json") as info:
+    with pytest.raises(LexiconError, match="nope.json") as info:
         PropertyLexicon.load(path)
     assert info.value.path == path
 
@@ -196,7 +196,7 @@ def test_missing_file_names_the_file(tmp_path: Path) -> None:
 def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     path = tmp_path / "broken_lexicon.json"
     path.write_text('{"version": 1, "properties": {', encoding="utf-8")
-    with pytest.raises(KGSourceError, match="broken_lexicon.json.*not valid JSON"):
+    with pytest.raises(LexiconError, match="broken_lexicon.json.*not valid JSON"):
         PropertyLexicon.load(path)
 
 
@@ -218,7 +218,7 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
 def test_malformed_shape_names_the_file(tmp_path: Path, data: object, reason: str) -> None:
     path = tmp_path / "bad_lexicon.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(KGSourceError, match=f"bad_lexicon.json.*{reason}"):
+    with pytest.raises(LexiconError, match=f"bad_lexicon.json.*{reason}"):
         PropertyLexicon.load(path)
 
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from backends.base import MAX_CANDIDATES
-from backends.lexicon import default_lexicon
-from backends.linking import Linker
-from backends.local import LocalBackend, backward, forward, intersect, select, two_hop, typed, typed_sub
-from backends.ranker import Ranker
-from chat.settings import load_settings
+from backends.local.generator import LocalBackend, backward, forward, intersect, select, two_hop, typed, typed_sub
+from backends.local.lexicon import default_lexicon
+from backends.local.linking import Linker
+from backends.local.ranker import Ranker
+from core.settings import load_settings
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from kg.store import kg_paths, open_store
+from qa.generate import MAX_CANDIDATES
 from tests import tiny_kg
 
 EINSTEIN, PUSHKIN, BERLIN, GERMANY, MOSCOW, ULM, CITY = "Q937", "Q7200", "Q64", "Q183", "Q649", "Q3012", "Q515"
@@ -217,7 +217,7 @@ def _toy_rows():
 
 @pytest.mark.parametrize("kind", ["logistic", "trees"])
 def test_ranker_learns_saves_and_reloads(kind: str, tmp_path: Path):
-    from backends.ranker import fit, fit_trees, recall_at
+    from training.ranker import fit, fit_trees, recall_at
 
     rows = _toy_rows()
     ranker = fit_trees(rows, iterations=20, leaves=4) if kind == "trees" else fit(rows)
@@ -233,7 +233,7 @@ def test_ranker_learns_saves_and_reloads(kind: str, tmp_path: Path):
 
 
 def test_corrupt_or_missing_ranker_names_the_file(tmp_path: Path):
-    from backends.errors import ModelLoadError
+    from core.errors import ModelLoadError
 
     with pytest.raises(ModelLoadError, match="absent.json"):
         Ranker.load(tmp_path / "absent.json")
@@ -244,7 +244,7 @@ def test_corrupt_or_missing_ranker_names_the_file(tmp_path: Path):
 
 
 def test_shipped_ranker_loads():
-    from backends.ranker import DEFAULT_PATH
+    from backends.local.ranker import DEFAULT_PATH
 
     ranker = Ranker.load(DEFAULT_PATH)
     assert ranker.info.get("kind") in {"gradient_boosted_trees", "logistic_regression"}
@@ -252,8 +252,8 @@ def test_shipped_ranker_loads():
 
 
 def test_unreachable_kg_is_a_backend_unavailable(index: LabelIndex):
-    from backends.errors import BackendUnavailable, is_service_fault
-    from backends.resilience import Backoff
+    from core.errors import BackendUnavailable, is_service_fault
+    from core.resilience import Backoff
     from kg.client import RemoteKG
     from tests.service.faulty_http import free_port
 
@@ -266,8 +266,8 @@ def test_unreachable_kg_is_a_backend_unavailable(index: LabelIndex):
 
 
 def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
-    from backends.errors import BackendTimeout
-    from backends.resilience import Backoff
+    from core.errors import BackendTimeout
+    from core.resilience import Backoff
     from kg.client import RemoteKG
     from tests.service.faulty_http import Reply, ScriptedServer
 
@@ -282,8 +282,8 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
 
 def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_client: EmbeddedKG,
                                                                       index: LabelIndex):
-    from backends.complex import _operator_pattern
-    from backends.lexicon import PropertyLexicon
+    from backends.local.complex import _operator_pattern
+    from backends.local.lexicon import PropertyLexicon
 
     lexicon = PropertyLexicon.load()
     warm = LocalBackend(tiny_kg_client, index, lexicon=lexicon)

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from backends.linking import Linker
-from kg.labels import LabelIndex, build_label_index, latin_form, phonetic_key, phonetic_keys, sound_similarity
+from backends.local.linking import Linker
+from core.text import latin_form, phonetic_key, phonetic_keys, sound_similarity
+from kg.labels import LabelIndex, build_label_index
 
 BERLIN, PARIS, EINSTEIN, PUSHKIN = "Q64", "Q90", "Q937", "Q7200"
 
@@ -73,7 +74,7 @@ def test_only_capitalized_cyrillic_words_are_read_as_names(index: LabelIndex):
 @pytest.mark.slow
 def test_cross_script_names_over_the_full_kg(shared_kg_source: Path):
     """Entities the KG names only in Latin letters, asked for in other scripts."""
-    from chat.settings import load_settings
+    from core.settings import load_settings
     from kg.build import build_kg
 
     settings = load_settings({}, kg_source=shared_kg_source)

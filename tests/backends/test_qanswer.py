@@ -6,10 +6,11 @@ import time
 
 import pytest
 
-from backends.base import MAX_CANDIDATES, Candidate
-from backends.errors import BackendResponseError, BackendTimeout, BackendUnavailable
 from backends.qanswer import QAnswerBackend, parse_candidates
-from backends.resilience import Backoff, CircuitBreaker, parse_retry_after
+from core.errors import BackendResponseError, BackendTimeout, BackendUnavailable
+from core.resilience import Backoff, CircuitBreaker, parse_retry_after
+from qa.candidate import Candidate
+from qa.generate import MAX_CANDIDATES
 from tests.service.faulty_http import Reply, Request, ScriptedServer, free_port
 
 QUERIES = [

@@ -15,8 +15,8 @@ from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
+from qa.candidate import Candidate
 
 Q = "SELECT ?x WHERE {{ {s} {p} ?x }}"
 SCRIPT: dict[str, list[Candidate]] = {
@@ -61,12 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-path", required=True)
     args = parser.parse_args(argv)
 
-    from chat.language import warm_up
-    from chat.pipeline import Pipeline
-    from chat.session_log import SessionLog
-    from chat.settings import load_settings
     from chat.ui import build_app, launch_app
+    from core.settings import load_settings
     from kg.client import EmbeddedKG
+    from qa.detect import warm_up
+    from qa.pipeline import Pipeline
+    from service.session_log import SessionLog
     from tests import tiny_kg
 
     settings = load_settings({}, port=args.port, log_path=Path(args.log_path), validator=False,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from chat.settings import DEFAULT_KG_SOURCE
+from core.settings import DEFAULT_KG_SOURCE
 from tests import tiny_kg
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from chat.language import SUPPORTED_LANGUAGES, detect_language, script_language
+from qa.detect import SUPPORTED_LANGUAGES, detect_language, script_language
 
 # Hand-written short questions (not from the bench), several per language.
 QUESTIONS: dict[str, list[str]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chat.messages import turn_message
 from chat.render import render_html
 from chat.ui import rate_limited_turn
 from service.ratelimit import RateLimiter
@@ -10,7 +11,7 @@ from service.ratelimit import RateLimiter
 def test_rate_limited_turn_is_localized_and_unanswered():
     turn = rate_limited_turn("Wer ist Einstein?", "de", 2.2)
     assert not turn.answered and turn.status == "rate_limited"
-    assert "3 s" in turn.message and "warten" in turn.message
+    assert "3 s" in turn_message(turn) and "warten" in turn_message(turn)
     html = render_html(turn)
     assert "kgqa-status-rate_limited" in html and "How I found" not in html
 

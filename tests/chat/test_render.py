@@ -7,9 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
-from chat.pipeline import AnswerItem, CandidateView, Pipeline, Turn
 from chat.render import (
     LIST_LIMIT,
     escape,
@@ -20,6 +18,8 @@ from chat.render import (
     render_question_html,
     render_text,
 )
+from qa.candidate import Candidate
+from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn
 from tests.tiny_kg import WD
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
@@ -123,7 +123,7 @@ def test_missing_label_falls_back_with_a_marker(tiny_kg_client) -> None:
 
 
 def test_entity_without_any_label_shows_its_id_with_a_marker() -> None:
-    turn = Turn(question="q", lang="fr", detected_lang="fr", answered=True, status="ok", message="Voici :",
+    turn = Turn(question="q", lang="fr", detected_lang="fr", answered=True, status="ok", message_key="answer_intro",
                 answers=[AnswerItem(WD + "Q123456", "Q123456", "Q123456", None)], total_answers=1)
     html = render_html(turn)
     assert "Q123456" in html
@@ -146,7 +146,7 @@ def test_literal_answers_are_localized(tiny_kg_client) -> None:
 
 def test_long_lists_are_shortened_with_and_n_more() -> None:
     answers = [AnswerItem(f"{WD}Q{i}", f"Q{i}", f"Stadt {i}", "de") for i in range(1, 31)]
-    turn = Turn(question="q", lang="de", detected_lang="de", answered=True, status="ok", message="Gefunden:",
+    turn = Turn(question="q", lang="de", detected_lang="de", answered=True, status="ok", message_key="answer_intro",
                 answers=answers, total_answers=250)
     html = render_html(turn)
     assert html.count('class="kgqa-value"') == LIST_LIMIT
@@ -264,7 +264,7 @@ def test_bad_input_has_no_explanation_and_the_limit_is_filled(tiny_kg_client) ->
 
 
 def test_turn_id_and_status_travel_as_classes() -> None:
-    turn = Turn(question="q", lang="en", detected_lang="en", status="no_candidates", message="I don't know.")
+    turn = Turn(question="q", lang="en", detected_lang="en", status="no_candidates", message_key="dont_know")
     html = render_html(turn, turn_id="ab" * 12)
     assert "kgqa-status-no_candidates" in html and "kgqa-turn-" + "ab" * 12 in html
     assert "kgqa-turn-" not in render_html(turn, turn_id="<script>")
@@ -272,7 +272,7 @@ def test_turn_id_and_status_travel_as_classes() -> None:
 
 def test_candidate_view_sparql_with_blank_lines_stays_one_line() -> None:
     view = CandidateView("SELECT ?x\n\nWHERE { ?x ?p ?o }", 0.5, kept=True)
-    turn = Turn(question="q", lang="en", detected_lang="en", answered=True, status="ok", message="Found:",
+    turn = Turn(question="q", lang="en", detected_lang="en", answered=True, status="ok", message_key="answer_intro",
                 answers=[AnswerItem("v", None, "v", None, None, "literal")], candidates=[view], rank=1,
                 total_answers=1)
     html = render_html(turn)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from backends.base import Candidate
-from backends.errors import SessionLogError
 from backends.fake import FakeBackend
-from chat.cli import main as kgqa
-from chat.pipeline import Pipeline
-from chat.session_log import SessionLog, export_csv, export_qald_json, new_session_id
+from cli.main import main as kgqa
+from core.errors import SessionLogError
+from qa.candidate import Candidate
+from qa.pipeline import Pipeline
+from service.session_log import SessionLog, export_csv, export_qald_json, new_session_id
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
 SCRIPT = {
@@ -133,8 +133,8 @@ def test_rows_survive_kill_9_right_after_log_turn(log_path: Path) -> None:
     """A process killed with SIGKILL after log_turn returned keeps the row (no close, no checkpoint)."""
     code = textwrap.dedent(f"""
         import os, signal, sys
-        from chat.pipeline import Turn
-        from chat.session_log import SessionLog
+        from qa.pipeline import Turn
+        from service.session_log import SessionLog
         log = SessionLog({str(log_path)!r})
         for i in range(3):
             tid = log.log_turn(Turn(question=f"q{{i}}", lang="en", detected_lang="en"), session_id="killed")

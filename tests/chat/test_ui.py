@@ -8,12 +8,12 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
-from chat.pipeline import Pipeline
-from chat.session_log import SessionLog
-from chat.settings import load_settings
 from chat.ui import accept_language, build_app, header_html, input_notices, language_choices, launch_app, turn_id_of
+from core.settings import load_settings
+from qa.candidate import Candidate
+from qa.pipeline import Pipeline
+from service.session_log import SessionLog
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
 
@@ -99,7 +99,7 @@ def test_ask_api_over_http_logs_before_answering(tiny_kg_client, tmp_path: Path)
 
 def test_app_flags_become_settings(tmp_path: Path, monkeypatch) -> None:
     import app
-    from chat.cli import settings_from_args
+    from cli.main import settings_from_args
 
     monkeypatch.setenv("KGQA_THRESHOLD", "0.7")
     args = app.parse_args(["--port", "7999", "--host", "127.0.0.1", "--no-validator", "--log-path",

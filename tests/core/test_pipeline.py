@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from backends.base import Candidate
-from backends.errors import BackendTimeout, BackendUnavailable, KGUnavailable
 from backends.fake import FakeBackend
-from chat.pipeline import Pipeline, pick_label
+from chat.messages import turn_message
+from core.errors import BackendTimeout, BackendUnavailable, KGUnavailable
 from kg.client import EmbeddedKG
+from qa.candidate import Candidate
+from qa.label import pick_label
+from qa.pipeline import Pipeline
 from tests import tiny_kg
 
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
@@ -30,7 +32,7 @@ def test_top_candidate_is_answered_with_label_in_question_language():
     assert turn.validator == "off"
     data = turn.to_json()
     for key in ("question", "lang", "detected_lang", "answered", "answers", "boolean", "sparql", "confidence",
-                "candidates", "message"):
+                "candidates", "message_key", "message_args"):
         assert key in data
 
 
@@ -47,7 +49,7 @@ def test_empty_result_abstains_instead_of_answering_nothing():
     turn = pipe.answer("q", "en")
     assert not turn.answered and turn.status == "abstained"
     assert turn.sparql is None and not any(c.kept for c in turn.candidates)
-    assert "don't know" in turn.message
+    assert "don't know" in turn_message(turn)
 
 
 @pytest.mark.parametrize("question, key", [("", "Please"), ("   \n\t ", "Please"), ("x" * 1001, "too long")])
@@ -55,7 +57,7 @@ def test_bad_input_gets_a_clear_message(question, key):
     pipe = _pipeline({})
     turn = pipe.answer(question, "en")
     assert turn.status == "bad_input" and not turn.answered
-    assert key in turn.message
+    assert key in turn_message(turn)
     assert pipe.backend.calls == []
 
 
@@ -66,7 +68,7 @@ def test_service_faults_become_localized_unavailable(exc):
 
     turn = _pipeline(handler).answer("Кто такой Эйнштейн?")
     assert turn.status == "service_error" and not turn.answered and not turn.answers
-    assert "недоступен" in turn.message
+    assert "недоступен" in turn_message(turn)
 
 
 def test_validator_gate_picks_first_candidate_above_threshold_or_abstains():

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import EmptyQuestion, QuestionTooLong
-from chat.limits import clean_question
-from chat.settings import Settings, load_settings
+from core.errors import EmptyQuestion, QuestionTooLong
+from core.settings import Settings, load_settings
 from kg.client import EmbeddedKG
 from kg.sparql import entity_iri, escape_string, iri_ref, literal, local_id, prop_iri, short
+from qa.detect import clean_question
 from tests import tiny_kg
 
 

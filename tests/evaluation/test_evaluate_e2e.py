@@ -16,10 +16,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from backends.base import Candidate
-from backends.errors import BackendUnavailable
 from backends.fake import FakeBackend
-from chat.pipeline import Pipeline
+from core.errors import BackendUnavailable
 from evaluation.formats import load_dataset, parse_qald_json, write_qald_json
 from evaluation.harness import select_items
 from evaluation.report import CONTRACT_KEYS, group_metrics
@@ -27,6 +25,8 @@ from evaluation.run import evaluate
 from kg.build import build_kg
 from kg.client import EmbeddedKG
 from kg.store import open_store
+from qa.candidate import Candidate
+from qa.pipeline import Pipeline
 from validator.gate import gate
 
 WD = "http://www.wikidata.org/entity/"
@@ -246,7 +246,7 @@ def qanswer_url() -> Iterator[str]:
 
 def test_cli_evaluate_end_to_end(tiny_nt: Path, dataset_file: Path, tmp_path: Path, qanswer_url: str,
                                  capsys: pytest.CaptureFixture[str]):
-    from chat.cli import main
+    from cli.main import main
 
     out = tmp_path / "cli-out"
     common = ["--backend", "qanswer", "--qanswer-url", qanswer_url, "--kg-source", str(tiny_nt),
@@ -265,7 +265,7 @@ def test_cli_evaluate_end_to_end(tiny_nt: Path, dataset_file: Path, tmp_path: Pa
 
 
 def test_cli_evaluate_rejects_a_malformed_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from chat.cli import main
+    from cli.main import main
 
     bad = tmp_path / "broken.json"
     bad.write_text('{"questions": 3}', encoding="utf-8")
@@ -276,8 +276,8 @@ def test_cli_evaluate_rejects_a_malformed_dataset(tmp_path: Path, capsys: pytest
 
 def test_truncated_display_is_scored_on_the_full_answer_set(tmp_path: Path):
     """The chat shows at most MAX_ANSWERS values; scoring re-runs the shown query for all of them."""
-    from chat.pipeline import MAX_ANSWERS
     from evaluation.harness import evaluate_item
+    from qa.pipeline import MAX_ANSWERS
     from tests import tiny_kg
 
     many = [f"Q{1_000_000 + i}" for i in range(MAX_ANSWERS + 50)]

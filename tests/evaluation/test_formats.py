@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import DatasetError
+from core.errors import DatasetError
 from evaluation.formats import (
     dataset_to_nlpcc,
     dataset_to_qald,

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import KGSourceError
-from kg.labels import DB_NAME, LabelIndex, build_label_index, ensure_label_index, fold, normalize, tokenize
+from core.errors import KGSourceError
+from core.text import fold, normalize, tokenize
+from kg.build import ensure_label_index
+from kg.labels import DB_NAME, LabelIndex, build_label_index
 from kg.store import kg_paths
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from backends.errors import KGQueryError, KGTimeout, KGUnavailable
-from backends.resilience import Backoff, CircuitBreaker
+from core.errors import KGQueryError, KGTimeout, KGUnavailable
+from core.resilience import Backoff, CircuitBreaker
 from kg.client import RemoteKG, fetch_labels
 from kg.store import build_store
 from service.kgserve import query_url, start_oxigraph

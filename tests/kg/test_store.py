@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 
-from backends.errors import KGSourceError
+from core.errors import KGSourceError
 from kg.build import build_kg
 from kg.client import EmbeddedKG
 from kg.labels import DB_NAME, LabelIndex

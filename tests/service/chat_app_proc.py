@@ -15,11 +15,11 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 def main(port: int, log_path: Path) -> None:
     """Build the tiny pipeline, the session log and the chat, then serve (blocks)."""
-    from backends.base import Candidate
     from backends.fake import FakeBackend
-    from chat.session_log import SessionLog
-    from chat.settings import load_settings
     from chat.ui import build_app, launch_app
+    from core.settings import load_settings
+    from qa.candidate import Candidate
+    from service.session_log import SessionLog
     from tests.service.helpers import CAPITAL, tiny_pipeline
 
     settings = load_settings({}, host="127.0.0.1", port=port, log_path=log_path, validator=False)

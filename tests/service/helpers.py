@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
-from chat.pipeline import Pipeline
 from kg.client import EmbeddedKG
+from qa.candidate import Candidate
+from qa.pipeline import Pipeline
 from tests import tiny_kg
 
 CAPITAL = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . }"

@@ -7,14 +7,14 @@ import logging
 import httpx
 import pytest
 
-from backends.errors import BackendTimeout
 from backends.fake import FakeBackend
 from backends.qanswer import QAnswerBackend
-from chat.session_log import SessionLog
+from core.errors import BackendTimeout
 from service.app import MAX_BODY_BYTES, create_app
 from service.formats import parse_gerbil_body
 from service.ratelimit import RateLimiter
 from service.server import ServerThread
+from service.session_log import SessionLog
 from tests import tiny_kg
 from tests.service.helpers import CAPITAL, COUNTRY, SCRIPT, scripted_backend, tiny_pipeline
 
@@ -205,7 +205,7 @@ def test_a_burst_is_answered_at_most_max_concurrent_at_a_time():
     import threading
     import time
 
-    from backends.base import Candidate
+    from qa.candidate import Candidate
 
     lock, running, peak = threading.Lock(), [0], [0]
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from chat.session_log import SessionLog
-from chat.settings import PROJECT_ROOT
+from core.settings import PROJECT_ROOT
 from kg.client import RemoteKG
 from kg.store import build_store
 from service.kgserve import query_url, wait_ready
+from service.session_log import SessionLog
 from tests.service.faulty_http import Reply, ScriptedServer, free_port
 from tests.service.helpers import CAPITAL
 
@@ -25,7 +25,7 @@ HTTP = httpx.Client(timeout=60)  # generous: CI machines may be busy
 
 def _kgqa(*args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
-    return subprocess.Popen([sys.executable, "-m", "chat.cli", *args], cwd=PROJECT_ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=PROJECT_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

@@ -9,13 +9,13 @@ import time
 
 import pytest
 
-from backends.errors import BackendUnavailable
 from backends.fake import FakeBackend
 from backends.qanswer import QAnswerBackend
-from backends.resilience import Backoff, CircuitBreaker
-from chat.language import detect_language
-from chat.messages import message
+from chat.messages import message, turn_message
+from core.errors import BackendUnavailable
+from core.resilience import Backoff, CircuitBreaker
 from kg.client import RemoteKG
+from qa.detect import detect_language
 from service.app import create_app
 from service.server import ServerThread
 from tests.service.faulty_http import Reply, Request, ScriptedServer, free_port
@@ -44,7 +44,7 @@ def _warm_language_detector():
 def _assert_service_error(turn, lang: str, elapsed: float) -> None:
     assert turn.status == "service_error"
     assert not turn.answered and turn.answers == [] and turn.boolean is None and turn.sparql is None
-    assert turn.message == message("service_unavailable", lang)
+    assert turn_message(turn) == message("service_unavailable", lang)
     assert elapsed <= TIMEOUT_S + SLACK_S
 
 
@@ -135,7 +135,7 @@ def test_open_breaker_answers_next_users_fast():
         turn = pipeline.answer(QUESTION["de"], "de")
         assert time.monotonic() - t0 < 0.2
     assert turn.status == "service_error" and "circuit breaker open" in turn.error
-    assert turn.message == message("service_unavailable", "de")
+    assert turn_message(turn) == message("service_unavailable", "de")
 
 
 def test_chain_chat_to_service_with_a_failing_backend():
@@ -144,7 +144,7 @@ def test_chain_chat_to_service_with_a_failing_backend():
 
     with ServerThread(create_app(tiny_pipeline(backend=FakeBackend(broken)))) as srv:
         turn = tiny_pipeline(backend=_qanswer(srv.url)).answer(QUESTION["ru"], "ru")
-    assert turn.status == "service_error" and turn.message == message("service_unavailable", "ru")
+    assert turn.status == "service_error" and turn_message(turn) == message("service_unavailable", "ru")
 
 
 def test_user_text_never_reaches_a_query_string():

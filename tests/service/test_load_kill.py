@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from chat.settings import PROJECT_ROOT
+from core.settings import PROJECT_ROOT
 from service.loadgen import TurnResult, logged_questions, missing_turns, run_load
 from tests.service.faulty_http import free_port
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
-from chat.session_log import SessionLog
-from chat.settings import PROJECT_ROOT, load_settings
 from chat.ui import PIPELINE_CONCURRENCY, build_app, launch_app
+from core.settings import PROJECT_ROOT, load_settings
+from qa.candidate import Candidate
 from service.loadgen import missing_turns, run_load
+from service.session_log import SessionLog
 from tests.service.faulty_http import free_port
 from tests.service.helpers import CAPITAL, tiny_pipeline
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from backends.qanswer import QAnswerBackend
-from chat.pipeline import Pipeline
 from kg.client import EmbeddedKG
+from qa.pipeline import Pipeline
 from service.app import create_app
 from service.server import ServerThread
 from tests import tiny_kg
 
-local = pytest.importorskip("backends.local")
+local = pytest.importorskip("backends.local.generator")
 labels = pytest.importorskip("kg.labels")
 
 QUESTIONS = [

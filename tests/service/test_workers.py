@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from chat.factory import build_pipeline
-from chat.settings import load_settings
+from chat.messages import turn_message
+from core.settings import load_settings
+from service.factory import build_pipeline
 from service.workers import WorkerPipeline, WorkerStartError
 
 QUESTIONS = [
@@ -77,7 +78,7 @@ def test_a_worker_killed_while_answering_costs_one_unavailable_turn_and_is_repla
     assert statuses == ["abstained", "service_error"] or statuses == ["ok", "service_error"], statuses
     failed = next(t for t in turns if t.status == "service_error")
     assert not failed.answered and not failed.answers and "WorkerUnavailable" in (failed.error or "")
-    assert failed.message and failed.lang == "en"
+    assert turn_message(failed) and failed.lang == "en"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (len(pool.pids()) < 2 or victim in pool.pids()):
         time.sleep(0.3)

@@ -7,15 +7,15 @@ import json
 
 import pytest
 
-from chat.factory import build_pipeline
-from chat.settings import Settings
+from core.settings import Settings
 from kg.client import EmbeddedKG
+from service.factory import build_pipeline
 from tests import tiny_kg
 from tests.validator.tiny_bench import one_hop_backend, write_bench
-from validator.build import BuildOptions, run
+from training.build import BuildOptions, run
+from training.finetune import TrainConfig, binary_metrics
 from validator.model import read_config
 from validator.runtime import load_runtime
-from validator.train import TrainConfig, binary_metrics
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_broken_validator_leaves_the_pipeline_usable(built, tiny_kg_client, tmp_
 def test_missing_base_model_is_a_model_load_error(built, tiny_kg_client, tmp_path):
     from dataclasses import replace
 
-    from backends.errors import ModelLoadError
+    from core.errors import ModelLoadError
 
     settings, _, _ = built
     with pytest.raises(ModelLoadError, match="base model not built"):
@@ -104,8 +104,8 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     import shutil
     from dataclasses import replace
 
-    from validator.build import CALIBRATION_FILE, calibrate_only
-    from validator.data import read_records
+    from training.build import CALIBRATION_FILE, calibrate_only
+    from training.data import read_records
 
     settings, report, _ = built
     settings = replace(settings, validator_dir=shutil.copytree(settings.validator_dir, tmp_path / "copy"))

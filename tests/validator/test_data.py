@@ -7,14 +7,14 @@ from collections import Counter
 import pyoxigraph as ox
 import pytest
 
-from backends.base import Candidate
-from backends.errors import BackendUnavailable
 from backends.fake import FakeBackend
+from core.errors import BackendUnavailable
 from evaluation.formats import load_datasets
 from evaluation.harness import select_items
 from evaluation.splits import split_of
+from qa.candidate import Candidate
 from tests.validator.tiny_bench import one_hop_backend, write_bench
-from validator.data import (
+from training.data import (
     balance,
     by_split,
     collect,
@@ -124,7 +124,7 @@ def test_turtle_export_has_the_paper_shape(candidates, tmp_path):
 def test_stale_verbalizations_are_rewritten(candidates, tiny_kg_client):
     from dataclasses import replace
 
-    from validator.data import reverbalize
+    from training.data import reverbalize
     from validator.verbalize import VERSION
 
     records = read_records(candidates)
@@ -136,7 +136,7 @@ def test_stale_verbalizations_are_rewritten(candidates, tiny_kg_client):
 
 
 def test_shape_of_names_complex_candidates():
-    from validator.gate import shape_of
+    from qa.candidate import shape_of
 
     assert shape_of("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }") == "plain"
     assert shape_of("SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P131 wd:Q408 }") == "count"
@@ -147,7 +147,7 @@ def test_shape_of_names_complex_candidates():
 
 
 def test_complex_boost_keeps_every_complex_candidate_and_repeats_its_positives():
-    from validator.data import CandidateRecord
+    from training.data import CandidateRecord
 
     def record(position, sparql, correct):
         return CandidateRecord(id="q1", lang="en", split="train", dataset="t", kind="answerable", question="q",

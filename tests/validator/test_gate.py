@@ -5,18 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from validator.gate import (
-    ABSTAIN,
-    CORRECT,
-    WRONG,
-    GatePolicy,
-    SimItem,
-    baseline,
-    calibrate,
-    gate,
-    outcomes_by_threshold,
-    simulate,
-)
+from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem, baseline, calibrate, outcomes_by_threshold, simulate
+from validator.gate import GatePolicy, gate
 
 
 def test_default_gate_keeps_first_candidate_above_threshold():

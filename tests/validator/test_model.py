@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from backends.errors import ModelLoadError
+from core.errors import ModelLoadError
 from validator.convert import is_complete, parse_e5, read_tensor
 from validator.convert import main as convert_main
 from validator.model import (
@@ -185,7 +185,7 @@ def test_fused_per_channel_int8_is_close_and_round_trips(tiny_base, tmp_path):
 
 
 def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):
-    from validator.train import init_from_validator
+    from training.finetune import init_from_validator
 
     deep = base_network(tiny_base, 2)
     torch.nn.init.normal_(deep.head.weight, std=1.0)

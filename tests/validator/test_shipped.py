@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat.settings import Settings
+from core.settings import Settings
 from validator.convert import is_complete
 from validator.model import read_config
 from validator.runtime import load_encoder

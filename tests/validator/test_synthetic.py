@@ -1,4 +1,4 @@
-"""Templated complex questions (validator/synthetic.py) and the complex-shape gate."""
+"""Templated complex questions (training/synthetic.py) and the complex-shape gate."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from validator.gate import CORRECT, WRONG, GatePolicy, SimItem, choose, is_complex, outcomes_by_threshold
-from validator.synthetic import (
+from qa.candidate import is_complex
+from training.calibrate import CORRECT, WRONG, SimItem, outcomes_by_threshold
+from training.synthetic import (
     Facts,
     entity_split,
     generate,
@@ -18,6 +19,7 @@ from validator.synthetic import (
     name_in,
     to_items,
 )
+from validator.gate import GatePolicy, choose
 
 EINSTEIN, PUSHKIN, GERMANY, BERLIN, RUSSIA, MOSCOW = "Q937", "Q7200", "Q183", "Q64", "Q159", "Q649"
 
@@ -118,7 +120,7 @@ def test_is_complex(sparql, expected):
 
 
 def test_complex_threshold_keeps_the_benchmarks_complex_candidates_at_the_floor():
-    from validator.build import calibrate_complex
+    from training.build import calibrate_complex
 
     def item(score: float, outcome: int) -> SimItem:
         return SimItem((score,), (outcome,), backend=(0.5,), complex=(True,))

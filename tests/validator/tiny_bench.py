@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from backends.base import Candidate
 from backends.fake import FakeBackend
+from qa.candidate import Candidate
 from tests import tiny_kg
 
 PROPS = ("P36", "P17", "P19", "P31", "P27", "P20", "P106")

@@ -17,17 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.labels import (
-    LabelIndex,
-    NameHit,
-    cased_tokens,
-    fold,
-    is_cjk,
-    latin_form,
-    phonetic_key,
-    sound_similarity,
-    tokenize,
-)
+from core.text import cased_tokens, fold, is_cjk, latin_form, phonetic_key, sound_similarity, tokenize
+from kg.labels import LabelIndex, NameHit
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16

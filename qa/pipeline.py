@@ -10,28 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from backends.base import Backend, Candidate
-from backends.complex import ComparisonSpec, evaluate_comparison, parse_comparison
-from backends.errors import InputError, KGError, KGQAError, is_service_fault
-from chat.language import SUPPORTED_LANGUAGES, detect_language
-from chat.limits import clean_question
-from chat.messages import message
+from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from validator.gate import is_complex
+from qa.candidate import Candidate, is_complex
+from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
+from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
+from qa.generate import Backend
+from qa.label import pick_label
 
-LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
-    "uk": ("uk", "ru", "en"),
-    "ru": ("ru", "uk", "en"),
-    "be": ("be", "ru", "uk", "en"),
-    "de": ("de", "en", "fr"),
-    "es": ("es", "pt", "it", "en"),
-    "pt": ("pt", "es", "it", "en"),
-    "it": ("it", "es", "fr", "en"),
-    "fr": ("fr", "it", "es", "en"),
-    "zh": ("zh", "zh-hans", "zh-cn", "ja", "en"),
-    "ja": ("ja", "zh", "en"),
-}
 MAX_ANSWERS = 200
 
 
@@ -93,7 +80,8 @@ class Turn:
     sparql: str | None = None
     confidence: float | None = None
     candidates: list[CandidateView] = field(default_factory=list)
-    message: str = ""
+    message_key: str = ""  # what to tell the user; the UI layer words it (chat.messages.turn_message)
+    message_args: dict[str, Any] = field(default_factory=dict)
     status: str = "ok"  # ok | abstained | no_candidates | bad_input | service_error | error
     error: str | None = None
     validator: str = "off"  # on | off | unavailable
@@ -116,7 +104,8 @@ class Turn:
             "sparql": self.sparql,
             "confidence": self.confidence,
             "candidates": [c.to_json() for c in self.candidates],
-            "message": self.message,
+            "message_key": self.message_key,
+            "message_args": self.message_args,
             "status": self.status,
             "error": self.error,
             "validator": self.validator,
@@ -129,18 +118,6 @@ class Turn:
         if self.comparison is not None:
             out["comparison"] = self.comparison
         return out
-
-
-def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
-    """The best label along ``lang -> related -> en -> any``; returns (label, its lang)."""
-    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in (*chain, "en"):
-        if labels.get(code):
-            return labels[code][0], code
-    for code in sorted(labels):
-        if labels[code]:
-            return labels[code][0], code or None
-    return None, None
 
 
 class Pipeline:
@@ -189,12 +166,15 @@ class Pipeline:
         except KGQAError as exc:
             self._fail(turn, "service_error" if is_service_fault(exc) else "error", exc)
         turn.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-        if not turn.message:
-            turn.message = message(_message_key(turn), turn.lang, limit=self.max_question_chars)
+        if not turn.message_key:
+            turn.message_key = _message_key(turn)
+            turn.message_args = {"limit": self.max_question_chars}
         return turn
 
     def _fail(self, turn: Turn, status: str, exc: Exception) -> None:
         turn.status = status
+        if isinstance(exc, QuestionTooLong):
+            turn.message_key, turn.message_args = "too_long", {"limit": exc.limit}
         turn.error = f"{type(exc).__name__}: {exc}"
         turn.answered = False
         turn.answers = []
@@ -293,7 +273,8 @@ class Pipeline:
             names = [pick_label(labels.get(entity_iri(q), {}), turn.lang)[0] or q for q in unknown]
             prop_labels = {lang: names for node in prop_nodes for lang, names in labels.get(node, {}).items()}
             prop = pick_label(prop_labels, turn.lang)[0] or spec.property
-            turn.message = message("comparison_unknown", turn.lang, entity=", ".join(names), property=prop)
+            turn.message_key = "comparison_unknown"
+            turn.message_args = {"entity": ", ".join(names), "property": prop}
             turn.notes.append(f"comparison: {spec.property} unknown for {', '.join(unknown)}")
             return
         turn.comparison = outcome.to_json()
@@ -301,7 +282,7 @@ class Pipeline:
         winners = pair if outcome.winner == 0 else (pair[outcome.winner - 1],)
         self._fill_answers(turn, QueryResult(["answer"], [{"answer": Term("uri", entity_iri(q))} for q in winners]))
         if outcome.winner == 0:
-            turn.message = message("comparison_equal", turn.lang)
+            turn.message_key = "comparison_equal"
 
     def _fill_answers(self, turn: Turn, result: QueryResult) -> None:
         if result.boolean is not None:
@@ -330,7 +311,7 @@ def _message_key(turn: Turn) -> str:
     if turn.status == "ok":
         return "answer_intro"
     if turn.status == "bad_input":
-        return "too_long" if turn.error and "QuestionTooLong" in turn.error else "empty_question"
+        return "empty_question"
     if turn.status == "service_error":
         return "service_unavailable"
     if turn.status == "error":

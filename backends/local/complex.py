@@ -36,10 +36,12 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Literal
 
-from backends.base import Candidate
-from backends.errors import KGError, KGSourceError
+from backends.local.lexicon import default_lexicon
+from core.errors import KGError, LexiconError
 from kg.client import KG, Term
 from kg.sparql import XSD, entity_iri, literal, local_id, prop_iri, short
+from qa.candidate import Candidate
+from qa.execute import best_value, value_key
 
 Direction = Literal["ASC", "DESC"]
 ValueKind = Literal["date", "quantity"]
@@ -959,105 +961,6 @@ def comparison_query(qid1: str, qid2: str, pid: str, direction: Direction) -> st
             f"ORDER BY {direction}(?value) LIMIT 1")
 
 
-_COMPARISON = re.compile(
-    r"^SELECT \?answer WHERE \{ VALUES \?answer \{ wd:(Q[1-9]\d*) wd:(Q[1-9]\d*) \} "
-    r"\?answer wdt:(P[1-9]\d*) \?value \} ORDER BY (ASC|DESC)\(\?value\) LIMIT 1$"
-)
-
-
-@dataclass(frozen=True)
-class ComparisonSpec:
-    """Entity 1 vs entity 2 on ``property``; the winner comes first in ``direction``."""
-
-    entity1: str
-    entity2: str
-    property: str
-    direction: Direction
-
-
-def parse_comparison(sparql: str) -> ComparisonSpec | None:
-    """The :class:`ComparisonSpec` of a two-entity comparison candidate, else ``None``."""
-    m = _COMPARISON.match(" ".join(sparql.split()))
-    if not m:
-        return None
-    return ComparisonSpec(m.group(1), m.group(2), m.group(3), m.group(4))  # type: ignore[arg-type]
-
-
-# --------------------------------------------------------------------------- comparing values
-
-_DATE_VALUE = re.compile(r"^(-?)(\d{1,9})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2}))?")
-
-
-def value_key(term: Term) -> tuple[int, ...] | Decimal | None:
-    """A sortable key for a literal: dates as ``(year, month, day, h, m, s)``, numbers as
-    :class:`Decimal` of the lexical form (robust to forms the store cannot parse)."""
-    if term.kind != "literal":
-        return None
-    dt = (term.datatype or "").rsplit("#", 1)[-1]
-    m = _DATE_VALUE.match(term.value.strip())
-    if m and (dt in ("dateTime", "date", "gYear") or not dt):
-        sign = -1 if m.group(1) else 1
-        rest = tuple(int(g or 0) for g in m.groups()[2:])
-        return (sign * int(m.group(2)), *rest)
-    try:
-        return Decimal(term.value.strip())
-    except InvalidOperation:
-        return None
-
-
-@dataclass(frozen=True)
-class ComparisonOutcome:
-    """The values found and the winner (1, 2, 0 for equal) or the unknown sides."""
-
-    spec: ComparisonSpec
-    value1: Term | None
-    value2: Term | None
-    winner: int | None
-    missing: tuple[int, ...]
-
-    def to_json(self) -> dict[str, object]:
-        """The ``comparison`` object of ``kgqa ask --json``."""
-        return {"entity1": self.spec.entity1, "entity2": self.spec.entity2, "property": self.spec.property,
-                "winner": self.winner,
-                "values": [v.value if v else None for v in (self.value1, self.value2)]}
-
-
-def _best(terms: Sequence[Term], direction: Direction) -> Term | None:
-    keyed = [(value_key(t), t) for t in terms]
-    keyed = [(k, t) for k, t in keyed if k is not None]
-    if not keyed:
-        return None
-    pick = min if direction == "ASC" else max
-    return pick(keyed, key=lambda kt: kt[0])[1]
-
-
-def evaluate_comparison(kg: KG, spec: ComparisonSpec, *, timeout_s: float | None = None) -> ComparisonOutcome:
-    """Fetch both values of ``spec.property`` and decide: the entity whose value comes
-    first in ``spec.direction`` wins; equal values give 0; a missing value gives no winner
-    and names the unknown side(s).  Raises :class:`KGError` subclasses."""
-    sparql = (f"SELECT ?e ?v WHERE {{ VALUES ?e {{ {_e(spec.entity1)} {_e(spec.entity2)} }} "
-              f"?e {_p(spec.property)} ?v }}")
-    rows = kg.query(sparql, timeout_s=timeout_s, max_rows=200).rows
-    by_entity: dict[str, list[Term]] = {spec.entity1: [], spec.entity2: []}
-    for row in rows:
-        qid = local_id(row["e"].value) if "e" in row else None
-        if qid in by_entity and "v" in row:
-            by_entity[qid].append(row["v"])
-    v1, v2 = _best(by_entity[spec.entity1], spec.direction), _best(by_entity[spec.entity2], spec.direction)
-    missing = tuple(i for i, v in ((1, v1), (2, v2)) if v is None)
-    if missing:
-        return ComparisonOutcome(spec, v1, v2, None, missing)
-    k1, k2 = value_key(v1), value_key(v2)  # type: ignore[arg-type]
-    if type(k1) is not type(k2):
-        return ComparisonOutcome(spec, v1, v2, None, (1, 2))
-    if k1 == k2:
-        winner = 0
-    else:
-        first_is_smaller = k1 < k2  # type: ignore[operator]
-        winner = 1 if first_is_smaller == (spec.direction == "ASC") else 2
-    return ComparisonOutcome(spec, v1, v2, winner, ())
-
-
 # --------------------------------------------------------------------------- the generator
 
 
@@ -1370,10 +1273,9 @@ class ComplexGenerator:
     def _named_properties(question: str, lang: str, base: Sequence[Candidate]) -> frozenset[str]:
         """Properties the question's words name: property-lexicon phrases, and the
         relations of base candidates whose property matched the question."""
-        from backends.lexicon import default_lexicon
 
         named = set()
-        with contextlib.suppress(KGSourceError):  # no lexicon: the base candidates' evidence alone
+        with contextlib.suppress(LexiconError):  # no lexicon: the base candidates' evidence alone
             named.update(m.pid for m in default_lexicon().match_properties(question, lang))
         for cand in base[:20]:
             feats = dict(cand.features)
@@ -1495,7 +1397,7 @@ class ComplexGenerator:
         for r in a.readings[:6]:
             if not LITERAL_PROPERTIES[r.pid].orderable or not all(values.get((q, r.pid)) for q in qids):
                 continue
-            best = sorted((value_key(_best(values[(q, r.pid)], r.direction)), q) for q in qids)  # type: ignore[arg-type]
+            best = sorted((value_key(best_value(values[(q, r.pid)], r.direction)), q) for q in qids)  # type: ignore[arg-type]
             first, second = (best[0], best[1]) if r.direction == "ASC" else (best[-1], best[-2])
             if first[0] == second[0]:
                 continue

@@ -11,7 +11,7 @@ answer-type fit with the question word) and builds small query graphs:
 * 2 hops ``wd:E wdt:P1 ?x . ?x wdt:P2 ?answer``.
 
 Every query is entity-anchored, so its cost is bounded by node degrees (pyoxigraph has no
-query timeout).  Candidates are scored by :class:`backends.ranker.Ranker` (a logistic
+query timeout).  Candidates are scored by :class:`backends.local.ranker.Ranker` (a logistic
 regression over the features computed here) and returned best first.
 
 Query shapes are small builder functions (:func:`forward`, :func:`backward`,
@@ -30,19 +30,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from backends.base import MAX_CANDIDATES, Candidate
-from backends.complex import ComplexGenerator, extend_candidates
-from backends.complex import warm_up as complex_warm_up
-from backends.errors import BackendTimeout, BackendUnavailable, KGQueryError, KGSourceError, KGTimeout, KGUnavailable
-from backends.linking import Linker, Mention, is_stopword
-from backends.ranker import Ranker
+from backends.local.complex import ComplexGenerator, extend_candidates
+from backends.local.complex import warm_up as complex_warm_up
+from backends.local.lexicon import PropertyLexicon, default_lexicon
+from backends.local.linking import Linker, Mention, is_stopword
+from backends.local.ranker import Ranker
+from core.errors import (
+    BackendTimeout,
+    BackendUnavailable,
+    KGQueryError,
+    KGTimeout,
+    KGUnavailable,
+    LexiconError,
+)
+from core.text import fold, is_cjk, tokenize
+from kg.build import ensure_label_index
 from kg.client import KG, Term
-from kg.labels import LabelIndex, fold, is_cjk, tokenize
+from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
+from qa.candidate import Candidate
+from qa.generate import MAX_CANDIDATES
 
 if TYPE_CHECKING:
-    from backends.lexicon import PropertyLexicon
-    from chat.settings import Settings
+    from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -396,16 +406,15 @@ class LocalBackend:
     @classmethod
     def from_settings(cls, settings: Settings, kg: KG) -> LocalBackend:
         """Open the label index of the configured KG source (building it when missing)."""
-        from backends.lexicon import default_lexicon
-        from kg.labels import ensure_label_index
 
         index = ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
         try:
-            lexicon = default_lexicon()
-        except KGSourceError as exc:
+            lexicon = default_lexicon(Path(settings.lexicon_path))
+        except LexiconError as exc:
             log.warning("property lexicon unavailable, using KG property labels only: %s", exc)
             lexicon = None
-        return cls(kg, index, lexicon=lexicon, timeout_s=min(settings.timeout_s, QUERY_TIMEOUT_S),
+        return cls(kg, index, lexicon=lexicon, ranker=Ranker.load_default(settings.ranker_path),
+                   timeout_s=min(settings.timeout_s, QUERY_TIMEOUT_S),
                    budget_s=settings.timeout_s)
 
     # ------------------------------------------------------------------ API

@@ -15,6 +15,10 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_KG_SOURCE = PROJECT_ROOT.parent / "shared" / "data" / "kg" / "kg_union.nt.gz"
 DEFAULT_BENCH_DIR = PROJECT_ROOT.parent / "shared" / "data" / "bench"
+ASSETS_DIR = PROJECT_ROOT / "assets"
+LEXICON_PATH = ASSETS_DIR / "property_lexicon.json"
+RANKER_PATH = ASSETS_DIR / "ranker.json"
+VALIDATOR_DIR = ASSETS_DIR / "validator"
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,9 @@ class Settings:
     qanswer_url: str | None = None
     qanswer_kb: str = "wikidata"
     validator: bool = True
-    validator_dir: Path = PROJECT_ROOT / "assets" / "validator"
+    validator_dir: Path = VALIDATOR_DIR
+    lexicon_path: Path = LEXICON_PATH
+    ranker_path: Path = RANKER_PATH
     base_model_dir: Path | None = None
     threshold: float | None = None
     host: str = "127.0.0.1"

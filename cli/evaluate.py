@@ -7,10 +7,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from cli.main import add_common, settings_from_args
+from core.errors import DatasetError
+from evaluation.formats import load_dataset
+from evaluation.harness import select_items
+from evaluation.markdown import summary_table
+from evaluation.run import evaluate
+from service.factory import build_pipeline
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the CLI."""
-    from chat.cli import add_common
 
     p = sub.add_parser("evaluate", help="run the pipeline on QALD-JSON/QALD-XML/NLPCC files and score it")
     p.add_argument("datasets", nargs="+", type=Path, help="benchmark files (QALD-JSON, QALD-XML or NLPCC)")
@@ -36,13 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Evaluate and print the summary table; exit 2 on unreadable datasets or no items."""
-    from backends.errors import DatasetError
-    from chat.cli import settings_from_args
-    from chat.factory import build_pipeline
-    from evaluation.formats import load_dataset
-    from evaluation.harness import select_items
-    from evaluation.markdown import summary_table
-    from evaluation.run import evaluate
 
     if args.limit is not None and args.limit < 1:
         print("kgqa evaluate: error: --limit must be at least 1", file=sys.stderr)

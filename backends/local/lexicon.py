@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from backends.errors import KGSourceError
+from core.errors import LexiconError
+from core.settings import LEXICON_PATH
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "assets" / "property_lexicon.json"
+DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
@@ -124,24 +125,24 @@ class PropertyLexicon:
     def load(cls, path: Path | str | None = None) -> PropertyLexicon:
         """Read and validate the lexicon file (default: :data:`DEFAULT_PATH`).
 
-        Raises :class:`KGSourceError` naming the file when it is missing, not JSON,
+        Raises :class:`LexiconError` naming the file when it is missing, not JSON,
         or not shaped as described in the module docstring.
         """
         file = Path(path) if path is not None else DEFAULT_PATH
         try:
             text = file.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
-            raise KGSourceError(file, "property lexicon not found") from exc
+            raise LexiconError(file, "property lexicon not found") from exc
         except (OSError, UnicodeDecodeError) as exc:
-            raise KGSourceError(file, f"cannot read property lexicon: {exc}") from exc
+            raise LexiconError(file, f"cannot read property lexicon: {exc}") from exc
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise KGSourceError(file, f"property lexicon is not valid JSON: {exc}") from exc
+            raise LexiconError(file, f"property lexicon is not valid JSON: {exc}") from exc
         try:
             return cls.from_dict(data, source=file)
         except ValueError as exc:
-            raise KGSourceError(file, f"malformed property lexicon: {exc}") from exc
+            raise LexiconError(file, f"malformed property lexicon: {exc}") from exc
 
     @classmethod
     def from_dict(cls, data: object, source: Path | None = None) -> PropertyLexicon:
@@ -364,10 +365,10 @@ def _word_pattern(word: str, lang: str) -> str:
     return re.escape(stem) + r"\w*"
 
 
-@lru_cache(maxsize=1)
-def default_lexicon() -> PropertyLexicon:
-    """The shipped lexicon, loaded once per process."""
-    return PropertyLexicon.load()
+@lru_cache(maxsize=4)
+def default_lexicon(path: Path = DEFAULT_PATH) -> PropertyLexicon:
+    """The lexicon at ``path`` (the shipped one by default), loaded once per process."""
+    return PropertyLexicon.load(path)
 
 
 def _mapping(value: object, where: str) -> dict:

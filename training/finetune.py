@@ -18,7 +18,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from validator.data import CandidateRecord
+from core.errors import ModelLoadError
+from training.data import CandidateRecord
 from validator.model import CrossEncoder, CrossEncoderNet, base_network, load_tokenizer
 
 
@@ -226,7 +227,6 @@ def init_from_validator(net: CrossEncoderNet, model_dir: Path) -> None:
     state = {k: v.float() for k, v in shipped.items() if k in own}
     missing = [k for k in own if k not in state and k != "bert.embeddings.word_embeddings.weight"]
     if missing:
-        from backends.errors import ModelLoadError
 
         raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot initialise from it: missing {missing[:3]}")
     net.load_state_dict(state, strict=False)

@@ -22,16 +22,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from backends.base import Backend
-from backends.errors import BackendError, KGError
+from core.errors import BackendError, KGError
 from evaluation.answers import normalize_boolean, normalize_terms
 from evaluation.harness import EvalItem, gold_values
 from evaluation.metrics import Counts, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import KG
-from validator.gate import is_complex
-from validator.synthetic import DATASET as SYNTHETIC
-from validator.synthetic import mentions_gold
+from qa.candidate import is_complex
+from qa.generate import Backend
+from training.synthetic import DATASET as SYNTHETIC
+from training.synthetic import mentions_gold
 from validator.verbalize import VERSION, Verbalizer
 
 CANDIDATES_FILE = "candidates.jsonl"

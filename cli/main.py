@@ -1,4 +1,4 @@
-"""The ``kgqa`` command line.  Each sub-command lives in its own ``chat.cli_*`` module
+"""The ``kgqa`` command line.  Each sub-command lives in its own ``cli.*`` module
 exposing ``register(subparsers)``; settings are read once here."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from chat.settings import Settings, load_settings
+from core.settings import Settings, load_settings
 
-COMMAND_MODULES = ("chat.cli_kg", "chat.cli_ask", "chat.cli_eval", "chat.cli_validator", "chat.cli_log",
-                   "chat.cli_serve")
+COMMAND_MODULES = ("cli.kg", "cli.ask", "cli.evaluate", "cli.train", "cli.log",
+                   "cli.serve")
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:

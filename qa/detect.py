@@ -23,6 +23,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from core.errors import EmptyQuestion, QuestionTooLong
+
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
 """Languages the chat speaks (UI text, messages, language selector)."""
 
@@ -203,3 +205,24 @@ def detect_language(text: str) -> str:
         return "en"
     scores = language_scores(text)
     return max(LATIN_LANGUAGES, key=lambda lang: (scores[lang], lang == "en"))
+
+# --------------------------------------------------------------------------- question limits
+
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def clean_question(text: str | None, max_chars: int) -> str:
+    """NFC-normalize, drop control/format characters and collapse whitespace.
+
+    Raises :class:`EmptyQuestion` or :class:`QuestionTooLong`.
+    """
+    raw = text or ""
+    if len(raw) > max_chars:
+        raise QuestionTooLong(len(raw), max_chars)
+    cleaned = _CONTROL.sub(" ", unicodedata.normalize("NFC", raw))
+    cleaned = re.sub(r"\s+", " ", cleaned).strip()
+    if not cleaned:
+        raise EmptyQuestion("question is empty")
+    return cleaned

@@ -12,7 +12,7 @@ Stages (each can be reused from the cache):
    that, if the calibrated gate's dev ATS stays within 0.01 of fp32's);
 6. gate calibration on the whole ``dev`` split (pipeline simulation, ATS); the complex-shape
    threshold first, on the complex candidates of the benchmark's and the templated
-   questions' (:mod:`validator.synthetic`) ``dev`` split;
+   questions' (:mod:`training.synthetic`) ``dev`` split;
 7. the held-out ``test`` report: before/after ATS, precision, abstention, P@k, NDCG@k;
 8. shipping: ``assets/validator/{model.safetensors,config.json,report.json}``.
 """
@@ -28,37 +28,45 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from backends.base import Backend
-from chat.settings import DEFAULT_BENCH_DIR, Settings
+from core.settings import DEFAULT_BENCH_DIR, Settings
+from evaluation.formats import load_datasets
+from evaluation.harness import select_items
 from evaluation.metrics import ndcg_at_k, precision_at_k
 from evaluation.splits import split_of
-from evaluation.written import WRITTEN
 from kg.client import KG
-from validator.data import (
-    CANDIDATES_FILE,
-    CandidateRecord,
-    by_split,
-    grouped,
-    read_records,
-    reverbalize,
-    write_records,
-)
-from validator.gate import (
+from qa.candidate import is_complex
+from qa.generate import Backend
+from service.factory import make_backend, open_kg
+from training.calibrate import (
     CORRECT,
     WRONG,
     Calibration,
-    GatePolicy,
     SimItem,
     baseline,
     calibrate,
     default_policies,
-    is_complex,
     outcomes_by_threshold,
     simulate,
     threshold_grid,
 )
+from training.data import (
+    CANDIDATES_FILE,
+    CandidateRecord,
+    by_split,
+    collect,
+    export_turtle,
+    grouped,
+    make_splits,
+    read_records,
+    reverbalize,
+    write_records,
+)
+from training.finetune import BinaryMetrics, TrainConfig, binary_metrics, predict, train
+from training.synthetic import generate, load_facts, to_items
+from training.written import WRITTEN
+from validator.convert import convert, is_complete
+from validator.gate import GatePolicy
 from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator, write_config
-from validator.train import BinaryMetrics, TrainConfig, binary_metrics, predict, train
 from validator.verbalize import VERSION as VERBALIZER_VERSION
 
 RANK_KS = tuple(range(1, 11))
@@ -82,7 +90,7 @@ class BuildOptions:
     negatives_per_item: int | None = 4
     min_precision: float | None = 0.9
     complex_boost: int = 4
-    synthetic: bool = True  # templated complex questions (validator.synthetic) for training and the complex gate
+    synthetic: bool = True  # templated complex questions (training.synthetic) for training and the complex gate
     splits: tuple[str, ...] | None = None  # collect only these splits' questions (None: all)
     backend: Backend | None = None  # default: the configured backend (tests inject one)
     kg: KG | None = None
@@ -104,10 +112,6 @@ def collect_candidates(settings: Settings, opts: BuildOptions, log: Callable[[st
 
 def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, log: Callable[[str], None]) -> Path:
     """Run the backend over the selected items into ``path`` (resumable)."""
-    from chat.factory import make_backend, open_kg
-    from evaluation.formats import load_datasets
-    from evaluation.harness import select_items
-    from validator.data import collect
 
     kg = opts.kg or open_kg(settings)
     backend = opts.backend or make_backend(settings, kg)
@@ -130,12 +134,9 @@ def written_test_entities(path: Path = WRITTEN) -> set[str]:
 
 
 def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
-    """Templated complex questions (:mod:`validator.synthetic`) through the real backend
+    """Templated complex questions (:mod:`training.synthetic`) through the real backend
     into ``<work>/synthetic_candidates.jsonl`` (resumable; rebuilt with ``recollect``);
     returns the records of the questions the templates make now."""
-    from chat.factory import make_backend, open_kg
-    from validator.data import collect
-    from validator.synthetic import generate, load_facts, to_items
 
     path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
     if opts.recollect and path.exists():
@@ -339,8 +340,6 @@ def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[Cand
 
 def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run every stage; returns the report also written to ``out_dir/report.json``."""
-    from validator.convert import convert, is_complete
-    from validator.data import export_turtle, make_splits
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
     work = Path(opts.work_dir or settings.cache_dir / "validator")
@@ -352,7 +351,6 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
         candidates = collect_candidates(settings, replace(opts, work_dir=work), log)  # resumable
     records = read_records(candidates)
     if any(r.position > 0 and r.verbalizer != VERBALIZER_VERSION for r in records):
-        from chat.factory import open_kg
 
         records = reverbalize(records, opts.kg or open_kg(settings), progress=opts.progress)
         write_records(records, candidates.with_suffix(".tmp"))

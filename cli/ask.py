@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from chat.messages import turn_message
+from chat.render import render_text
+from cli.main import add_common, settings_from_args
+from service.factory import build_pipeline
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``ask`` to the CLI."""
-    from chat.cli import add_common
 
     p = sub.add_parser("ask", help="answer one question (one answer or 'I don't know')")
     p.add_argument("question")
@@ -21,15 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_ask(args: argparse.Namespace) -> int:
     """Answer and print; exit 2 on bad input, 3 on a service fault."""
-    from chat.cli import settings_from_args
-    from chat.factory import build_pipeline
-    from chat.render import render_text
 
     settings = settings_from_args(args)
     pipeline = build_pipeline(settings)
     turn = pipeline.answer(args.question, args.lang, use_validator=not args.no_validator)
     if args.json:
-        print(json.dumps(turn.to_json(), ensure_ascii=False, indent=1))
+        print(json.dumps({**turn.to_json(), "message": turn_message(turn)}, ensure_ascii=False, indent=1))
     else:
         print(render_text(turn))
     if turn.status == "bad_input":

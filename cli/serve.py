@@ -8,6 +8,17 @@ import logging
 import os
 import sys
 
+from cli.main import add_common, settings_from_args
+from core.errors import KGSourceError, KGUnavailable
+from kg.build import build_kg
+from kg.store import check_source, kg_paths
+from service.app import create_app
+from service.factory import build_pipeline
+from service.kgserve import oxigraph_command, query_url
+from service.ratelimit import RateLimiter
+from service.server import serve
+from service.session_log import SessionLog
+
 DEFAULT_SERVE_PORT = 8000
 DEFAULT_KG_PORT = 7878
 DEFAULT_API_RATE_LIMIT = 600  # per client and minute: GERBIL sends its questions back to back
@@ -15,7 +26,6 @@ DEFAULT_API_RATE_LIMIT = 600  # per client and minute: GERBIL sends its question
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``serve`` and ``kg-serve`` to the CLI."""
-    from chat.cli import add_common
 
     p = sub.add_parser("serve", help="run the web API (QAnswer /api/qa/full, GERBIL /gerbil, /health)")
     p.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
@@ -38,12 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Assemble the pipeline from settings and serve the API until interrupted."""
-    from chat.cli import settings_from_args
-    from chat.factory import build_pipeline
-    from chat.session_log import SessionLog
-    from service.app import create_app
-    from service.ratelimit import RateLimiter
-    from service.server import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
@@ -58,11 +62,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_kg_serve(args: argparse.Namespace) -> int:
     """Build the store if needed, then replace this process with ``oxigraph serve-read-only``."""
-    from backends.errors import KGSourceError, KGUnavailable
-    from chat.cli import settings_from_args
-    from kg.build import build_kg
-    from kg.store import check_source, kg_paths
-    from service.kgserve import oxigraph_command, query_url
 
     settings = settings_from_args(args)
     try:

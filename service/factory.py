@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from backends.base import Backend
-from backends.errors import ModelLoadError
-from chat.pipeline import Pipeline
-from chat.settings import Settings
+from backends.local.generator import LocalBackend
+from backends.qanswer import QAnswerBackend
+from core.errors import ModelLoadError
+from core.settings import Settings
+from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
+from kg.store import open_store
+from qa.generate import Backend
+from qa.pipeline import Pipeline
 
 log = logging.getLogger(__name__)
 
@@ -17,8 +21,6 @@ def open_kg(settings: Settings) -> KG:
     """The remote endpoint when configured, else the embedded store (built if needed)."""
     if settings.kg_endpoint:
         return RemoteKG(settings.kg_endpoint, timeout_s=settings.timeout_s, retries=settings.retries)
-    from kg.build import build_kg
-    from kg.store import open_store
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
     return EmbeddedKG(open_store(paths))
@@ -27,13 +29,11 @@ def open_kg(settings: Settings) -> KG:
 def make_backend(settings: Settings, kg: KG) -> Backend:
     """The configured backend over ``kg``."""
     if settings.backend == "qanswer":
-        from backends.qanswer import QAnswerBackend
 
         if not settings.qanswer_url:
             raise ValueError("backend 'qanswer' needs qanswer_url")
         return QAnswerBackend(settings.qanswer_url, kb=settings.qanswer_kb, timeout_s=settings.timeout_s,
                               retries=settings.retries)
-    from backends.local import LocalBackend
 
     return LocalBackend.from_settings(settings, kg)
 

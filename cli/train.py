@@ -7,10 +7,12 @@ import argparse
 import json
 import sys
 
+from cli.main import add_common, settings_from_args
+from core.errors import KGQAError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``train-validator`` to the CLI."""
-    from chat.cli import add_common
 
     p = sub.add_parser("train-validator", help="fine-tune the query validator and calibrate its gate")
     p.add_argument("--bench", nargs="*", help="QALD-JSON dev question files (default: every shared bench file)")
@@ -31,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep every COUNT/ASK/ORDER BY/FILTER candidate of the train split and count its "
                         "positives N times (default 4; 1 = no special treatment)")
     p.add_argument("--no-synthetic", dest="synthetic", action="store_false",
-                   help="no templated complex questions (validator.synthetic) for training and the complex-shape "
+                   help="no templated complex questions (training.synthetic) for training and the complex-shape "
                         "threshold")
     p.add_argument("--calibrate-only", action="store_true",
                    help="no training: run the current backend on the dev/test questions (resumable; "
@@ -55,10 +57,8 @@ def run_train_validator(args: argparse.Namespace) -> int:
     """Run every stage and print the validation and test figures."""
     from pathlib import Path
 
-    from backends.errors import KGQAError
-    from chat.cli import settings_from_args
-    from validator.build import BuildOptions, calibrate_only, run
-    from validator.train import TrainConfig
+    from training.build import BuildOptions, calibrate_only, run
+    from training.finetune import TrainConfig
 
     settings = settings_from_args(args)
     cfg = TrainConfig(layers=args.layers, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,

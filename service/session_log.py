@@ -36,8 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from backends.errors import SessionLogError
-from chat.pipeline import Turn
+from core.errors import SessionLogError
+from qa.pipeline import Turn
 
 SCHEMA_VERSION = 1
 ABSTAIN_STATUSES = frozenset({"abstained", "no_candidates"})

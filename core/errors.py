@@ -10,6 +10,7 @@ localizes what users see from the exception *class*.
     │   └── QuestionTooLong
     ├── KGError                    anything about the knowledge graph
     │   ├── KGSourceError          missing / unreadable / corrupt KG source file (names it)
+    │   │   └── LabelIndexOutdated  the label index was built by another schema version (rebuilt)
     │   ├── KGQueryError           a query the KG rejected (syntax, unsupported feature)
     │   ├── KGTimeout              a query ran past its bound
     │   └── KGUnavailable          remote SPARQL endpoint refused, 5xx, malformed reply
@@ -17,8 +18,9 @@ localizes what users see from the exception *class*.
     │   ├── BackendTimeout
     │   ├── BackendUnavailable     refused connection, 5xx, 429, circuit breaker open
     │   └── BackendResponseError   malformed JSON or wrong shape
-    ├── ValidatorError
-    │   └── ModelLoadError         missing or corrupt model file (names it)
+    ├── AssetError                 a shipped or built asset (model, ranker, lexicon) is unusable
+    │   ├── ModelLoadError         missing or corrupt model file (names it)
+    │   └── LexiconError           malformed property lexicon (names it)
     ├── DatasetError               unreadable or malformed benchmark file (evaluation)
     └── SessionLogError            the session log could not be opened or written (chat)
 
@@ -59,6 +61,16 @@ class KGSourceError(KGError):
     def __init__(self, path: object, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
+        self.reason = reason
+
+
+class LabelIndexOutdated(KGSourceError):
+    """The label index on disk was built by another schema version."""
+
+    def __init__(self, path: object, found: str | None, expected: int) -> None:
+        super().__init__(path, f"label index schema {found!r}, expected {expected}")
+        self.found = found
+        self.expected = expected
 
 
 class KGQueryError(KGError):
@@ -89,16 +101,21 @@ class BackendResponseError(BackendError):
     """The backend answered with malformed JSON or an unexpected shape."""
 
 
-class ValidatorError(KGQAError):
-    """The query validator failed."""
-
-
-class ModelLoadError(ValidatorError):
-    """A model file is missing or corrupt."""
+class AssetError(KGQAError):
+    """A shipped or built asset (model weights, ranker, lexicon) cannot be used."""
 
     def __init__(self, path: object, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
+        self.reason = reason
+
+
+class ModelLoadError(AssetError):
+    """A model file is missing or corrupt."""
+
+
+class LexiconError(AssetError):
+    """The property lexicon file is malformed."""
 
 
 class DatasetError(KGQAError):

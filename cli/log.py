@@ -7,8 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from backends.errors import SessionLogError
-from chat.session_log import SessionLog
+from cli.main import settings_from_args
+from core.errors import SessionLogError
+from service.session_log import SessionLog, export_csv, export_qald_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +35,6 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _log_path(args: argparse.Namespace) -> Path:
-    from chat.cli import settings_from_args
 
     return settings_from_args(args).log_path
 
@@ -48,7 +48,6 @@ def _open(args: argparse.Namespace) -> SessionLog:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the log to stdout or ``--output``; exit 2 when the log cannot be read."""
-    from chat.session_log import export_csv, export_qald_json
 
     try:
         log = _open(args)

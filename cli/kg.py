@@ -7,12 +7,13 @@ import sys
 import time
 from pathlib import Path
 
-from backends.errors import KGSourceError
+from cli.main import add_common, settings_from_args
+from core.errors import KGSourceError
+from kg.build import build_kg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``build-kg`` to the CLI."""
-    from chat.cli import add_common
 
     p = sub.add_parser("build-kg", help="build the embedded KG store (+ label index) from N-Triples/Turtle")
     p.add_argument("source", nargs="?", help="KG source file (default: setting kg_source)")
@@ -23,8 +24,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_build_kg(args: argparse.Namespace) -> int:
     """Build or reuse the store; print where it is."""
-    from chat.cli import settings_from_args
-    from kg.build import build_kg
 
     settings = settings_from_args(args)
     source = Path(args.source) if args.source else settings.kg_source

@@ -1,0 +1,23 @@
+"""Stage 2, generate: the backend protocol ``ask(question, lang) -> list[Candidate]``."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from qa.candidate import Candidate
+
+MAX_CANDIDATES = 60
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Turns a natural-language question into ranked SPARQL candidates."""
+
+    name: str
+
+    def ask(self, question: str, lang: str) -> list[Candidate]:
+        """Return up to :data:`MAX_CANDIDATES` candidates, best first.
+
+        Raises :class:`core.errors.BackendError` subclasses on service faults.
+        """
+        ...
