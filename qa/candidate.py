@@ -1,21 +1,65 @@
-"""What flows between the stages: a SPARQL query candidate and its query shape."""
+"""What flows between the stages: a SPARQL query candidate with the structure its
+generator knew (shape, triple patterns, entities, properties, how each entity was linked,
+a comparison spec), so that no later stage parses SPARQL text to recover it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+Triple = tuple[str, str, str]
+"""A triple pattern in compact tokens: ``wd:Q…``, ``wdt:P…`` (or a path), ``?var``."""
+
+Direction = Literal["ASC", "DESC"]
+
+
+@dataclass(frozen=True)
+class ComparisonSpec:
+    """Entity 1 vs entity 2 on ``property``; the winner comes first in ``direction``."""
+
+    entity1: str
+    entity2: str
+    property: str
+    direction: Direction
+
+
+@dataclass(frozen=True)
+class Link:
+    """How one entity of a candidate was found in the question (the linking evidence)."""
+
+    qid: str
+    mention: str  # the question's text span
+    name: str  # the KG name (label or alias) it matched
+    kind: str  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
+    score: float  # link confidence in [0, 1]
+    coverage: float = 1.0  # share of the mention's tokens that the matched name covers
+    degree: int = 0  # the entity's degree in the KG (popularity prior)
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A ranked SPARQL query candidate, as QAnswer's ``/api/qa/full`` returns them.
+    """A ranked SPARQL query candidate, as QAnswer's ``/api/qa/full`` returns them, plus
+    the structure a generator knew when it built it.
 
     ``score`` is the backend's own confidence (higher is better); ``features`` are
-    optional diagnostics from the local generator (never needed by consumers).
+    diagnostics from the local generator.  ``shape`` is one of :data:`SHAPES` (empty when
+    a foreign backend did not say); ``entities``/``properties`` are ids (``Q…``/``P…``);
+    ``links`` tell how each entity was linked; ``comparison`` is set for a two-entity
+    comparison, which the execute stage evaluates itself.
     """
 
     sparql: str
     score: float
     features: tuple[tuple[str, float], ...] = ()
+    shape: str = ""
+    triples: tuple[Triple, ...] = ()
+    entities: tuple[str, ...] = ()
+    properties: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    comparison: ComparisonSpec | None = None
+
+
+SHAPES = ("plain", "count", "ask", "order", "filter")
 
 
 COMPLEX_SHAPES = ("count", "ask", "order", "filter")

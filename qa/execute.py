@@ -7,12 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Literal
 
 from kg.client import KG, Term
 from kg.sparql import entity_iri, local_id, prop_iri, short
-
-Direction = Literal["ASC", "DESC"]
+from qa.candidate import ComparisonSpec, Direction
 
 
 def _e(qid: str) -> str:
@@ -27,16 +25,6 @@ _COMPARISON = re.compile(
     r"^SELECT \?answer WHERE \{ VALUES \?answer \{ wd:(Q[1-9]\d*) wd:(Q[1-9]\d*) \} "
     r"\?answer wdt:(P[1-9]\d*) \?value \} ORDER BY (ASC|DESC)\(\?value\) LIMIT 1$"
 )
-
-
-@dataclass(frozen=True)
-class ComparisonSpec:
-    """Entity 1 vs entity 2 on ``property``; the winner comes first in ``direction``."""
-
-    entity1: str
-    entity2: str
-    property: str
-    direction: Direction
 
 
 def parse_comparison(sparql: str) -> ComparisonSpec | None:

@@ -59,12 +59,16 @@ class CandidateView:
     kept: bool = False
     verbalization: str | None = None
     passed: bool | None = None  # cleared the gate's threshold (None: not scored)
+    shape: str = ""
+    entities: tuple[str, ...] = ()
+    properties: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The contract's candidate object."""
         return {"sparql": self.sparql, "backend_score": self.backend_score,
                 "validator_score": self.validator_score, "kept": self.kept,
-                "verbalization": self.verbalization, "passed": self.passed}
+                "verbalization": self.verbalization, "passed": self.passed, "shape": self.shape,
+                "entities": list(self.entities), "properties": list(self.properties)}
 
 
 @dataclass
@@ -192,7 +196,8 @@ class Pipeline:
 
     def _run(self, turn: Turn, use_validator: bool) -> None:
         candidates: list[Candidate] = self._timed(turn, "backend", lambda: self.backend.ask(turn.question, turn.lang))
-        turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6)) for c in candidates]
+        turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
+                                         properties=c.properties) for c in candidates]
         if not candidates:
             turn.status = "no_candidates"
             return
