@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from qa.candidate import Candidate
 
@@ -28,3 +28,6 @@ class FakeBackend:
         if callable(self._answers):
             return list(self._answers(question, lang))
         return list(self._answers.get(question, []))
+
+    def warm_up(self, langs: Iterable[str]) -> None:
+        """Nothing to warm: the answers are scripted."""

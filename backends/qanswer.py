@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
@@ -84,6 +85,9 @@ class QAnswerBackend:
     def close(self) -> None:
         """Close the HTTP connection pool."""
         self._client.close()
+
+    def warm_up(self, langs: Iterable[str]) -> None:
+        """Nothing to warm here: the remote service keeps its own models loaded."""
 
     def ask(self, question: str, lang: str) -> list[Candidate]:
         """Up to :data:`MAX_CANDIDATES` candidates in the API's order.

@@ -1,7 +1,7 @@
 """Validator latency for one question's candidate list (default 60 candidates).
 
 Loads the shipped validator exactly as the pipeline does (int8 if its config says so)
-and times ``scorer.score(pairs)`` for real candidate lists: groups from
+and times ``scorer.predict(pairs)`` for real candidate lists: groups from
 ``<cache>/validator/candidates.jsonl`` when it exists (question + verbalizations the
 backend produced), else synthetic lists built from the shared bench questions.  Every
 timed list holds ``--n`` DISTINCT pairs (short lists are padded with other questions'
@@ -108,12 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     groups = groups or synthetic_groups(args.n)
     rng = random.Random(1)
     sample = rng.sample(groups, min(args.runs, len(groups)))
-    encoder.score([(sample[0][0], v) for v in sample[0][1]])  # warm-up
+    encoder.predict([(sample[0][0], v) for v in sample[0][1]])  # warm-up
     times, cpu, distinct = [], [], []
     for question, verbs, _ in sample:
         distinct.append(len(set(verbs)))
         t0, c0 = time.perf_counter(), time.process_time()
-        encoder.score([(question, v) for v in verbs])
+        encoder.predict([(question, v) for v in verbs])
         times.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
     tokens = [len(ids) for q, verbs, _ in sample for ids in encoder._token_ids([(q, v) for v in verbs])]

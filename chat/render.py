@@ -25,6 +25,7 @@ from chat.messages import message, turn_message
 from kg.sparql import XSD
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import AnswerItem, CandidateView, Turn
+from qa.turn import Status
 
 LIST_LIMIT = 10
 """Answers shown before "and N more"."""
@@ -301,7 +302,7 @@ def explanation_html(turn: Turn, *, threshold: float | None = None) -> str:
     chosen = next((i for i, c in enumerate(turn.candidates) if c.kept), None)
     if turn.answered and chosen is not None:
         rows += _candidate_rows(turn, turn.candidates[chosen], chosen + 1, lang, threshold)
-    elif turn.status == "no_candidates":
+    elif turn.status == Status.NO_CANDIDATES:
         rows.append(f"<dd>{escape(message('expl_no_candidates', lang))}</dd>")
     elif turn.candidates:
         best, passed = _best_rejected(turn)
@@ -333,7 +334,7 @@ def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | N
     ``turn_id`` (hex) is carried as a ``kgqa-turn-<id>`` class so feedback finds its turn.
     """
     parts = [notices_html(notices, turn.lang), answer_html(turn)]
-    if turn.status not in ("bad_input", "service_error", "error", "rate_limited"):
+    if turn.status not in (Status.BAD_INPUT, Status.SERVICE_ERROR, Status.ERROR, Status.RATE_LIMITED):
         parts.append(explanation_html(turn, threshold=threshold))
     lang = escape(ui_language(turn.lang))
     classes = "kgqa-answer kgqa-status-" + re.sub(r"[^a-z_]", "", turn.status)

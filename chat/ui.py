@@ -21,7 +21,7 @@ import threading
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +31,12 @@ from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from core.errors import SessionLogError
 from core.settings import Settings
-from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language, warm_up
-from qa.pipeline import Pipeline, Turn
+from qa.answer import TurnNotLogged, answer_and_log
+from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, warm_up
+from qa.pipeline import Pipeline
+from qa.turn import Status, Turn
 from service.ratelimit import RateLimiter
-from service.session_log import SessionLog, new_session_id, new_turn_id
+from service.session_log import SessionLog, new_session_id
 from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
@@ -140,7 +142,7 @@ def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settin
     ui = ui_language(lang)
     kg = settings.kg_endpoint or f"embedded ({settings.kg_source.name})"
     state = pipeline.validator_state
-    status = message("ui_status", ui, backend=getattr(pipeline.backend, "name", "?"), kg=kg)
+    status = message("ui_status", ui, backend=pipeline.backend.name, kg=kg)
     return (f'<div id="kgqa-header-inner" lang="{escape(ui)}"><h1>{escape(message("ui_title", ui))}</h1>'
             f'<p class="kgqa-subtitle">{escape(message("ui_subtitle", ui))}</p>'
             f'<p class="kgqa-status">{escape(status)} · '
@@ -153,20 +155,12 @@ def language_choices(ui: str) -> list[tuple[str, str]]:
     return [(message("ui_auto", ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
 
 
-def _relocalize_bad_input(turn: Turn, raw: str, fallback_lang: str) -> None:
-    """Bad input has no detected language: answer in the language of the text or of the UI."""
-    visible = "".join(ch for ch in raw[:300] if unicodedata.category(ch)[0] != "C").strip()
-    lang = ui_language(detect_language(visible)) if visible else fallback_lang
-    turn.lang = lang
-
-
 # ---------------------------------------------------------------- the app
 
 
 def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
     """A turn that was not answered because its session asks too fast."""
-    return Turn(question=raw, lang=lang, detected_lang=None, status="rate_limited",
-                message_key="rate_limited", message_args={"seconds": max(1, math.ceil(wait_s))})
+    return Turn.unanswered(raw, lang, Status.RATE_LIMITED, message_args={"seconds": max(1, math.ceil(wait_s))})
 
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
@@ -210,27 +204,17 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                    client_ip: str | None) -> tuple[str, str | None, str]:
         """Answer, render and log one question; returns (HTML, turn id or None, UI language)."""
         wait_s = limiter.acquire(state.session_id)
-        if wait_s > 0:
-            turn = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s)
-        else:
-            turn = pipeline.answer(raw, selected)
-        if turn.status == "bad_input" and not selected:
-            _relocalize_bad_input(turn, raw, state.ui_lang)
-        started = time.perf_counter()
-        turn_id: str | None = new_turn_id()
-        html = render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
-        render_ms = round((time.perf_counter() - started) * 1000, 1)
-        ui = ui_language(turn.lang)
+        refused = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s) if wait_s > 0 else None
         try:
-            session_log.log_turn(
-                turn, session_id=state.session_id, selected_lang=selected, threshold=_threshold(pipeline),
-                extra_timings_ms={"render": render_ms}, client_ip=client_ip, source="chat", turn_id=turn_id)
-        except SessionLogError as exc:
+            done = answer_and_log(pipeline, raw, selected, session_log, render=_renderer(pipeline, raw),
+                                  session_id=state.session_id, source="chat", refused=refused,
+                                  fallback_lang=state.ui_lang, client_ip=client_ip)
+        except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
-            turn_id = None
-            html = (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
-                    f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>')
-        return html, turn_id, ui
+            ui = ui_language(exc.turn.lang)
+            return (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
+                    f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>'), None, ui
+        return done.shown, done.turn_id, ui_language(done.turn.lang)
 
     def respond(lang_value: str | None, state: ChatState | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
         """Drain the session's pending questions in order, showing each answer as it is logged.
@@ -341,6 +325,15 @@ def _feedback_value(liked: object) -> int | None:
     return None
 
 
+def _renderer(pipeline: Pipeline | WorkerPipeline, raw: str) -> Callable[[Turn, str], str]:
+    """The chat's answer message for a turn (with the input notices of ``raw``)."""
+
+    def render(turn: Turn, turn_id: str) -> str:
+        return render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
+
+    return render
+
+
 def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
     """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
     renders exactly like the chat, returns the answer HTML."""
@@ -348,11 +341,8 @@ def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
     def ask(question: str, lang: str = AUTO) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
         selected = None if lang in (None, "", AUTO) else lang
-        turn = pipeline.answer(question, selected)
-        html = render_html(turn, notices=input_notices(question), threshold=_threshold(pipeline))
-        session_log.log_turn(turn, session_id="api-" + new_session_id()[:8], selected_lang=selected,
-                             threshold=_threshold(pipeline), source="chat-api")
-        return html
+        return answer_and_log(pipeline, question, selected, session_log, render=_renderer(pipeline, question),
+                              session_id="api-" + new_session_id()[:8], source="chat-api").shown
 
     return ask
 

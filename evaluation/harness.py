@@ -31,12 +31,14 @@ from evaluation.splits import split_of
 from kg.client import Term
 from qa.candidate import is_complex
 from qa.pipeline import Pipeline, Turn
+from qa.turn import Status
 
 log = logging.getLogger(__name__)
 
 RANK_DEPTH = 10
 FULL_ROWS = 100_000
-FAILED_STATUSES = ("error", "service_error", "bad_input", "exception")
+FAILED_STATUSES = (Status.ERROR, Status.SERVICE_ERROR, Status.BAD_INPUT, "exception")
+"""Turn statuses of a pipeline failure, plus ``exception`` (the pipeline raised)."""
 SPLITS = ("train", "dev", "test", "all")
 
 
@@ -224,9 +226,10 @@ def _passes(pipeline: Pipeline, sparql: str, backend_score: float, validator_sco
     score applies the threshold to the mix)."""
     if validator_score is None:
         return False
-    if pipeline.gate is None:
+    if pipeline.validation is None:
         return validator_score >= pipeline.threshold
-    return pipeline.gate([backend_score], [validator_score], pipeline.threshold, [is_complex(sparql)]) == 0
+    return pipeline.validation.gate.choose([backend_score], [validator_score], pipeline.threshold,
+                                           [is_complex(sparql)]) == 0
 
 
 def _result(item: EvalItem, gold: set[str], *, status: str, error: str | None, answered: bool,

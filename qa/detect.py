@@ -213,6 +213,17 @@ def detect_language(text: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
+def input_language(raw: str, fallback: str) -> str:
+    """The language to answer input that :func:`clean_question` refused in: the language
+    of its visible characters (English for one the chat does not speak), else
+    ``fallback`` (e.g. the language the UI speaks) when nothing is visible."""
+    visible = "".join(ch for ch in raw[:300] if unicodedata.category(ch)[0] != "C").strip()
+    if not visible:
+        return fallback
+    lang = detect_language(visible)
+    return lang if lang in SUPPORTED_LANGUAGES else "en"
+
+
 def clean_question(text: str | None, max_chars: int) -> str:
     """NFC-normalize, drop control/format characters and collapse whitespace.
 

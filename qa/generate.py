@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from qa.candidate import Candidate
@@ -20,4 +21,9 @@ class Backend(Protocol):
 
         Raises :class:`core.errors.BackendError` subclasses on service faults.
         """
+        ...
+
+    def warm_up(self, langs: Iterable[str]) -> None:
+        """Build whatever the first questions in ``langs`` would otherwise pay for (a no-op
+        for a backend with nothing to warm)."""
         ...

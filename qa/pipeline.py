@@ -1,140 +1,77 @@
 """The answering pipeline, shared by the chat, ``kgqa ask``, ``kgqa evaluate`` and the
-service: detect language -> backend candidates -> verbalize + validate -> gate ->
-execute -> labels.  It returns a :class:`Turn`, whose :meth:`Turn.to_json` is the
-stable JSON contract of ``kgqa ask --json``."""
+service.  A question flows through the stages in this order (:data:`STAGES`), each a
+method of :class:`Pipeline` timed under its name in :attr:`Turn.timings_ms`:
+
+detect (clean the text, detect its language) -> generate (the backend's SPARQL
+candidates, :mod:`qa.generate`) -> verbalize (each candidate in words,
+:mod:`qa.verbalize`) -> score (the cross-encoder, :mod:`qa.score`) -> gate (keep one or
+abstain, :mod:`qa.gate`) -> execute (run the kept query, :mod:`qa.execute`) -> label
+(name the answers in the user's language, :mod:`qa.label`).
+
+verbalize, score and gate run only with a :class:`Validation` (a validator-off pipeline
+has none and keeps the backend's top candidate).  :meth:`Pipeline.answer` returns a
+:class:`~qa.turn.Turn`, whose :meth:`~qa.turn.Turn.to_json` is the stable JSON contract of
+``kgqa ask --json``."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import Candidate, is_complex
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
-from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
+from qa.execute import ComparisonOutcome, evaluate_comparison, parse_comparison
+from qa.gate import Gate
 from qa.generate import Backend
 from qa.label import pick_label
+from qa.score import Scorer
+from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
+from qa.verbalize import Verbalizer
+
+__all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", "Pipeline", "Status", "Turn",
+           "Validation"]
 
 MAX_ANSWERS = 200
+STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label")
+"""The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
+
+T = TypeVar("T")
 
 
-class Scorer(Protocol):
-    """What the pipeline needs from a validator (mirrors CrossEncoder.score)."""
+@dataclass(frozen=True)
+class Validation:
+    """The validator's three stages: say each candidate in words, score it against the
+    question, and gate (keep one whose score clears the threshold, or abstain)."""
 
-    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]: ...
-
-
-Verbalizer = Callable[[str, str], str]
-Gate = Callable[[Sequence[float], Sequence[float], float, Sequence[bool]], "int | None"]
-
-
-@dataclass
-class AnswerItem:
-    """One shown answer value with its label in (or near) the user's language."""
-
-    value: str
-    id: str | None
-    label: str
-    label_lang: str | None
-    datatype: str | None = None
-    kind: str = "uri"
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's answer object."""
-        return {"value": self.value, "id": self.id, "label": self.label, "label_lang": self.label_lang,
-                "datatype": self.datatype, "type": self.kind}
+    verbalizer: Verbalizer
+    scorer: Scorer
+    gate: Gate
 
 
-@dataclass
-class CandidateView:
-    """A candidate as reported back: backend score, validator score, kept flag."""
-
-    sparql: str
-    backend_score: float
-    validator_score: float | None = None
-    kept: bool = False
-    verbalization: str | None = None
-    passed: bool | None = None  # cleared the gate's threshold (None: not scored)
-    shape: str = ""
-    entities: tuple[str, ...] = ()
-    properties: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's candidate object."""
-        return {"sparql": self.sparql, "backend_score": self.backend_score,
-                "validator_score": self.validator_score, "kept": self.kept,
-                "verbalization": self.verbalization, "passed": self.passed, "shape": self.shape,
-                "entities": list(self.entities), "properties": list(self.properties)}
-
-
-@dataclass
-class Turn:
-    """Everything about answering one question."""
+@dataclass(frozen=True)
+class Generated:
+    """The first half of the pipeline (:meth:`Pipeline.candidates`): the cleaned question,
+    the language it is answered in, and the backend's candidates, best first."""
 
     question: str
     lang: str
-    detected_lang: str | None
-    answered: bool = False
-    answers: list[AnswerItem] = field(default_factory=list)
-    boolean: bool | None = None
-    sparql: str | None = None
-    confidence: float | None = None
-    candidates: list[CandidateView] = field(default_factory=list)
-    message_key: str = ""  # what to tell the user; the UI layer words it (chat.messages.turn_message)
-    message_args: dict[str, Any] = field(default_factory=dict)
-    status: str = "ok"  # ok | abstained | no_candidates | bad_input | service_error | error
-    error: str | None = None
-    validator: str = "off"  # on | off | unavailable
-    notes: list[str] = field(default_factory=list)
-    backend: str = ""
-    rank: int | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    comparison: dict[str, Any] | None = None
-    total_answers: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        """The stable ``kgqa ask --json`` contract (plus diagnostic extras)."""
-        out: dict[str, Any] = {
-            "question": self.question,
-            "lang": self.lang,
-            "detected_lang": self.detected_lang,
-            "answered": self.answered,
-            "answers": [a.to_json() for a in self.answers],
-            "boolean": self.boolean,
-            "sparql": self.sparql,
-            "confidence": self.confidence,
-            "candidates": [c.to_json() for c in self.candidates],
-            "message_key": self.message_key,
-            "message_args": self.message_args,
-            "status": self.status,
-            "error": self.error,
-            "validator": self.validator,
-            "notes": self.notes,
-            "backend": self.backend,
-            "rank": self.rank,
-            "timings_ms": self.timings_ms,
-            "total_answers": self.total_answers,
-        }
-        if self.comparison is not None:
-            out["comparison"] = self.comparison
-        return out
+    candidates: list[Candidate]
 
 
 class Pipeline:
-    """The one answering pipeline.  ``validator`` may be ``None`` (validator off)."""
+    """The one answering pipeline.  ``validation`` is ``None`` with the validator off."""
 
     def __init__(
         self,
         backend: Backend,
         kg: KG,
         *,
-        scorer: Scorer | None = None,
-        verbalize: Verbalizer | None = None,
-        gate: Gate | None = None,
+        validation: Validation | None = None,
         threshold: float = 0.5,
         validator_state: str | None = None,
         max_question_chars: int = 1000,
@@ -142,40 +79,149 @@ class Pipeline:
     ) -> None:
         self.backend = backend
         self.kg = kg
-        self.scorer = scorer
-        self.verbalize = verbalize
-        self.gate = gate
+        self.validation = validation
         self.threshold = threshold
-        self.validator_state = validator_state or ("on" if scorer is not None else "off")
+        self.validator_state = validator_state or ("on" if validation is not None else "off")
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
+
+    # ------------------------------------------------------------------ entry points
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
         """Answer one question; never raises for user input or service faults."""
         started = time.perf_counter()
-        ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
-        turn = Turn(question=question or "", lang=ui_lang or "en", detected_lang=None,
-                    backend=getattr(self.backend, "name", "?"))
+        turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
+                    backend=self.backend.name)
         turn.validator = self.validator_state if use_validator else "off"
         try:
-            text = clean_question(question, self.max_question_chars)
-            turn.question = text
-            turn.detected_lang = detect_language(text)
-            turn.lang = ui_lang or turn.detected_lang or "en"
-            if lang and lang not in SUPPORTED_LANGUAGES:
-                turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
-            self._run(turn, use_validator)
+            self._timed(turn, "detect", lambda: self.detect(turn, question, lang))
+            candidates = self._timed(turn, "generate", lambda: self.generate(turn))
+            if candidates:
+                self._answer(turn, candidates, self.validation if use_validator else None)
+            else:
+                turn.status = Status.NO_CANDIDATES
         except InputError as exc:
-            self._fail(turn, "bad_input", exc)
+            self._fail(turn, Status.BAD_INPUT, exc)
         except KGQAError as exc:
-            self._fail(turn, "service_error" if is_service_fault(exc) else "error", exc)
+            self._fail(turn, Status.SERVICE_ERROR if is_service_fault(exc) else Status.ERROR, exc)
         turn.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         if not turn.message_key:
-            turn.message_key = _message_key(turn)
+            turn.message_key = message_key(turn.status)
             turn.message_args = {"limit": self.max_question_chars}
         return turn
 
-    def _fail(self, turn: Turn, status: str, exc: Exception) -> None:
+    def candidates(self, question: str | None, lang: str | None = None) -> Generated:
+        """The first half of :meth:`answer` (detect, generate), as QAnswer's ``/api/qa/full``
+        serves it.  Raises :class:`~core.errors.InputError` for bad input and
+        :class:`~core.errors.BackendError` / :class:`~core.errors.KGError` on faults."""
+        turn = Turn(question=question or "", lang="en", detected_lang=None, backend=self.backend.name)
+        self.detect(turn, question, lang)
+        return Generated(turn.question, turn.lang, self.generate(turn))
+
+    # ------------------------------------------------------------------ the stages, in order
+
+    def detect(self, turn: Turn, question: str | None, lang: str | None) -> None:
+        """Clean the question (raises :class:`~core.errors.InputError`), detect its language,
+        and settle the language of the answer (the asked one when supported)."""
+        ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
+        text = clean_question(question, self.max_question_chars)
+        turn.question = text
+        turn.detected_lang = detect_language(text)
+        turn.lang = ui_lang or turn.detected_lang or "en"
+        if lang and lang not in SUPPORTED_LANGUAGES:
+            turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
+
+    def generate(self, turn: Turn) -> list[Candidate]:
+        """The backend's candidates, best first (reported in ``turn.candidates``)."""
+        candidates = self.backend.ask(turn.question, turn.lang)
+        turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
+                                         properties=c.properties) for c in candidates]
+        return candidates
+
+    def verbalize(self, turn: Turn, verbalizer: Verbalizer) -> list[str]:
+        """Every candidate in words (kept for the explanation even when none is scored)."""
+        texts = verbalizer.many([c.sparql for c in turn.candidates], turn.lang)
+        for view, text in zip(turn.candidates, texts, strict=True):
+            view.verbalization = text
+        return texts
+
+    def score(self, turn: Turn, candidates: list[Candidate], texts: list[str], scorer: Scorer,
+              gate: Gate) -> list[float] | None:
+        """The validator's score of each (question, verbalization) pair, or ``None`` when
+        no candidate could pass the gate even with a perfect score (the answer is then
+        "don't know" whatever the scores, and the cross-encoder is skipped).
+
+        The whole list is scored together, as in calibration (int8 activation scales
+        depend on the batch, so a candidate's score may shift a little with its list)."""
+        complex_mask = _complex_mask(candidates)
+        if not any(gate.reachable(c.backend_score, self.threshold, m)
+                   for c, m in zip(turn.candidates, complex_mask, strict=True)):
+            turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
+            return None
+        return scorer.predict([(turn.question, t) for t in texts])
+
+    def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float], gate: Gate) -> int | None:
+        """The index of the kept candidate, or ``None`` to abstain; every candidate's score
+        and whether it cleared the threshold are reported."""
+        complex_mask = _complex_mask(candidates)
+        backend = [c.backend_score for c in turn.candidates]
+        passed = gate.passes(backend, scores, self.threshold, complex_mask)
+        for view, s, ok in zip(turn.candidates, scores, passed, strict=True):
+            view.validator_score = round(float(s), 6)
+            view.passed = bool(ok)
+        return gate.choose(backend, scores, self.threshold, complex_mask)
+
+    def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
+        """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
+        two-entity comparison (both values fetched, compared in Python)."""
+        spec = parse_comparison(kept.sparql)
+        if spec is not None:
+            return evaluate_comparison(self.kg, spec, timeout_s=self.query_timeout_s)
+        return self.kg.query(kept.sparql, timeout_s=self.query_timeout_s, max_rows=MAX_ANSWERS + 1)
+
+    def label(self, turn: Turn, result: QueryResult | ComparisonOutcome) -> None:
+        """Name the answers in (or near) the user's language; a comparison answers with its
+        winner (both when equal), or names the entity whose value is unknown."""
+        if isinstance(result, ComparisonOutcome):
+            self._label_comparison(turn, result)
+        else:
+            self._fill_answers(turn, result)
+
+    # ------------------------------------------------------------------ wiring
+
+    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> None:
+        """Stages verbalize .. label for a non-empty candidate list."""
+        chosen = self._choose(turn, candidates, validation)
+        if chosen is None:
+            turn.status = Status.ABSTAINED
+            return
+        view = turn.candidates[chosen]
+        view.kept = True
+        turn.rank = chosen + 1
+        turn.sparql = view.sparql
+        turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
+        result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
+        self._timed(turn, "label", lambda: self.label(turn, result))
+        turn.answered = bool(turn.answers) or turn.boolean is not None
+        if not turn.answered:
+            turn.status = Status.ABSTAINED
+            view.kept = False
+            turn.sparql = None
+            turn.confidence = None
+            turn.rank = None
+
+    def _choose(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> int | None:
+        """verbalize -> score -> gate; without validation the backend's top candidate."""
+        if validation is None:
+            return 0
+        texts = self._timed(turn, "verbalize", lambda: self.verbalize(turn, validation.verbalizer))
+        scores = self._timed(turn, "score", lambda: self.score(turn, candidates, texts, validation.scorer,
+                                                                validation.gate))
+        if scores is None:
+            return None
+        return self._timed(turn, "gate", lambda: self.gate(turn, candidates, scores, validation.gate))
+
+    def _fail(self, turn: Turn, status: Status, exc: Exception) -> None:
         turn.status = status
         if isinstance(exc, QuestionTooLong):
             turn.message_key, turn.message_args = "too_long", {"limit": exc.limit}
@@ -187,85 +233,15 @@ class Pipeline:
         for view in turn.candidates:
             view.kept = False
 
-    def _timed(self, turn: Turn, stage: str, fn: Callable[[], Any]) -> Any:
+    def _timed(self, turn: Turn, stage: str, fn: Callable[[], T]) -> T:
         t0 = time.perf_counter()
         try:
             return fn()
         finally:
             turn.timings_ms[stage] = round((time.perf_counter() - t0) * 1000, 1)
 
-    def _run(self, turn: Turn, use_validator: bool) -> None:
-        candidates: list[Candidate] = self._timed(turn, "backend", lambda: self.backend.ask(turn.question, turn.lang))
-        turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
-                                         properties=c.properties) for c in candidates]
-        if not candidates:
-            turn.status = "no_candidates"
-            return
-        chosen = self._choose(turn, use_validator)
-        if chosen is None:
-            turn.status = "abstained"
-            return
-        turn.candidates[chosen].kept = True
-        turn.rank = chosen + 1
-        view = turn.candidates[chosen]
-        turn.sparql = view.sparql
-        turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
-        spec = parse_comparison(view.sparql)
-        if spec is not None:
-            self._timed(turn, "execute", lambda: self._compare(turn, spec))
-        else:
-            result: QueryResult = self._timed(
-                turn, "execute",
-                lambda: self.kg.query(view.sparql, timeout_s=self.query_timeout_s, max_rows=MAX_ANSWERS + 1),
-            )
-            self._timed(turn, "labels", lambda: self._fill_answers(turn, result))
-        turn.answered = bool(turn.answers) or turn.boolean is not None
-        if not turn.answered:
-            turn.status = "abstained"
-            turn.candidates[chosen].kept = False
-            turn.sparql = None
-            turn.confidence = None
-            turn.rank = None
-
-    def _choose(self, turn: Turn, use_validator: bool) -> int | None:
-        if not (use_validator and self.scorer is not None and self.verbalize is not None and self.gate is not None):
-            return 0
-        verbalize, scorer, gate = self.verbalize, self.scorer, self.gate
-
-        # When no candidate could pass the gate even with a perfect validator score, the
-        # answer is "don't know" whatever the scores: skip the cross-encoder.  Otherwise the
-        # whole list is scored together, as in calibration (int8 activation scales depend on
-        # the batch, so a candidate's score may shift a little with the list it is scored in).
-        complex_mask = [is_complex(c.sparql) for c in turn.candidates]
-        reachable = getattr(gate, "reachable", None)
-        hopeless = reachable is not None and not any(
-            reachable(c.backend_score, self.threshold, m) for c, m in zip(turn.candidates, complex_mask, strict=True))
-
-        def score() -> list[float]:
-            many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
-            sparqls = [c.sparql for c in turn.candidates]
-            texts = many(sparqls, turn.lang) if many else [verbalize(s, turn.lang) for s in sparqls]
-            for view, text in zip(turn.candidates, texts, strict=True):
-                view.verbalization = text
-            return [] if hopeless else scorer.score([(turn.question, t) for t in texts])
-
-        scores = self._timed(turn, "validator", score)
-        if hopeless:
-            turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
-            return None
-        backend = [c.backend_score for c in turn.candidates]
-        passes = getattr(gate, "passes", None)
-        passed = passes(backend, scores, self.threshold, complex_mask) if passes else [
-            s >= self.threshold for s in scores]
-        for view, s, ok in zip(turn.candidates, scores, passed, strict=True):
-            view.validator_score = round(float(s), 6)
-            view.passed = bool(ok)
-        return gate(backend, scores, self.threshold, complex_mask)
-
-    def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
-        """Two-entity comparison: answer with the winner (both when equal), or abstain
-        with a message naming the entity whose value is unknown."""
-        outcome = evaluate_comparison(self.kg, spec, timeout_s=self.query_timeout_s)
+    def _label_comparison(self, turn: Turn, outcome: ComparisonOutcome) -> None:
+        spec = outcome.spec
         if outcome.winner is None:
             unknown = [(spec.entity1, spec.entity2)[i - 1] for i in outcome.missing]
             # a property's labels sit on wd:P… (Wikidata dumps) or on wdt:P… (some extracts)
@@ -312,13 +288,6 @@ class Pipeline:
         turn.answers = items
 
 
-def _message_key(turn: Turn) -> str:
-    if turn.status == "ok":
-        return "answer_intro"
-    if turn.status == "bad_input":
-        return "empty_question"
-    if turn.status == "service_error":
-        return "service_unavailable"
-    if turn.status == "error":
-        return "internal_error"
-    return "dont_know"
+def _complex_mask(candidates: list[Candidate]) -> list[bool]:
+    """Per candidate: whether it has one of the complex shapes the gate may treat apart."""
+    return [is_complex(c.sparql) for c in candidates]

@@ -31,9 +31,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from core.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
-from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
+from core.errors import BackendError, InputError, KGError, is_service_fault
+from qa.answer import TurnNotLogged, answer_and_log
+from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
+from qa.turn import Status
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import RateLimiter, client_key
 from service.session_log import SessionLog, new_session_id
@@ -56,11 +58,6 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 def _error(status: int, error: str, detail: str, retry_after: float | None = None) -> JSONResponse:
     headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
     return _json({"error": error, "detail": detail}, status, headers)
-
-
-def _pick_lang(lang: str | None, text: str) -> str:
-    code = (lang or "").strip().lower()
-    return code if code in SUPPORTED_LANGUAGES else detect_language(text)
 
 
 async def _params(request: Request) -> dict[str, str]:
@@ -162,20 +159,18 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
     requested_kb = (params.get("kb") or kb).strip()
     if requested_kb != kb:
         return _error(400, "unknown_kb", f"this service answers over kb={kb!r} only")
+    lang = (params.get("lang") or "").strip().lower()
     try:
-        text = clean_question(params.get("question"), pipeline.max_question_chars)
+        generated = pipeline.candidates(params.get("question"), lang or None)
     except InputError as exc:
         return _error(400, "bad_input", str(exc))
-    lang = _pick_lang(params.get("lang"), text)
-    try:
-        candidates = pipeline.backend.ask(text, lang)
     except (BackendError, KGError) as exc:
         if not is_service_fault(exc):
             log.error("backend error on /api/qa/full: %s", exc)
             return _error(500, "internal_error", type(exc).__name__)
         log.warning("service fault on /api/qa/full: %s", exc)
         return _error(503, "service_unavailable", type(exc).__name__, RETRY_AFTER_S)
-    return _json(qa_full_reply(text, candidates, kb))
+    return _json(qa_full_reply(generated.question, generated.candidates, kb))
 
 
 def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, session_id: str) -> JSONResponse:
@@ -183,29 +178,28 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
         return _error(400, "bad_input", str(exc))
-    turn = pipeline.answer(text, lang if lang in SUPPORTED_LANGUAGES else None)
-    if session_log is not None and turn.status != "bad_input":
-        try:
-            session_log.log_turn(turn, session_id=session_id, selected_lang=lang, threshold=pipeline.threshold,
-                                 source="api")
-        except SessionLogError as exc:
-            log.error("session log write failed; not answering: %s", exc)
-            return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
-    reply = qald_reply(turn, text, lang)
-    if turn.status == "bad_input":
+    try:
+        done = answer_and_log(pipeline, text, lang if lang in SUPPORTED_LANGUAGES else None, session_log,
+                              render=lambda turn, _turn_id: qald_reply(turn, text, lang), session_id=session_id,
+                              source="api", log_bad_input=False)
+    except TurnNotLogged as exc:
+        log.error("session log write failed; not answering: %s", exc)
+        return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
+    turn, reply = done.turn, done.shown
+    if turn.status == Status.BAD_INPUT:
         return _json(reply, 400)
-    if turn.status == "service_error":
+    if turn.status == Status.SERVICE_ERROR:
         log.warning("service fault on /gerbil: %s", turn.error)
         return _json(reply, 503, {"Retry-After": str(RETRY_AFTER_S)})
-    if turn.status == "error":
+    if turn.status == Status.ERROR:
         log.error("internal error on /gerbil: %s", turn.error)
         return _json(reply, 500)
     return _json(reply)
 
 
 def _health(pipeline: Pipeline) -> JSONResponse:
-    out: dict[str, Any] = {"status": "ok", "backend": getattr(pipeline.backend, "name", "?"),
-                           "kg": getattr(pipeline.kg, "name", "?"), "validator": pipeline.validator_state}
+    out: dict[str, Any] = {"status": "ok", "backend": pipeline.backend.name, "kg": pipeline.kg.name,
+                           "validator": pipeline.validator_state}
     try:
         pipeline.kg.query("ASK { }", timeout_s=2.0)
     except KGError as exc:

@@ -12,7 +12,7 @@ from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
 from qa.generate import Backend
-from qa.pipeline import Pipeline
+from qa.pipeline import Pipeline, Validation
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable'."""
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
-    scorer = verbalize = gate = None
+    validation = None
     state = "off"
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
@@ -50,12 +50,11 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
             from validator.runtime import load_runtime
 
             runtime = load_runtime(settings, kg)
-            scorer, verbalize, gate = runtime.scorer, runtime.verbalize, runtime.gate
+            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"
         except (ModelLoadError, ImportError) as exc:
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
-    return Pipeline(backend, kg, scorer=scorer, verbalize=verbalize, gate=gate, threshold=threshold,
-                    validator_state=state, max_question_chars=settings.max_question_chars,
-                    query_timeout_s=min(settings.timeout_s, 10.0))
+    return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
+                    max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0))

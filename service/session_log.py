@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from core.errors import SessionLogError
-from qa.pipeline import Turn
+from qa.answer import new_turn_id
+from qa.turn import ABSTAIN_STATUSES, Status, Turn
 
 SCHEMA_VERSION = 1
-ABSTAIN_STATUSES = frozenset({"abstained", "no_candidates"})
-"""Statuses where the system honestly said "I don't know" (ATS 0)."""
-ANSWER_STATUSES = frozenset({"ok"}) | ABSTAIN_STATUSES
+ANSWER_STATUSES = frozenset({Status.OK}) | ABSTAIN_STATUSES
+"""Statuses of answers and honest "I don't know"s (ATS counts them; abstentions as 0)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
@@ -92,11 +92,6 @@ CSV_COLUMNS: tuple[str, ...] = (
 def new_session_id() -> str:
     """A random, unguessable session id (no personal data)."""
     return secrets.token_hex(16)
-
-
-def new_turn_id() -> str:
-    """A random turn id (24 hex digits)."""
-    return secrets.token_hex(12)
 
 
 def _now() -> str:
@@ -223,7 +218,7 @@ class SessionLog:
             "turn_id": turn_id, "session_id": session_id, "created_at": _now(), "source": source,
             "question": turn.question, "detected_lang": turn.detected_lang, "selected_lang": selected_lang,
             "used_lang": turn.lang, "backend": turn.backend, "validator": turn.validator, "threshold": threshold,
-            "status": turn.status, "abstained": int(turn.status in ABSTAIN_STATUSES),
+            "status": str(turn.status), "abstained": int(turn.status in ABSTAIN_STATUSES),
             "candidates": json.dumps(candidates, ensure_ascii=False), "chosen_sparql": turn.sparql,
             "chosen_rank": turn.rank, "confidence": turn.confidence,
             "answers": json.dumps([a.to_json() for a in turn.answers], ensure_ascii=False),

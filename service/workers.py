@@ -34,7 +34,8 @@ from typing import Any
 from core.settings import Settings
 from kg.build import build_kg
 from qa.detect import SUPPORTED_LANGUAGES, warm_up
-from qa.pipeline import Pipeline, Turn
+from qa.pipeline import Pipeline
+from qa.turn import Status, Turn
 from service.factory import build_pipeline
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,7 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
 
     pipeline = _build(settings)
     warm_up()
-    backend_warm_up = getattr(pipeline.backend, "warm_up", None)
-    if backend_warm_up is not None:  # per-language text patterns, else built during the first questions
-        backend_warm_up(SUPPORTED_LANGUAGES)
+    pipeline.backend.warm_up(SUPPORTED_LANGUAGES)  # e.g. per-language text patterns, else built by the first questions
     pipeline.answer(WARM_UP_QUESTION)
     return pipeline
 
@@ -110,7 +109,7 @@ def _worker_main(conn: Connection, settings: Settings, questions_at_once: int) -
         return
     conn.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
                          "max_question_chars": pipeline.max_question_chars,
-                         "backend": getattr(pipeline.backend, "name", "?")}))
+                         "backend": pipeline.backend.name}))
     while True:
         try:
             question, lang, use_validator = conn.recv()
@@ -184,7 +183,7 @@ class WorkerPipeline:
         self._idle.put(worker)
         if kind == "turn":
             return payload
-        return self._failed(question, lang, "error", f"worker: {payload}", started)
+        return self._failed(question, lang, Status.ERROR, f"worker: {payload}", started)
 
     def _free_worker(self) -> _Worker | None:
         """The next idle live worker (one that died while idle is replaced), or ``None``
@@ -201,15 +200,12 @@ class WorkerPipeline:
             self._replace(worker)
 
     def _unavailable(self, question: str | None, lang: str | None, why: str, started: float) -> Turn:
-        return self._failed(question, lang, "service_error", f"WorkerUnavailable: {why}", started)
+        return self._failed(question, lang, Status.SERVICE_ERROR, f"WorkerUnavailable: {why}", started)
 
-    def _failed(self, question: str | None, lang: str | None, status: str, error: str, started: float) -> Turn:
-
+    def _failed(self, question: str | None, lang: str | None, status: Status, error: str, started: float) -> Turn:
         ui = lang if lang in SUPPORTED_LANGUAGES else "en"
-        key = "service_unavailable" if status == "service_error" else "internal_error"
-        turn = Turn(question=question or "", lang=ui, detected_lang=None, status=status, error=error,
-                    validator=self.validator_state, backend=self.backend.name,
-                    message_key=key, message_args={"limit": self.max_question_chars})
+        turn = Turn.unanswered(question or "", ui, status, error=error, validator=self.validator_state,
+                               backend=self.backend.name, message_args={"limit": self.max_question_chars})
         turn.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         return turn
 

@@ -243,4 +243,4 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
 
 def predict(encoder: CrossEncoder, records: Sequence[CandidateRecord]) -> list[float]:
     """Validator probabilities for records (in order)."""
-    return encoder.score([r.pair for r in records])
+    return encoder.predict([r.pair for r in records])

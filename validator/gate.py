@@ -37,7 +37,8 @@ POLICIES = ("first", "best", "blend", "mix")
 @dataclass(frozen=True)
 class GatePolicy:
     """How the gate combines validator scores with backend order; ``complex_threshold``
-    (optional) gates complex-shape candidates by their validator score alone."""
+    (optional) gates complex-shape candidates by their validator score alone.  Implements
+    the pipeline's :class:`qa.gate.Gate` (``reachable``, ``passes``, ``choose``)."""
 
     mode: str = "first"
     rank_weight: float = 0.0
@@ -47,11 +48,17 @@ class GatePolicy:
         if self.mode not in POLICIES:
             raise ValueError(f"unknown gate policy {self.mode!r}; expected one of {POLICIES}")
 
+    def choose(self, backend_scores: Sequence[float], validator_scores: Sequence[float],
+               threshold: float, complex_mask: Sequence[bool] = ()) -> int | None:
+        """Index of the kept candidate, or ``None`` to abstain (``complex_mask[i]``: the
+        candidate ``i`` has a complex shape).  The pipeline's gate stage
+        (:class:`qa.gate.Gate`)."""
+        return choose(self, validator_scores, threshold, backend_scores, complex_mask)
+
     def __call__(self, backend_scores: Sequence[float], validator_scores: Sequence[float],
                  threshold: float, complex_mask: Sequence[bool] = ()) -> int | None:
-        """Index of the kept candidate, or ``None`` to abstain (``complex_mask[i]``: the
-        candidate ``i`` has a complex shape)."""
-        return choose(self, validator_scores, threshold, backend_scores, complex_mask)
+        """The same as :meth:`choose`."""
+        return self.choose(backend_scores, validator_scores, threshold, complex_mask)
 
     def gated_score(self, validator_score: float, backend_score: float) -> float:
         """The score the threshold applies to: the validator score, or for ``mix`` its

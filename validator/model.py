@@ -5,8 +5,12 @@ Architecture: the first ``layers`` transformer layers of the multilingual-e5-sma
 logit.  The 250k x 384 word-embedding matrix is frozen and always comes from the base
 model; only the other weights are fine-tuned and shipped (fp16 safetensors).
 
-:class:`CrossEncoder` mirrors sentence-transformers' ``CrossEncoder.score``: batched,
-under ``torch.inference_mode()``, returning probabilities.
+:class:`CrossEncoder` follows sentence-transformers' ``CrossEncoder`` API:
+``predict(pairs)`` returns one probability per (question, verbalization) pair (batched,
+under ``torch.inference_mode()``), ``rank(question, verbalizations)`` returns
+``{"corpus_id", "score"}`` dicts best first.  ``tokenize(pairs)`` turns pairs into padded
+model inputs (sentence-transformers has no ``encode`` on its ``CrossEncoder``; here
+nothing is called ``encode``).
 """
 
 from __future__ import annotations
@@ -270,7 +274,14 @@ def fuse_qkv(net: CrossEncoderNet) -> CrossEncoderNet:
 
 
 class CrossEncoder:
-    """Scores (question, verbalization) pairs; mirrors sentence-transformers' CrossEncoder."""
+    """Scores (question, verbalization) pairs.
+
+    The inference API is sentence-transformers' ``CrossEncoder``: :meth:`predict` (one
+    probability per pair) and :meth:`rank` (verbalizations of one question, best first);
+    :meth:`score` is a deprecated alias of :meth:`predict`.  Unlike sentence-transformers
+    it always applies the sigmoid (no ``activation_fn`` argument), scores identical
+    pairs once, and takes no ``batch_size``/``show_progress_bar`` arguments (the batch
+    size is fixed at construction)."""
 
     def __init__(self, net: nn.Module, tokenizer: Any, *, max_length: int = 80, batch_size: int = 64) -> None:
         self.net = net.eval()
@@ -288,8 +299,9 @@ class CrossEncoder:
             net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=config.fuse_qkv)
         return cls(net, load_tokenizer(base_dir), max_length=config.max_length, batch_size=config.batch_size)
 
-    def encode(self, pairs: Sequence[tuple[str, str]]) -> dict[str, torch.Tensor]:
-        """Tokenize pairs to ``input_ids``/``attention_mask`` (padded to the longest)."""
+    def tokenize(self, pairs: Sequence[tuple[str, str]]) -> dict[str, torch.Tensor]:
+        """Tokenize pairs to ``input_ids``/``attention_mask`` tensors (truncated to
+        ``max_length``, padded to the longest); the input of :attr:`net`."""
         return self._pad(self._token_ids(pairs))
 
     def _token_ids(self, pairs: Sequence[tuple[str, str]]) -> list[list[int]]:
@@ -310,10 +322,25 @@ class CrossEncoder:
 
     def logits(self, pairs: Sequence[tuple[str, str]]) -> torch.Tensor:
         """Raw logits for pairs (one forward pass; gradients follow the caller's mode)."""
-        return self.net(**self.encode(pairs))
+        return self.net(**self.tokenize(pairs))
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        """Probabilities in [0, 1], one per pair, in input order.
+        """Deprecated alias of :meth:`predict` (``score`` is LangChain's name)."""
+        warnings.warn("CrossEncoder.score is deprecated; use predict (as in sentence-transformers)",
+                      DeprecationWarning, stacklevel=2)
+        return self.predict(pairs)
+
+    def rank(self, question: str, verbalizations: Sequence[str], top_k: int | None = None) -> list[dict[str, Any]]:
+        """The verbalizations scored against ``question``, best first, as
+        sentence-transformers' ``CrossEncoder.rank``: ``{"corpus_id": index into
+        verbalizations, "score": probability}``, at most ``top_k`` of them (all when
+        ``None``); equal scores keep their input order."""
+        scores = self.predict([(question, v) for v in verbalizations])
+        ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+        return [{"corpus_id": i, "score": scores[i]} for i in ranked[:top_k]]
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Probabilities in [0, 1] (the sigmoid of the logit), one per pair, in input order.
 
         Identical pairs are scored once; pairs are sorted by token length and run in
         batches of ``batch_size`` through :func:`packed_logits` (no padding computed).

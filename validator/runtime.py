@@ -26,12 +26,9 @@ _LOCK = threading.Lock()
 
 @dataclass
 class ValidatorRuntime:
-    """The validator as the pipeline uses it.
-
-    ``verbalize(sparql, lang)`` also offers ``verbalize.many(sparqls, lang)`` (one label
-    fetch for a whole candidate list); ``gate(backend_scores, validator_scores,
-    threshold)`` is the calibrated :class:`GatePolicy`.
-    """
+    """The validator as the pipeline uses it: its stages verbalize (``verbalize.many``, one
+    label fetch for a whole candidate list), score (``scorer.predict``) and gate (the
+    calibrated :class:`GatePolicy` at ``threshold``)."""
 
     scorer: CrossEncoder
     verbalize: Verbalizer

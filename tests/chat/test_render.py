@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
@@ -19,8 +20,10 @@ from chat.render import (
     render_text,
 )
 from qa.candidate import Candidate
-from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn
+from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn, Validation
+from tests.stages import Verbalize
 from tests.tiny_kg import WD
+from validator.gate import GatePolicy
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
 CITIES = "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 }"
@@ -180,16 +183,15 @@ def test_user_question_is_escaped_and_shortened() -> None:
 
 
 def _validated(tiny_kg_client, scores: list[float], threshold: float = 0.5) -> Pipeline:
-    from validator.gate import gate
-
     class Scorer:
-        def score(self, pairs):
+        def predict(self, pairs):
             return scores[: len(pairs)]
 
     script = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9),
                                            Candidate("SELECT ?x WHERE { wd:Q937 wdt:P27 ?x }", 0.4)]}
-    return Pipeline(FakeBackend(script), tiny_kg_client, scorer=Scorer(), gate=gate, threshold=threshold,
-                    verbalize=lambda sparql, lang: f"<b>{sparql[-20:]}</b> in words")
+    words = Verbalize(lambda sparql, lang: f"<b>{sparql[-20:]}</b> in words")
+    return Pipeline(FakeBackend(script), tiny_kg_client, validation=Validation(words, Scorer(), GatePolicy()),
+                    threshold=threshold)
 
 
 def test_explanation_shows_sparql_verbalization_confidence_and_rank(tiny_kg_client) -> None:
@@ -218,10 +220,9 @@ def test_abstention_is_a_localized_dont_know_with_the_rejected_candidate(tiny_kg
 
 
 def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_kg_client) -> None:
-    from validator.gate import GatePolicy
-
     pipeline = _validated(tiny_kg_client, [1.0, 1.0], threshold=0.99)
-    pipeline.gate = GatePolicy("mix", 0.5)  # needs a backend score >= 0.98: none has it, none is scored
+    # needs a backend score >= 0.98: none has it, none is scored
+    pipeline.validation = replace(pipeline.validation, gate=GatePolicy("mix", 0.5))
     turn = pipeline.answer("Where was Einstein born?", "de")
     html = render_html(turn, threshold=pipeline.threshold)
     assert turn.status == "abstained" and all(c.validator_score is None for c in turn.candidates)
@@ -231,10 +232,9 @@ def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_
 
 def test_a_candidate_below_the_mix_is_rejected_even_with_a_validator_score_above_the_threshold(
         tiny_kg_client) -> None:
-    from validator.gate import GatePolicy
-
     pipeline = _validated(tiny_kg_client, [0.95, 0.95], threshold=0.9)
-    pipeline.gate = GatePolicy("mix", 0.5)  # 0.5 * 0.95 + 0.5 * 0.9 = 0.925 passes; 0.675 does not
+    # 0.5 * 0.95 + 0.5 * 0.9 = 0.925 passes; 0.675 does not
+    pipeline.validation = replace(pipeline.validation, gate=GatePolicy("mix", 0.5))
     assert pipeline.answer("Where was Einstein born?").answered
     pipeline.threshold = 0.93  # now neither blend passes, though both validator scores are above 0.93
     turn = pipeline.answer("Where was Einstein born?", "de")

@@ -81,7 +81,7 @@ def test_one_row_per_turn_with_everything_the_issue_lists(log_path: Path, pipeli
     assert row["chosen_sparql"] == BIRTHPLACE and row["chosen_rank"] == 1
     assert [a["id"] for a in row["answers"]] == ["Q3012"]
     assert row["abstained"] is False and row["status"] == "ok"
-    assert {"backend", "execute", "labels", "total", "render"} <= set(row["latency_ms"])
+    assert set(row["latency_ms"]) == {"detect", "generate", "execute", "label", "total", "render"}
     assert row["feedback"] is None and row["client_ip"] is None
 
 

@@ -10,8 +10,10 @@ from core.errors import BackendTimeout, BackendUnavailable, KGUnavailable
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate
 from qa.label import pick_label
-from qa.pipeline import Pipeline
+from qa.pipeline import Pipeline, Validation
 from tests import tiny_kg
+from tests.stages import Verbalize
+from validator.gate import GatePolicy
 
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
 CAPITAL = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . }"
@@ -76,18 +78,16 @@ def test_validator_gate_picks_first_candidate_above_threshold_or_abstains():
         def __init__(self, scores):
             self.scores = scores
 
-        def score(self, pairs):
+        def predict(self, pairs):
             return self.scores[: len(pairs)]
 
-    from validator.gate import gate
-
     cands = {"Where was Einstein born?": [Candidate(CAPITAL, 0.9), Candidate(BIRTHPLACE, 0.5)]}
-    pipe = _pipeline(cands, scorer=Scorer([0.1, 0.95]), verbalize=lambda s, lang: s, gate=gate, threshold=0.5)
+    pipe = _pipeline(cands, validation=Validation(Verbalize(), Scorer([0.1, 0.95]), GatePolicy()), threshold=0.5)
     turn = pipe.answer("Where was Einstein born?", "en")
     assert turn.validator == "on" and turn.rank == 2
     assert [a.id for a in turn.answers] == ["Q3012"]
     assert [c.validator_score for c in turn.candidates] == [0.1, 0.95]
-    low = _pipeline(cands, scorer=Scorer([0.1, 0.2]), verbalize=lambda s, lang: s, gate=gate, threshold=0.5)
+    low = _pipeline(cands, validation=Validation(Verbalize(), Scorer([0.1, 0.2]), GatePolicy()), threshold=0.5)
     turn = low.answer("Where was Einstein born?", "en")
     assert turn.status == "abstained" and not turn.answered
     off = low.answer("Where was Einstein born?", "en", use_validator=False)
@@ -107,13 +107,11 @@ def test_pick_label_prefers_related_language():
 
 
 def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
-    from validator.gate import GatePolicy
-
     class RecordingScorer:
         def __init__(self, by_text):
             self.by_text, self.seen = by_text, []
 
-        def score(self, pairs):
+        def predict(self, pairs):
             self.seen.extend(v for _, v in pairs)
             return [self.by_text[v] for _, v in pairs]
 
@@ -122,7 +120,7 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
     cands = {"Where was Einstein born?": [Candidate(CAPITAL, 0.95), Candidate(BIRTHPLACE, 0.7),
                                           Candidate(NOTHING, 0.3)]}
     scorer = RecordingScorer(by_text)
-    pipe = _pipeline(cands, scorer=scorer, verbalize=lambda s, lang: s, gate=policy, threshold=0.8)
+    pipe = _pipeline(cands, validation=Validation(Verbalize(), scorer, policy), threshold=0.8)
     turn = pipe.answer("Where was Einstein born?", "en")
     assert scorer.seen == [CAPITAL, BIRTHPLACE, NOTHING]  # one can pass: the whole list is scored
     assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, 1.0]
@@ -133,7 +131,7 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
 
     none_reach = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.5), Candidate(CAPITAL, 0.1)]}
     scorer = RecordingScorer(by_text)
-    turn = _pipeline(none_reach, scorer=scorer, verbalize=lambda s, lang: s, gate=policy,
+    turn = _pipeline(none_reach, validation=Validation(Verbalize(), scorer, policy),
                      threshold=0.8).answer("Where was Einstein born?", "en")
     assert scorer.seen == [] and turn.status == "abstained" and not turn.answered
     assert all(c.validator_score is None for c in turn.candidates) and "validator not run" in turn.notes[-1]

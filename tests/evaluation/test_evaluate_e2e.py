@@ -26,8 +26,9 @@ from kg.build import build_kg
 from kg.client import EmbeddedKG
 from kg.store import open_store
 from qa.candidate import Candidate
-from qa.pipeline import Pipeline
-from validator.gate import gate
+from qa.pipeline import Pipeline, Validation
+from tests.stages import Verbalize
+from validator.gate import GatePolicy
 
 WD = "http://www.wikidata.org/entity/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -97,7 +98,7 @@ def _handler(question: str, lang: str) -> list[Candidate]:
 class ScriptedScorer:
     """Stands in for the cross-encoder (helper C builds the real one)."""
 
-    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         return [0.9 if verbalization in ACCEPTED else 0.1 for _, verbalization in pairs]
 
 
@@ -115,8 +116,8 @@ def dataset_file(tmp_path: Path) -> Path:
 
 
 def test_evaluate_compare_validator_end_to_end(tiny_built_kg: EmbeddedKG, dataset_file: Path, tmp_path: Path):
-    pipeline = Pipeline(FakeBackend(_handler), tiny_built_kg, scorer=ScriptedScorer(),
-                        verbalize=lambda sparql, lang: sparql, gate=gate, threshold=0.5)
+    pipeline = Pipeline(FakeBackend(_handler), tiny_built_kg,
+                        validation=Validation(Verbalize(), ScriptedScorer(), GatePolicy()), threshold=0.5)
     items = select_items([("tiny-e2e", load_dataset(dataset_file))], lang="all")
     assert len(items) == 9  # t:1 in en and de, seven more in en
     out = tmp_path / "out"

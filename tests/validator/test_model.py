@@ -63,22 +63,42 @@ def test_corrupt_e5_source_is_named(tmp_path, capsys):
     assert "other.bin" in capsys.readouterr().err
 
 
-def test_score_shape_range_and_order(tiny_base):
+def test_predict_shape_range_and_order(tiny_base):
     enc = CrossEncoder(base_network(tiny_base, 2), load_tokenizer(tiny_base), max_length=32, batch_size=2)
-    scores = enc.score(PAIRS)
+    scores = enc.predict(PAIRS)
     assert len(scores) == len(PAIRS)
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert scores[0] == scores[4]  # duplicates are scored once
-    assert enc.score([]) == []
+    assert enc.predict([]) == []
     # batching and length-sorting do not change the scores
-    single = CrossEncoder(enc.net, enc.tokenizer, max_length=32, batch_size=1).score(PAIRS)
+    single = CrossEncoder(enc.net, enc.tokenizer, max_length=32, batch_size=1).predict(PAIRS)
     assert single == pytest.approx(scores, abs=1e-5)
-    assert [enc.score([p])[0] for p in PAIRS] == pytest.approx(scores, abs=1e-5)
+    assert [enc.predict([p])[0] for p in PAIRS] == pytest.approx(scores, abs=1e-5)
+
+
+def test_rank_orders_verbalizations_best_first_as_sentence_transformers(tiny_base):
+    enc = CrossEncoder(base_network(tiny_base, 2), load_tokenizer(tiny_base), max_length=32)
+    question = PAIRS[0][0]
+    verbalizations = [v for _, v in PAIRS]
+    scores = enc.predict([(question, v) for v in verbalizations])
+    ranked = enc.rank(question, verbalizations)
+    assert sorted(r["corpus_id"] for r in ranked) == list(range(len(verbalizations)))
+    assert [r["score"] for r in ranked] == sorted(scores, reverse=True)
+    assert all(r["score"] == scores[r["corpus_id"]] for r in ranked)
+    assert [r["corpus_id"] for r in enc.rank(question, verbalizations, top_k=2)] == [r["corpus_id"]
+                                                                                     for r in ranked[:2]]
+    assert enc.rank(question, []) == []
+
+
+def test_score_is_a_deprecated_alias_of_predict(tiny_base):
+    enc = CrossEncoder(base_network(tiny_base, 1), load_tokenizer(tiny_base), max_length=32)
+    with pytest.warns(DeprecationWarning, match="predict"):
+        assert enc.score(PAIRS) == enc.predict(PAIRS)
 
 
 def test_truncation_bounds_tokens(tiny_base):
     enc = CrossEncoder(base_network(tiny_base, 1), load_tokenizer(tiny_base), max_length=16)
-    batch = enc.encode([("what is the capital " * 20, "germany capital " * 20)])
+    batch = enc.tokenize([("what is the capital " * 20, "germany capital " * 20)])
     assert batch["input_ids"].shape[1] == 16
 
 
@@ -98,15 +118,15 @@ def test_shipped_weights_exclude_word_embeddings_and_round_trip(tiny_base, tmp_p
         else:
             assert torch.allclose(value, expected.half().float())
     tok = load_tokenizer(tiny_base)
-    reloaded = CrossEncoder.load(tmp_path / "v", tiny_base).score(PAIRS)
-    assert reloaded == pytest.approx(CrossEncoder(original, tok, max_length=80).score(PAIRS), abs=2e-3)
+    reloaded = CrossEncoder.load(tmp_path / "v", tiny_base).predict(PAIRS)
+    assert reloaded == pytest.approx(CrossEncoder(original, tok, max_length=80).predict(PAIRS), abs=2e-3)
 
 
 def test_int8_scores_stay_close(tiny_base):
     net = base_network(tiny_base, 2)
     tok = load_tokenizer(tiny_base)
-    fp32 = CrossEncoder(net, tok).score(PAIRS)
-    int8 = CrossEncoder(quantize(net), tok).score(PAIRS)
+    fp32 = CrossEncoder(net, tok).predict(PAIRS)
+    int8 = CrossEncoder(quantize(net), tok).predict(PAIRS)
     assert int8 == pytest.approx(fp32, abs=0.05)
 
 
@@ -163,7 +183,7 @@ def test_packed_inference_equals_the_padded_forward(tiny_base):
     ids = enc._token_ids(PAIRS)
     assert len({len(row) for row in ids}) > 1  # pairs of different lengths: padding matters
     with torch.inference_mode():
-        padded = net(**enc.encode(PAIRS))
+        padded = net(**enc.tokenize(PAIRS))
         packed = packed_logits(net, ids)
     assert torch.allclose(packed, padded, atol=1e-5)
 
@@ -171,17 +191,17 @@ def test_packed_inference_equals_the_padded_forward(tiny_base):
 def test_fused_per_channel_int8_is_close_and_round_trips(tiny_base, tmp_path):
     net = base_network(tiny_base, 2).eval()
     tok = load_tokenizer(tiny_base)
-    fp32 = CrossEncoder(net, tok).score(PAIRS)
+    fp32 = CrossEncoder(net, tok).predict(PAIRS)
     fused = quantize(net, per_channel=True, fuse=True)
     assert not hasattr(net.bert.encoder.layer[0].attention.self, "qkv")  # the original is untouched
     assert "quantized" in type(fused.bert.encoder.layer[0].attention.self.qkv).__module__
-    assert CrossEncoder(fused, tok).score(PAIRS) == pytest.approx(fp32, abs=0.05)
+    assert CrossEncoder(fused, tok).predict(PAIRS) == pytest.approx(fp32, abs=0.05)
     config = ValidatorConfig(layers=2, quantize=True, int8_per_channel=True, fuse_qkv=True)
     save_validator(net, config, tmp_path / "v")
     assert read_config(tmp_path / "v") == config
     loaded = CrossEncoder.load(tmp_path / "v", tiny_base)
     assert hasattr(loaded.net.bert.encoder.layer[1].attention.self, "qkv")
-    assert loaded.score(PAIRS) == pytest.approx(fp32, abs=0.05)
+    assert loaded.predict(PAIRS) == pytest.approx(fp32, abs=0.05)
 
 
 def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):

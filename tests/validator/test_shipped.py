@@ -51,5 +51,5 @@ def test_shipped_files_are_small_and_configured():
 @pytest.mark.parametrize(("question", "right", "wrong"), CASES)
 def test_prefers_the_right_verbalization(shipped, question, right, wrong):
     encoder, _ = shipped
-    scores = encoder.score([(question, right), *[(question, w) for w in wrong]])
+    scores = encoder.predict([(question, right), *[(question, w) for w in wrong]])
     assert scores[0] > max(scores[1:]), scores

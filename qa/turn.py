@@ -1,0 +1,141 @@
+"""What answering one question produced: a :class:`Turn`, its :class:`Status`, and the
+one place where a status chooses what the user is told (:func:`message_key`; the UI
+layer words the key, :func:`chat.messages.turn_message`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    """How a turn ended.  A ``StrEnum``: JSON, the session log and comparisons with the
+    plain strings see the same values as before."""
+
+    OK = "ok"
+    ABSTAINED = "abstained"  # the gate kept nothing, or the kept query found nothing
+    NO_CANDIDATES = "no_candidates"  # the backend offered no query
+    BAD_INPUT = "bad_input"  # empty, too long, not text
+    SERVICE_ERROR = "service_error"  # backend or KG unavailable or too slow: try again
+    ERROR = "error"  # a bug
+    RATE_LIMITED = "rate_limited"  # not answered: asked too fast
+
+
+ABSTAIN_STATUSES = frozenset({Status.ABSTAINED, Status.NO_CANDIDATES})
+"""Statuses where the system honestly said "I don't know"."""
+
+_MESSAGE_KEYS: dict[Status, str] = {
+    Status.OK: "answer_intro",
+    Status.BAD_INPUT: "empty_question",
+    Status.SERVICE_ERROR: "service_unavailable",
+    Status.ERROR: "internal_error",
+    Status.RATE_LIMITED: "rate_limited",
+}
+
+
+def message_key(status: Status) -> str:
+    """The message a turn ending in ``status`` shows unless a stage chose a more specific
+    one (``too_long``, ``comparison_unknown``, ``comparison_equal``)."""
+    return _MESSAGE_KEYS.get(status, "dont_know")
+
+
+@dataclass
+class AnswerItem:
+    """One shown answer value with its label in (or near) the user's language."""
+
+    value: str
+    id: str | None
+    label: str
+    label_lang: str | None
+    datatype: str | None = None
+    kind: str = "uri"
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's answer object."""
+        return {"value": self.value, "id": self.id, "label": self.label, "label_lang": self.label_lang,
+                "datatype": self.datatype, "type": self.kind}
+
+
+@dataclass
+class CandidateView:
+    """A candidate as reported back: backend score, validator score, kept flag."""
+
+    sparql: str
+    backend_score: float
+    validator_score: float | None = None
+    kept: bool = False
+    verbalization: str | None = None
+    passed: bool | None = None  # cleared the gate's threshold (None: not scored)
+    shape: str = ""
+    entities: tuple[str, ...] = ()
+    properties: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's candidate object."""
+        return {"sparql": self.sparql, "backend_score": self.backend_score,
+                "validator_score": self.validator_score, "kept": self.kept,
+                "verbalization": self.verbalization, "passed": self.passed, "shape": self.shape,
+                "entities": list(self.entities), "properties": list(self.properties)}
+
+
+@dataclass
+class Turn:
+    """Everything about answering one question."""
+
+    question: str
+    lang: str
+    detected_lang: str | None
+    answered: bool = False
+    answers: list[AnswerItem] = field(default_factory=list)
+    boolean: bool | None = None
+    sparql: str | None = None
+    confidence: float | None = None
+    candidates: list[CandidateView] = field(default_factory=list)
+    message_key: str = ""  # what to tell the user; the UI layer words it (chat.messages.turn_message)
+    message_args: dict[str, Any] = field(default_factory=dict)
+    status: Status = Status.OK
+    error: str | None = None
+    validator: str = "off"  # on | off | unavailable
+    notes: list[str] = field(default_factory=list)
+    backend: str = ""
+    rank: int | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)  # per stage (qa.pipeline.STAGES) + "total"
+    comparison: dict[str, Any] | None = None
+    total_answers: int = 0
+
+    @classmethod
+    def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
+                   validator: str = "off", backend: str = "", message_args: dict[str, Any] | None = None) -> Turn:
+        """A turn that never reached the pipeline (rate limited, no worker free, a worker
+        crashed), with the message its status shows."""
+        return cls(question=question, lang=lang, detected_lang=None, status=status, error=error,
+                   validator=validator, backend=backend, message_key=message_key(status),
+                   message_args=dict(message_args or {}))
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable ``kgqa ask --json`` contract (plus diagnostic extras)."""
+        out: dict[str, Any] = {
+            "question": self.question,
+            "lang": self.lang,
+            "detected_lang": self.detected_lang,
+            "answered": self.answered,
+            "answers": [a.to_json() for a in self.answers],
+            "boolean": self.boolean,
+            "sparql": self.sparql,
+            "confidence": self.confidence,
+            "candidates": [c.to_json() for c in self.candidates],
+            "message_key": self.message_key,
+            "message_args": self.message_args,
+            "status": str(self.status),
+            "error": self.error,
+            "validator": self.validator,
+            "notes": self.notes,
+            "backend": self.backend,
+            "rank": self.rank,
+            "timings_ms": self.timings_ms,
+            "total_answers": self.total_answers,
+        }
+        if self.comparison is not None:
+            out["comparison"] = self.comparison
+        return out

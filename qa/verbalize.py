@@ -1,0 +1,17 @@
+"""Stage 3, verbalize: every candidate query in words of the user's language, so that
+the cross-encoder can compare it with the question (implemented by
+:class:`validator.verbalize.Verbalizer`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class Verbalizer(Protocol):
+    """Says SPARQL candidates in words."""
+
+    def many(self, sparqls: Sequence[str], lang: str) -> list[str]:
+        """One verbalization per query, in order, in language ``lang`` (one label fetch
+        for the whole list)."""
+        ...

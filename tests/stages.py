@@ -1,0 +1,17 @@
+"""A verbalizer stand-in for pipeline tests: each query "in words" from a function of
+the query (by default the query itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+
+class Verbalize:
+    """:class:`qa.verbalize.Verbalizer` from ``fn(sparql, lang)``."""
+
+    def __init__(self, fn: Callable[[str, str], str] = lambda sparql, lang: sparql) -> None:
+        self.fn = fn
+
+    def many(self, sparqls: Sequence[str], lang: str) -> list[str]:
+        """``fn`` of every query, in order."""
+        return [self.fn(s, lang) for s in sparqls]
