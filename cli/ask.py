@@ -38,12 +38,12 @@ def run_ask(args: argparse.Namespace) -> int:
     could not be logged (nothing is printed then but the apology)."""
 
     settings = settings_from_args(args)
-    pipeline = build_pipeline(settings)
     try:
         session_log = None if args.no_log else SessionLog(settings.log_path, store_ips=settings.store_ips)
     except SessionLogError as exc:
         print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
         return 4
+    pipeline = build_pipeline(settings)
 
     def render(turn: Turn, _turn_id: str) -> str:
         if args.json:

@@ -6,11 +6,12 @@ import pytest
 
 from backends.fake import FakeBackend
 from chat.messages import turn_message
-from core.errors import BackendTimeout, BackendUnavailable, KGUnavailable
+from core.errors import BackendTimeout, BackendUnavailable, InputError, KGUnavailable
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate
 from qa.label import pick_label
-from qa.pipeline import Pipeline, Validation
+from qa.pipeline import STAGES, Pipeline, Validation
+from qa.turn import Status
 from tests import tiny_kg
 from tests.stages import Verbalize
 from validator.gate import GatePolicy
@@ -135,3 +136,41 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
                      threshold=0.8).answer("Where was Einstein born?", "en")
     assert scorer.seen == [] and turn.status == "abstained" and not turn.answered
     assert all(c.validator_score is None for c in turn.candidates) and "validator not run" in turn.notes[-1]
+
+
+def test_timings_are_keyed_by_the_stages_in_question_flow_order():
+    class Scorer:
+        def predict(self, pairs):
+            return [0.9] * len(pairs)
+
+    cands = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9)]}
+    validated = _pipeline(cands, validation=Validation(Verbalize(), Scorer(), GatePolicy()))
+    turn = validated.answer("Where was Einstein born?", "en")
+    assert list(turn.timings_ms) == [*STAGES, "total"]
+    off = validated.answer("Where was Einstein born?", "en", use_validator=False)
+    assert list(off.timings_ms) == ["detect", "generate", "execute", "label", "total"]
+    assert list(_pipeline({}).answer("", "en").timings_ms) == ["detect", "total"]
+
+
+def test_status_is_an_enum_that_reads_as_its_string():
+    turn = _pipeline({"q": [Candidate(NOTHING, 0.9)]}).answer("q", "en")
+    assert turn.status is Status.ABSTAINED and turn.status == "abstained"
+    assert turn.to_json()["status"] == "abstained" and type(turn.to_json()["status"]) is str
+    assert _pipeline({}).answer("q", "en").status is Status.NO_CANDIDATES
+
+
+def test_candidates_is_the_first_half_of_answer():
+    backend = FakeBackend({"Где родился Эйнштейн?": [Candidate(BIRTHPLACE, 0.9), Candidate(CAPITAL, 0.1)]})
+    pipe = Pipeline(backend, EmbeddedKG(tiny_kg.memory_store()))
+    generated = pipe.candidates("  Где родился\tЭйнштейн? ")
+    assert (generated.question, generated.lang) == ("Где родился Эйнштейн?", "ru")
+    assert [c.sparql for c in generated.candidates] == [BIRTHPLACE, CAPITAL]
+    assert pipe.candidates("Где родился Эйнштейн?", "de").lang == "de"
+    with pytest.raises(InputError):
+        pipe.candidates("   ")
+
+    def down(question, lang):
+        raise BackendUnavailable("down")
+
+    with pytest.raises(BackendUnavailable):
+        _pipeline(down).candidates("Где родился Эйнштейн?")

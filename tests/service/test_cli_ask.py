@@ -1,0 +1,40 @@
+"""``kgqa ask`` records its turn in the session log (``--no-log`` skips it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli.main import main
+from service.session_log import SessionLog
+
+
+def _ask(tiny_nt: Path, tmp_path: Path, *extra: str) -> list[str]:
+    return ["ask", "Where was Albert Einstein born?", "--kg-source", str(tiny_nt), "--cache-dir",
+            str(tmp_path / "cache"), "--no-validator", "--log-path", str(tmp_path / "log.sqlite"), *extra]
+
+
+def test_ask_logs_the_turn_it_prints_and_no_log_skips_it(tiny_nt: Path, tmp_path: Path, capsys) -> None:
+    assert main(_ask(tiny_nt, tmp_path, "--json")) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["answered"] and [a["id"] for a in printed["answers"]] == ["Q3012"]
+    with SessionLog(tmp_path / "log.sqlite") as log:
+        (row,) = list(log.turns())
+    assert row["source"] == "cli" and row["question"] == printed["question"]
+    assert row["chosen_sparql"] == printed["sparql"] and row["threshold"] is None  # validator off
+    assert "render" in row["latency_ms"]
+
+    assert main(_ask(tiny_nt, tmp_path, "--no-log")) == 0
+    assert "Ulm" in capsys.readouterr().out
+    with SessionLog(tmp_path / "log.sqlite") as log:
+        assert log.count() == 1
+
+
+def test_ask_withholds_the_answer_when_the_log_cannot_be_opened(tiny_nt: Path, tmp_path: Path, capsys) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    args = _ask(tiny_nt, tmp_path)
+    args[args.index("--log-path") + 1] = str(blocker / "log.sqlite")
+    assert main(args) == 4
+    out = capsys.readouterr()
+    assert "Ulm" not in out.out and "--no-log" in out.err
