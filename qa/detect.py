@@ -1,4 +1,4 @@
-"""Language detection for short questions.
+"""Stage 1, detect: language detection for short questions.
 
 Three signals, cheapest first:
 
