@@ -95,7 +95,7 @@ def create_app(
     session_log: SessionLog | None = None,
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
 ) -> FastAPI:
-    """The web API over an assembled :class:`Pipeline` (its backend serves ``/api/qa/full``).
+    """The web API over an assembled :class:`Pipeline` (:meth:`Pipeline.candidates` serves ``/api/qa/full``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
     one random session id per app, no client address) before the reply is sent.  At
