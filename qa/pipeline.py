@@ -13,9 +13,9 @@ from typing import Any, Protocol
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import Candidate, is_complex
+from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
-from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
+from qa.execute import ComparisonSpec, evaluate_comparison
 from qa.generate import Backend
 from qa.label import pick_label
 
@@ -210,7 +210,7 @@ class Pipeline:
         view = turn.candidates[chosen]
         turn.sparql = view.sparql
         turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
-        spec = parse_comparison(view.sparql)
+        spec = candidates[chosen].comparison
         if spec is not None:
             self._timed(turn, "execute", lambda: self._compare(turn, spec))
         else:
@@ -236,7 +236,7 @@ class Pipeline:
         # answer is "don't know" whatever the scores: skip the cross-encoder.  Otherwise the
         # whole list is scored together, as in calibration (int8 activation scales depend on
         # the batch, so a candidate's score may shift a little with the list it is scored in).
-        complex_mask = [is_complex(c.sparql) for c in turn.candidates]
+        complex_mask = [c.shape in COMPLEX_SHAPES for c in turn.candidates]
         reachable = getattr(gate, "reachable", None)
         hopeless = reachable is not None and not any(
             reachable(c.backend_score, self.threshold, m) for c, m in zip(turn.candidates, complex_mask, strict=True))

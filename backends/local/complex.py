@@ -12,9 +12,10 @@ literals only (numbers and years parsed from the question become ``xsd:decimal``
   "population over 100 million", "taller than 1.9 m");
 * **typed list**: ``?answer wdt:P31 wd:C . ?answer wdt:P wd:E`` ("Give me all … that …");
 * **two-entity comparison**: ``VALUES ?answer { wd:E1 wd:E2 } ?answer wdt:P ?value``
-  ordered by the direction the cue word gives ("older" = earlier birth date).  The
-  pipeline recognises this shape with :func:`parse_comparison` and evaluates it with
-  :func:`evaluate_comparison` (winner 1, 2 or 0, or which value is unknown).
+  ordered by the direction the cue word gives ("older" = earlier birth date).  Its
+  candidate carries a :class:`qa.candidate.ComparisonSpec`, which the execute stage
+  evaluates with :func:`qa.execute.evaluate_comparison` (winner 1, 2 or 0, or which
+  value is unknown).
 
 The direction of every gradable word lives in :data:`GRADABLES` / :data:`DIRECTION_WORDS`
 and the literal properties with their words in :data:`LITERAL_PROPERTIES`.
@@ -37,13 +38,13 @@ from functools import lru_cache
 from typing import Literal
 
 from backends.local.lexicon import default_lexicon
+from backends.local.linking import Mention as LinkedMention
 from core.errors import KGError, LexiconError
 from kg.client import KG, Term
 from kg.sparql import XSD, entity_iri, literal, local_id, prop_iri, short
-from qa.candidate import Candidate
+from qa.candidate import Candidate, ComparisonSpec, Direction, Link
 from qa.execute import best_value, value_key
 
-Direction = Literal["ASC", "DESC"]
 ValueKind = Literal["date", "quantity"]
 
 # --------------------------------------------------------------------------- tables
@@ -757,6 +758,7 @@ class Analysis:
     readings: list[Reading] = field(default_factory=list)
     properties: list[str] = field(default_factory=list)
     filters: list[NumberFilter] = field(default_factory=list)
+    name_numbers: list[NumberFilter] = field(default_factory=list)  # numbers inside linked names
     cue_spans: list[tuple[int, int]] = field(default_factory=list)
     gradable: list[str] = field(default_factory=list)
     directed: bool = False
@@ -825,8 +827,9 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
             a.cue_spans.extend((s, e) for s, e, _ in hits)
     a.properties = sorted(prop_hits, key=prop_hits.get)
     dated = any(LITERAL_PROPERTIES[p].kind == "date" for p in prop_hits)
-    a.filters = [f for f in parse_filters(text, lang, dated=dated)
-                 if not any(s <= f.start and f.end <= e and e - s > f.end - f.start for s, e in names)]
+    for f in parse_filters(text, lang, dated=dated):
+        inside = any(s <= f.start and f.end <= e and e - s > f.end - f.start for s, e in names)
+        (a.name_numbers if inside else a.filters).append(f)
     a.cue_spans.extend((f.start, f.end) for f in a.filters)
     a.readings = _readings(text, lang, a, prop_hits)
     a.directed = any(find_words(text, _words(table, lang)) for table in DIRECTION_WORDS.values())
@@ -894,6 +897,18 @@ def rename(triples: Sequence[Triple], old: str, new: str) -> list[Triple]:
     return [tuple(new if t == old else t for t in tr) for tr in triples]  # type: ignore[misc]
 
 
+def entities_of(triples: Sequence[Triple], values: Sequence[str] = ()) -> tuple[str, ...]:
+    """The entity ids (``Q…``) of a body's ``wd:`` tokens and of a ``VALUES`` list, in order."""
+    found = [*(t[3:] for tr in triples for t in (tr[0], tr[2]) if t.startswith("wd:")), *values]
+    return tuple(dict.fromkeys(found))
+
+
+def properties_of(triples: Sequence[Triple]) -> tuple[str, ...]:
+    """The property ids (``P…``) of a body's predicates (each step of a path), in order."""
+    found = [step.removeprefix("wdt:").rstrip("*+") for _, p, _ in triples for step in p.split("/")]
+    return tuple(dict.fromkeys(p for p in found if p.startswith("P")))
+
+
 def count_query(triples: Sequence[Triple]) -> str:
     """``SELECT (COUNT(DISTINCT ?x) AS ?answer)`` over the ``?answer`` set of a body."""
     body = render_body(rename(triples, "?answer", "?x"))
@@ -956,7 +971,8 @@ def ask_query(triples: Sequence[Triple], filter_expr: str | None = None) -> str:
 
 
 def comparison_query(qid1: str, qid2: str, pid: str, direction: Direction) -> str:
-    """The two-entity comparison shape (see :func:`parse_comparison`)."""
+    """The two-entity comparison shape (its candidate carries a
+    :class:`qa.candidate.ComparisonSpec`, which the execute stage evaluates)."""
     return (f"SELECT ?answer WHERE {{ VALUES ?answer {{ {_e(qid1)} {_e(qid2)} }} ?answer {_p(pid)} ?value }} "
             f"ORDER BY {direction}(?value) LIMIT 1")
 
@@ -973,6 +989,7 @@ class Mention:
     score: float
     start: int = -1
     end: int = -1
+    link: Link | None = None  # the linker's evidence, carried into the candidates
 
 
 @dataclass(frozen=True)
@@ -986,27 +1003,20 @@ class EntitySet:
 
 
 _TOKEN = re.compile(r"wd:Q[1-9]\d*|wdt:P[1-9]\d*|\?[A-Za-z_]\w*")
-_SELECT_BODY = re.compile(r"^SELECT (?:DISTINCT )?\?answer WHERE \{ (.*?)(?: \.)? \}$")
 
 
-def parse_body(sparql: str) -> tuple[Triple, ...] | None:
-    """The triple patterns of a plain ``SELECT ?answer WHERE { s p o . … }`` candidate
-    (compact ``wd:``/``wdt:``/variable tokens only), else ``None``."""
-    text = " ".join(sparql.split())
-    for base, prefix in (("http://www.wikidata.org/entity/", "wd:"), ("http://www.wikidata.org/prop/direct/", "wdt:")):
-        text = re.sub(r"<" + re.escape(base) + r"([QP][1-9]\d*)>", prefix + r"\1", text)
-    m = _SELECT_BODY.match(text)
-    if not m:
+def plain_body(candidate: Candidate) -> tuple[Triple, ...] | None:
+    """The triple patterns of a plain candidate whose every step is one direct property
+    (no property path) and that binds ``?answer``, else ``None``."""
+    triples = candidate.triples
+    if candidate.shape != "plain" or not triples:
         return None
-    triples = []
-    for part in m.group(1).split(" . "):
-        tokens = part.strip().split()
-        if len(tokens) != 3 or not all(_TOKEN.fullmatch(t) for t in tokens) or not tokens[1].startswith("wdt:"):
+    for tr in triples:
+        if not all(_TOKEN.fullmatch(t) for t in tr) or not tr[1].startswith("wdt:"):
             return None
-        triples.append((tokens[0], tokens[1], tokens[2]))
     if not any("?answer" in t for t in triples):
         return None
-    return tuple(triples)
+    return triples
 
 
 def _squash(score: float) -> float:
@@ -1034,20 +1044,28 @@ class ComplexGenerator:
     # ------------------------------------------------------------------ public
 
     def candidates(self, question: str, lang: str, mentions: Sequence[Mention],
-                   base: Sequence[Candidate] = ()) -> list[Candidate]:
-        """Complex candidates for ``question`` (empty when it has no complex cue)."""
-        a = analyze(question, lang, name_spans(mentions))
+                   base: Sequence[Candidate] = (), analysis: Analysis | None = None) -> list[Candidate]:
+        """Complex candidates for ``question`` (empty when it has no complex cue);
+        ``analysis`` is :func:`analyze` of the question with the mentions' name spans
+        (made here when not given)."""
+        a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
         if not a.is_complex and not a.alternative:
             return []
+        evidence = {m.qid: m.link for m in reversed(mentions) if m.link is not None}
         mentions = self._clean_mentions(a, mentions)
         classes = {m.qid: self._type_props(m.qid) for m in mentions}
         instances = [m for m in mentions if not classes[m.qid]]
         out: dict[str, Candidate] = {}
 
-        def emit(sparql: str, score: float, shape: str, **features: float) -> None:
-            feats = (("complex", 1.0), (f"shape_{shape}", 1.0), *sorted(features.items()))
+        def emit(sparql: str, score: float, kind: str, *, shape: str, triples: Sequence[Triple],
+                 values: Sequence[str] = (), comparison: ComparisonSpec | None = None, **features: float) -> None:
+            feats = (("complex", 1.0), (f"shape_{kind}", 1.0), *sorted(features.items()))
             if sparql not in out or out[sparql].score < score:
-                out[sparql] = Candidate(sparql, round(score, 6), feats)
+                entities = entities_of(triples, values)
+                out[sparql] = Candidate(sparql, round(score, 6), feats, shape=shape, triples=tuple(triples),
+                                        entities=entities, properties=properties_of(triples),
+                                        links=tuple(evidence[q] for q in entities if q in evidence),
+                                        comparison=comparison)
 
         graded = a.superlative or a.comparative or a.directed or a.gradable
         if len(instances) >= 2 and a.readings and not a.yes_no and (a.alternative or graded):
@@ -1198,6 +1216,8 @@ class ComplexGenerator:
                 factor = {2: 1.0, 1: 0.75, 0: 0.6}[n]
                 score = 0.55 + 0.45 * pair_score * r.weight * factor
                 emit(comparison_query(first.qid, second.qid, r.pid, r.direction), score, "comparison",
+                     shape="order", triples=[("?answer", _p(r.pid), "?value")], values=(first.qid, second.qid),
+                     comparison=ComparisonSpec(first.qid, second.qid, r.pid, r.direction),
                      link=pair_score, reading=r.weight, known=n / 2)
 
     # ------------------------------------------------------------------ yes / no
@@ -1218,7 +1238,8 @@ class ComplexGenerator:
                 for pid in classes.get(c.qid, ()):
                     if c.qid != m.qid and self._ask(ask_query([(_e(m.qid), _p(pid), _e(c.qid))])):
                         emit(ask_query([(_e(m.qid), _p(pid), _e(c.qid))]), 0.5 + 0.4 * m.score * c.score,
-                             "ask_type", link=m.score * c.score)
+                             "ask_type", shape="ask", triples=[(_e(m.qid), _p(pid), _e(c.qid))],
+                             link=m.score * c.score)
 
     def _ask_comparison(self, a: Analysis, instances: Sequence[Mention], emit) -> None:
         for first, second, pair_score in self._pairs(a, instances)[:2]:
@@ -1229,7 +1250,7 @@ class ComplexGenerator:
                 op = "<" if r.direction == "ASC" else ">"
                 triples = [(_e(first.qid), _p(r.pid), "?a"), (_e(second.qid), _p(r.pid), "?b")]
                 emit(ask_query(triples, f"?a {op} ?b"), 0.55 + 0.45 * pair_score * r.weight, "ask_comparison",
-                     link=pair_score, reading=r.weight)
+                     shape="ask", triples=triples, link=pair_score, reading=r.weight)
 
     def _ask_filter(self, a: Analysis, m: Mention, f: NumberFilter, emit) -> None:
         pids = self._filter_properties(a, f)
@@ -1240,12 +1261,13 @@ class ComplexGenerator:
             if self._kind_mismatch(pid, f):
                 continue
             sparql = ask_query([(_e(m.qid), _p(pid), "?value")], _filter_expr(f, "?value"))
-            emit(sparql, 0.55 + 0.45 * m.score * w, "ask_filter", link=m.score, reading=w)
+            emit(sparql, 0.55 + 0.45 * m.score * w, "ask_filter", shape="ask", triples=[(_e(m.qid), _p(pid), "?value")],
+                 link=m.score, reading=w)
 
     def _ask_relations(self, a: Analysis, mentions: Sequence[Mention], base: Sequence[Candidate], emit) -> None:
         qids = {m.qid: m for m in mentions}
         for rank, cand in enumerate(base[:20]):
-            body = parse_body(cand.sparql)
+            body = plain_body(cand)
             if not body or len(body) != 1:
                 continue
             s, p, o = body[0]
@@ -1261,11 +1283,12 @@ class ComplexGenerator:
                 truth = self._ask(sparql)
                 base_score = _squash(cand.score) * (0.97 ** rank)
                 if truth:
-                    emit(sparql, 0.45 + 0.5 * base_score * m.score, "ask_relation", link=m.score, base=base_score)
+                    emit(sparql, 0.45 + 0.5 * base_score * m.score, "ask_relation", shape="ask", triples=[triple],
+                         link=m.score, base=base_score)
                 elif (truth is False and pid in FUNCTIONAL_PROPERTIES and o == "?answer" and m.score >= 0.7
                       and dict(cand.features).get("prop_score", 1.0) >= 0.5):
-                    emit(sparql, 0.35 + 0.45 * base_score * m.score, "ask_relation_no", link=m.score,
-                         base=base_score)
+                    emit(sparql, 0.35 + 0.45 * base_score * m.score, "ask_relation_no", shape="ask", triples=[triple],
+                         link=m.score, base=base_score)
 
     # ------------------------------------------------------------------ sets
 
@@ -1279,7 +1302,7 @@ class ComplexGenerator:
             named.update(m.pid for m in default_lexicon().match_properties(question, lang))
         for cand in base[:20]:
             feats = dict(cand.features)
-            body = parse_body(cand.sparql)
+            body = plain_body(cand)
             if body and feats.get("prop_min", feats.get("prop_score", 0.0)) >= 0.5:
                 named.update(p.split(":")[1] for _, p, _ in body if p != "wdt:P31")
         return frozenset(named)
@@ -1297,7 +1320,7 @@ class ComplexGenerator:
                     sets.extend(s for s in self._typed_sets(c, pid, m) if s.triples[1][1].split(":")[1] in named)
         known = {_e(m.qid) for m in mentions}
         for rank, cand in enumerate(base[:12]):
-            body = parse_body(cand.sparql)
+            body = plain_body(cand)
             feats = dict(cand.features)
             evidence = feats.get("prop_min", feats.get("prop_score", 1.0))
             if evidence < 0.5 or not body or len(body) > 3:
@@ -1387,7 +1410,8 @@ class ComplexGenerator:
                 if self.coverage(es.triples, r.pid) < MIN_COVERAGE_ORDER:
                     continue
                 emit(superlative_query(es.triples, r.pid, r.direction), 0.5 + 0.45 * es.score * r.weight,
-                     "superlative", set=es.score, reading=r.weight)
+                     "superlative", shape="order", triples=[*es.triples, ("?answer", _p(r.pid), "?value")],
+                     set=es.score, reading=r.weight)
 
     def _superlative_among(self, a: Analysis, instances: Sequence[Mention], emit) -> None:
         """"Who is the oldest of A, B and C?": only when every listed entity has a value."""
@@ -1404,7 +1428,8 @@ class ComplexGenerator:
             ents = " ".join(_e(q) for q in qids)
             sparql = (f"SELECT ?answer WHERE {{ VALUES ?answer {{ {ents} }} ?answer {_p(r.pid)} ?value }} "
                       f"ORDER BY {r.direction}(?value) LIMIT 1")
-            emit(sparql, 0.55 + 0.45 * link * r.weight, "superlative_among", link=link, reading=r.weight)
+            emit(sparql, 0.55 + 0.45 * link * r.weight, "superlative_among", shape="order",
+                 triples=[("?answer", _p(r.pid), "?value")], values=qids, link=link, reading=r.weight)
 
     # ------------------------------------------------------------------ filters
 
@@ -1441,11 +1466,14 @@ class ComplexGenerator:
                     covered = self.coverage(es.triples, pid)
                     if covered < (MIN_COVERAGE_ORDER if a.count else MIN_COVERAGE_LIST):
                         continue
+                    body = [*es.triples, ("?answer", _p(pid), "?value")]
                     if a.count:
                         emit(filter_query(es.triples, pid, f, count=True), 0.55 + 0.45 * es.score * w,
-                             "count_filter", set=es.score, reading=w)
+                             "count_filter", shape="count", triples=rename(body, "?answer", "?x"),
+                             set=es.score, reading=w)
                     else:
-                        emit(sparql, 0.5 + 0.45 * es.score * w, "filter", set=es.score, reading=w)
+                        emit(sparql, 0.5 + 0.45 * es.score * w, "filter", shape="filter", triples=body,
+                             set=es.score, reading=w)
 
     # ------------------------------------------------------------------ counts
 
@@ -1456,7 +1484,7 @@ class ComplexGenerator:
             for pid in counted:
                 if values.get((m.qid, pid)):
                     emit(f"SELECT ?answer WHERE {{ {_e(m.qid)} {_p(pid)} ?answer }}", 0.6 + 0.4 * m.score,
-                         "count_literal", link=m.score)
+                         "count_literal", shape="plain", triples=[(_e(m.qid), _p(pid), "?answer")], link=m.score)
         if a.filters:
             return
         for es in sets:
@@ -1470,7 +1498,8 @@ class ComplexGenerator:
             if n == 0 and not self._zero_is_known(es):
                 continue
             penalty = 0.7 if counted else 1.0
-            emit(count_query(es.triples), (0.5 + 0.45 * es.score) * penalty, "count", set=es.score)
+            emit(count_query(es.triples), (0.5 + 0.45 * es.score) * penalty, "count", shape="count",
+                 triples=rename(es.triples, "?answer", "?x"), set=es.score)
 
     def _zero_is_known(self, es: EntitySet) -> bool:
         """A count of 0 is an answer only for an existing anchor entity and a property
@@ -1509,25 +1538,25 @@ def warm_up(lang: str) -> None:
     _list_patterns(lang)
 
 
-def mentions_from_links(question: str, linked: Iterable[object]) -> list[Mention]:
-    """Adapt linker mentions (anything with ``qid``, ``score`` and the ``surface`` text of
-    its span) to :class:`Mention` with character spans in the normalized question."""
+def mentions_from_links(question: str, linked: Iterable[LinkedMention]) -> list[Mention]:
+    """Adapt linker mentions to :class:`Mention` with character spans in the normalized
+    question (and the linker's evidence)."""
     text = normalize_text(question)
     out = []
     for m in linked:
-        surface = normalize_text(str(getattr(m, "surface", "")))
+        surface = normalize_text(m.surface)
         start = end = -1
         if surface:
             parts = [re.escape(t) for t in surface.split()]
             found = re.search(r"[\W_]*".join(parts), text)
             if found:
                 start, end = found.start(), found.end()
-        out.append(Mention(str(m.qid), float(m.score), start, end))  # type: ignore[attr-defined]
+        out.append(Mention(m.qid, m.score, start, end, m.link()))
     return out
 
 
-def _body_pid(sparql: str) -> str | None:
-    body = parse_body(sparql)
+def _body_pid(candidate: Candidate) -> str | None:
+    body = plain_body(candidate)
     if not body or len(body) != 1:
         return None
     return body[0][1].split(":")[1]
@@ -1546,17 +1575,16 @@ def name_spans(mentions: Sequence[Mention], min_score: float = 0.6) -> list[tupl
     return [(m.start, m.end) for m in mentions if m.start >= 0 and m.score >= min_score]
 
 
-def merge(question: str, lang: str, simple: Sequence[Candidate], complex_: Sequence[Candidate],
-          names: Sequence[tuple[int, int]] = ()) -> list[Candidate]:
-    """One ranked list from the simple candidates and the complex ones.  When the question's
-    form fixes the answer form (:func:`answer_form_is_fixed`), the simple candidates are
-    dropped: their plain lookup answers another question, and abstaining beats guessing;
-    for "how many" only a lookup of a quantity the question names survives."""
-    a = analyze(question, lang, names)
+def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate]) -> list[Candidate]:
+    """One ranked list from the simple candidates and the complex ones of the question
+    :func:`analyze` read as ``a``.  When the question's form fixes the answer form
+    (:func:`answer_form_is_fixed`), the simple candidates are dropped: their plain lookup
+    answers another question, and abstaining beats guessing; for "how many" only a lookup
+    of a quantity the question names survives."""
     kept: list[Candidate] = []
     if not answer_form_is_fixed(a):
         for c in simple:
-            pid = _body_pid(c.sparql)
+            pid = _body_pid(c)
             if a.count and not (pid in a.properties and pid in COUNTABLE_PROPERTIES):
                 continue
             kept.append(c)
@@ -1567,13 +1595,16 @@ def merge(question: str, lang: str, simple: Sequence[Candidate], complex_: Seque
     return sorted(seen.values(), key=lambda c: (-c.score, c.sparql))
 
 
-def extend_candidates(generator: ComplexGenerator, linker: object, question: str, lang: str,
-                      simple: Sequence[Candidate]) -> list[Candidate]:
-    """The local backend's hook: link (``linker.link(question, lang)``), build the complex
-    candidates from the mentions and the simple candidates, and merge both lists."""
-    a = analyze(question, lang)
-    if not a.is_complex and not a.alternative:
+def extend_candidates(generator: ComplexGenerator, question: str, lang: str, simple: Sequence[Candidate],
+                      linked: Sequence[LinkedMention]) -> list[Candidate]:
+    """The local backend's hook: analyze the question once (numbers inside the linked
+    names are not filters), build the complex candidates from the linker's mentions and
+    the simple candidates, and merge both lists.  A question whose only cue is a number
+    inside a name still goes through the merge (which drops the plain candidates when the
+    question's form is fixed)."""
+    mentions = mentions_from_links(question, linked)
+    a = analyze(question, lang, name_spans(mentions))
+    if not a.is_complex and not a.alternative and not a.name_numbers:
         return list(simple)
-    mentions = mentions_from_links(question, linker.link(question, lang, limit=12))  # type: ignore[attr-defined]
-    complex_ = generator.candidates(question, lang, mentions, simple)
-    return merge(question, lang, simple, complex_, name_spans(mentions))
+    complex_ = generator.candidates(question, lang, mentions, simple, analysis=a)
+    return merge(a, simple, complex_)

@@ -25,12 +25,12 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from backends.local.complex import ComplexGenerator, extend_candidates
+from backends.local.complex import ComplexGenerator, entities_of, extend_candidates, properties_of
 from backends.local.complex import warm_up as complex_warm_up
 from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention, is_stopword
@@ -48,7 +48,7 @@ from kg.build import ensure_label_index
 from kg.client import KG, Term
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
-from qa.candidate import Candidate
+from qa.candidate import Candidate, Link
 from qa.generate import MAX_CANDIDATES
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ P31 = "P31"
 P279 = "P279"
 SUBCLASS_PATH = "P31/P279*"
 MAX_ANCHORS = 10
+MAX_MENTIONS = 24  # linked mentions per question
+COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
 MAX_PER_SPAN = 4
 HUB_DEGREE = 20000
 ADJACENCY_ROWS = 500
@@ -308,6 +310,15 @@ class Generated:
         """The candidate's SPARQL text."""
         return select(self.triples)
 
+    def candidate(self, evidence: Mapping[str, Link]) -> Candidate:
+        """The ranked candidate with its structure: a plain ``SELECT``, its triple patterns in
+        compact tokens, its entities and properties, and how each linked entity was linked."""
+        triples = tuple((_term(s), _pred(p), _term(o)) for s, p, o in self.triples)
+        entities = entities_of(triples)
+        return Candidate(self.sparql, self.score, tuple(sorted(self.features.items())), shape="plain",
+                         triples=triples, entities=entities, properties=properties_of(triples),
+                         links=tuple(evidence[q] for q in entities if q in evidence))
+
 
 @dataclass
 class _Question:
@@ -430,13 +441,17 @@ class LocalBackend:
             complex_warm_up(lang)
 
     def ask(self, question: str, lang: str) -> list[Candidate]:
-        """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1])."""
-        ranked = self.generate(question, lang)[:MAX_CANDIDATES]
-        simple = [Candidate(g.sparql, g.score, tuple(sorted(g.features.items()))) for g in ranked]
-        return extend_candidates(self.complex, self.linker, question, lang, simple)[:MAX_CANDIDATES]
+        """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1]).  The
+        question is linked once; both the simple and the complex layer read those mentions."""
+        linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
+        ranked = self.generate(question, lang, linked)[:MAX_CANDIDATES]
+        evidence = {m.qid: m.link() for m in linked}
+        simple = [g.candidate(evidence) for g in ranked]
+        return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
 
-    def generate(self, question: str, lang: str) -> list[Generated]:
-        """Every candidate graph, scored and sorted (best first, ties by SPARQL text).
+    def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:
+        """Every candidate graph, scored and sorted (best first, ties by SPARQL text);
+        ``linked`` is the question's mentions when already linked.
 
         A KG query that fails or times out only loses its candidates; when no candidate is
         left and some query timed out, :class:`BackendTimeout` is raised; an unreachable KG
@@ -444,7 +459,7 @@ class LocalBackend:
         """
         self._local.timeouts = 0
         deadline = time.monotonic() + self.budget_s
-        q = self._analyze(question, lang)
+        q = self._analyze(question, lang, linked)
         if not q.mentions:
             return []
         cands: dict[str, Generated] = {}
@@ -469,9 +484,9 @@ class LocalBackend:
 
     # ------------------------------------------------------------------ analysis
 
-    def _analyze(self, question: str, lang: str) -> _Question:
+    def _analyze(self, question: str, lang: str, linked: Sequence[Mention] | None) -> _Question:
         tokens = tokenize(question)
-        mentions = self.linker.link(question, lang, limit=24)
+        mentions = list(linked) if linked is not None else self.linker.link(question, lang, limit=MAX_MENTIONS)
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         q = _Question(question, lang, tokens, qtype, _anchors(mentions))
         q.classes = [m for m in mentions if m.is_class][:4]

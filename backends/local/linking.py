@@ -15,10 +15,11 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.text import cased_tokens, fold, is_cjk, latin_form, phonetic_key, sound_similarity, tokenize
 from kg.labels import LabelIndex, NameHit
+from qa.candidate import Link
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16
@@ -97,11 +98,17 @@ class Mention:
     coverage: float  # share of the question's content characters the span covers
     partial: bool = False  # matched only a person's last name
     phonetic: bool = False  # matched a Latin name by sound only (a transliterated span)
+    name: str = ""  # the KG name it matched (normalized; the Latin form for a sound-alike)
+    kind: str = ""  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
 
     @property
     def is_class(self) -> bool:
         """True for an entity with instances (usable as ``?answer wdt:P31 <class>``)."""
         return self.instances > 0
+
+    def link(self) -> Link:
+        """The linking evidence a candidate carries for this entity."""
+        return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree)
 
 
 @dataclass
@@ -113,6 +120,7 @@ class _Match:
     fuzzy: bool
     phonetic: bool = False
     sound: str = ""  # the span in Latin letters (phonetic matches)
+    name: str = ""  # the matched name's Latin form (phonetic matches)
 
 
 class Linker:
@@ -147,7 +155,7 @@ class Linker:
             for hit, sound in sounds.get(m.key, ()):
                 sim = sound_similarity(m.sound, sound)
                 if sim >= MIN_SOUND_SIMILARITY:
-                    out.append((m, hit, sim))
+                    out.append((replace(m, name=sound), hit, sim))
                     if sim >= CLOSE_SOUND:
                         close.add(hit.qid)
             ambiguity[m.key + "|" + m.sound] = max(1, len(close))
@@ -258,12 +266,27 @@ class Linker:
                 score *= 0.5
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
-                              instances, round(coverage, 4), h.partial, m.phonetic)
+                              instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
+                              _match_kind(m, h))
             old = best.get(h.qid)
             if old is None or (mention.score, -mention.start) > (old.score, -old.start):
                 best[h.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
+
+
+def _match_kind(m: _Match, h: NameHit) -> str:
+    """How a span matched a name: by sound, a last name only, a fuzzy spelling, a folded
+    form, or a label or alias as written."""
+    if m.phonetic:
+        return "phonetic"
+    if h.partial:
+        return "partial"
+    if m.fuzzy:
+        return "fuzzy"
+    if m.quality < 1.0 or not h.exact:
+        return "folded"
+    return "label" if h.is_label else "alias"
 
 
 _CASED_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")

@@ -17,15 +17,17 @@ from backends.local.complex import (
     comparison_query,
     count_query,
     filter_query,
-    parse_body,
+    merge,
     parse_decimal,
     parse_filters,
+    plain_body,
     superlative_query,
 )
+from backends.qanswer import shape_of
 from chat.messages import turn_message
 from kg.client import EmbeddedKG, Term
 from qa.candidate import Candidate
-from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison, value_key
+from qa.execute import ComparisonSpec, evaluate_comparison, value_key
 from qa.pipeline import Pipeline
 from training.written import judge, load_written
 
@@ -135,18 +137,21 @@ def test_builders_emit_compact_typed_sparql():
     assert "PREFIX" not in sparql
 
 
-def test_comparison_shape_round_trips():
-    sparql = comparison_query("Q937", "Q7200", "P569", "ASC")
-    assert parse_comparison(sparql) == ComparisonSpec("Q937", "Q7200", "P569", "ASC")
-    assert parse_comparison("SELECT ?answer WHERE { wd:Q64 wdt:P17 ?answer }") is None
+def _plain(*triples: tuple[str, str, str], score: float = 0.8, features=()) -> Candidate:
+    """A plain base candidate with its structure, as the simple generator builds it."""
+    body = " . ".join(" ".join(t) for t in triples)
+    return Candidate(f"SELECT DISTINCT ?answer WHERE {{ {body} . }}", score, tuple(features), shape="plain",
+                     triples=triples)
 
 
-def test_parse_body_accepts_only_plain_triple_patterns():
-    assert parse_body("SELECT ?answer WHERE { wd:Q64 wdt:P17 ?answer }") == (("wd:Q64", "wdt:P17", "?answer"),)
-    assert parse_body("SELECT DISTINCT ?answer WHERE { ?answer wdt:P31 wd:Q5 . ?answer wdt:P27 wd:Q183 . }") == (
-        ("?answer", "wdt:P31", "wd:Q5"), ("?answer", "wdt:P27", "wd:Q183"))
-    assert parse_body('SELECT ?answer WHERE { ?answer rdfs:label "x" }') is None
-    assert parse_body("ASK { wd:Q64 wdt:P17 wd:Q183 }") is None
+def test_plain_body_accepts_only_plain_direct_triple_patterns():
+    assert plain_body(_plain(("wd:Q64", "wdt:P17", "?answer"))) == (("wd:Q64", "wdt:P17", "?answer"),)
+    two = (("?answer", "wdt:P31", "wd:Q5"), ("?answer", "wdt:P27", "wd:Q183"))
+    assert plain_body(_plain(*two)) == two
+    assert plain_body(_plain(("?answer", "wdt:P31/wdt:P279*", "wd:Q5"))) is None  # a property path
+    assert plain_body(_plain(("wd:Q64", "wdt:P17", "?x"))) is None  # no ?answer
+    assert plain_body(Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.5, shape="ask",
+                                triples=(("wd:Q64", "wdt:P17", "wd:Q183"),))) is None
 
 
 def test_value_keys_order_dates_with_negative_years_and_odd_decimals():
@@ -184,8 +189,13 @@ def test_comparison_winner_tie_and_missing(tiny_kg_client):
     assert (missing.winner, missing.missing) == (None, (1,))
 
 
+def _comparison(qid1: str, qid2: str, pid: str, direction: str) -> Candidate:
+    return Candidate(comparison_query(qid1, qid2, pid, direction), 0.9, shape="order",
+                     comparison=ComparisonSpec(qid1, qid2, pid, direction))
+
+
 def test_pipeline_fills_the_comparison_contract(tiny_kg_client):
-    backend = FakeBackend({"q": [Candidate(comparison_query(EINSTEIN, PUSHKIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(EINSTEIN, PUSHKIN, "P569", "ASC")]})
     turn = Pipeline(backend, tiny_kg_client).answer("q", "ru")
     out = turn.to_json()
     assert out["answered"] and [a["id"] for a in out["answers"]] == [PUSHKIN]
@@ -194,7 +204,7 @@ def test_pipeline_fills_the_comparison_contract(tiny_kg_client):
 
 
 def test_pipeline_abstains_naming_the_unknown_value(tiny_kg_client):
-    backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(BERLIN, EINSTEIN, "P569", "ASC")]})
     for lang, name, prop in (("en", "Berlin", "date of birth"), ("ru", "Берлин", "дата рождения"),
                              ("zh", "柏林", "出生日期"), ("de", "Berlin", "Geburtsdatum")):
         turn = Pipeline(backend, tiny_kg_client).answer("q", lang)
@@ -208,7 +218,7 @@ def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client,
     from tests.tiny_kg import LABEL, e
 
     tiny_store.add(ox.Quad(e("P569"), LABEL, ox.Literal("date de naissance", language="fr")))  # as in Wikidata dumps
-    backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(BERLIN, EINSTEIN, "P569", "ASC")]})
     turn = Pipeline(backend, tiny_kg_client).answer("q", "fr")
     assert not turn.answered and "date de naissance" in turn_message(turn)
 
@@ -229,23 +239,34 @@ def test_unlinked_list_items_block_comparisons(tiny_kg_client):
     assert gen.candidates(question, "en", [*two_of_three, _at(question, "Ulm", ULM)]) == []  # Ulm has no value
     question = "В каком городе больше жителей: в Берлине или в Москве?"
     pair = [_at(question, "Берлине", BERLIN), _at(question, "Москве", MOSCOW)]
-    top = gen.candidates(question, "ru", pair)[0].sparql
-    assert parse_comparison(top) == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    top = gen.candidates(question, "ru", pair)[0]
+    assert top.comparison == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
 
 
 def _top(gen: ComplexGenerator, question: str, lang: str, mentions, base=()) -> str:
+    return _best(gen, question, lang, mentions, base).sparql
+
+
+def _best(gen: ComplexGenerator, question: str, lang: str, mentions, base=()) -> Candidate:
     cands = gen.candidates(question, lang, mentions, base)
     assert cands, question
-    return cands[0].sparql
+    for c in cands:  # the structure the generator knew, consistent with the text it rendered
+        assert c.shape == shape_of(c.sparql), c.sparql
+        assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
+        assert all(" ".join(t) in c.sparql for t in c.triples), c.sparql
+    return cands[0]
 
 
 def test_generator_comparison_candidates(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
-    top = _top(gen, "Who is older, Albert Einstein or Alexander Pushkin?", "en",
-               [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
-    assert parse_comparison(top) == ComparisonSpec(EINSTEIN, PUSHKIN, "P569", "ASC")
-    top = _top(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [Mention(BERLIN, 0.9, 0, 2), Mention(MOSCOW, 0.9, 3, 6)])
-    assert parse_comparison(top) == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    top = _best(gen, "Who is older, Albert Einstein or Alexander Pushkin?", "en",
+                [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
+    assert top.comparison == ComparisonSpec(EINSTEIN, PUSHKIN, "P569", "ASC")
+    assert (top.shape, top.entities, top.properties) == ("order", (EINSTEIN, PUSHKIN), ("P569",))
+    top = _best(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [Mention(BERLIN, 0.9, 0, 2), Mention(MOSCOW, 0.9, 3, 6)])
+    assert top.comparison == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    plain = _best(gen, "Was Albert Einstein born in 1879?", "en", [Mention(EINSTEIN, 0.9, 4, 19)])
+    assert (plain.shape, plain.comparison) == ("ask", None)
 
 
 def test_generator_yes_no_candidates(tiny_kg_client):
@@ -256,7 +277,7 @@ def test_generator_yes_no_candidates(tiny_kg_client):
     pair = [Mention(MOSCOW, 0.9, 3, 9), Mention(BERLIN, 0.9, 22, 28)]
     bigger = _top(gen, "Is Moscow bigger than Berlin?", "en", pair)
     assert _run(tiny_kg_client, bigger) is True
-    base = [Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer }", 0.8)]
+    base = [_plain(("wd:Q937", "wdt:P19", "?answer"))]
     ulm = _top(gen, "Was Albert Einstein born in Ulm?", "en", [*e, Mention(ULM, 0.9, 28, 31)], base)
     assert _run(tiny_kg_client, ulm) is True
     berlin = _top(gen, "Was Albert Einstein born in Berlin?", "en", [*e, Mention(BERLIN, 0.9, 28, 34)], base)
@@ -266,7 +287,7 @@ def test_generator_yes_no_candidates(tiny_kg_client):
 def test_no_without_evidence_is_never_emitted(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
     # occupation is multi-valued: "no" would be a guess
-    base = [Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P106 ?answer }", 0.8)]
+    base = [_plain(("wd:Q937", "wdt:P106", "?answer"))]
     cands = gen.candidates("Was Albert Einstein a Berlin?", "en",
                            [Mention(EINSTEIN, 0.9, 4, 19), Mention(BERLIN, 0.9, 22, 28)], base)
     assert all(_run(tiny_kg_client, c.sparql) is not False for c in cands)
@@ -298,8 +319,8 @@ def test_generator_superlative_filter_and_count(populated_kg):
     assert _run(populated_kg, over) == sorted([BERLIN, MOSCOW, "Q956"])
     count = _top(gen, "How many cities have more than 3 million inhabitants?", "en", [Mention(CITY, 0.8, 9, 15)])
     assert count.startswith("SELECT (COUNT(DISTINCT ?x) AS ?answer)") and _run(populated_kg, count) == ["3"]
-    base = [Candidate("SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }", 0.7,
-                      (("prop_score", 0.9),))]
+    base = [_plain(("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"), score=0.7,
+                   features=(("prop_score", 0.9),))]
     mentions = [Mention(CITY, 0.8, 9, 15), Mention(GERMANY, 0.9, 23, 30)]
     assert _run(populated_kg, _top(gen, "How many cities are in Germany?", "en", mentions, base)) == ["2"]
     question = "Which is the most populous of Berlin, Moscow and Paris?"
@@ -324,7 +345,7 @@ def test_partly_described_sets_get_no_superlative_or_count(tiny_kg_client):
 
 
 def test_zero_counts_need_an_explicit_completeness_mark(tiny_kg_client):
-    base = [Candidate("SELECT ?answer WHERE { wd:Q7200 wdt:P20 ?answer }", 0.9)]
+    base = [_plain(("wd:Q7200", "wdt:P20", "?answer"), score=0.9)]
     mentions = [Mention(PUSHKIN, 0.9, 14, 31)]
     question = "How many places of death does Alexander Pushkin have?"
     assert not ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions, base)
@@ -372,12 +393,16 @@ def full_kg(shared_kg_source):
     return EmbeddedKG(open_store(paths)), paths
 
 
+def _gold_direction(gold_sparql: str) -> str:
+    """The ORDER BY direction of a written comparison's gold query (text from the file)."""
+    return "ASC" if "ORDER BY ASC(" in gold_sparql else "DESC"
+
+
 def _expected_holds(kg: EmbeddedKG, q: dict) -> bool:
     exp = q["expected"]
     if q["kind"] == "comparison":
         c = q["comparison"]
-        spec = parse_comparison(q["gold_sparql"]) or ComparisonSpec(
-            c["entity1"], c["entity2"], c["property"], "DESC")
+        spec = ComparisonSpec(c["entity1"], c["entity2"], c["property"], _gold_direction(q["gold_sparql"]))
         outcome = evaluate_comparison(kg, spec)
         winner = (c["entity1"], c["entity2"])[outcome.winner - 1] if outcome.winner else None
         return outcome.winner == c["winner"] and [winner] == exp["values"]
@@ -433,17 +458,16 @@ def test_written_questions_pass_the_shipped_validator(full_kg):
 
 
 def test_merge_keeps_only_candidates_of_the_asked_form():
-    from backends.local.complex import merge
-
-    simple = [Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P17 ?answer . }", 0.9, (("single_answer", 1.0),)),
-              Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P1082 ?answer . }", 0.5)]
-    ask = Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.6, (("complex", 1.0), ("shape_ask_relation", 1.0)))
-    assert [c.sparql for c in merge("Is Berlin in Germany?", "en", simple, [ask])] == [ask.sparql]
-    assert merge("Ist Berlin in Deutschland?", "de", simple, []) == []
-    counted = merge("How many inhabitants does Berlin have?", "en", simple, [])
+    simple = [_plain(("wd:Q64", "wdt:P17", "?answer"), score=0.9, features=(("single_answer", 1.0),)),
+              _plain(("wd:Q64", "wdt:P1082", "?answer"), score=0.5)]
+    ask = Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.6, (("complex", 1.0), ("shape_ask_relation", 1.0)),
+                    shape="ask", triples=(("wd:Q64", "wdt:P17", "wd:Q183"),))
+    assert [c.sparql for c in merge(analyze("Is Berlin in Germany?", "en"), simple, [ask])] == [ask.sparql]
+    assert merge(analyze("Ist Berlin in Deutschland?", "de"), simple, []) == []
+    counted = merge(analyze("How many inhabitants does Berlin have?", "en"), simple, [])
     assert [c.sparql for c in counted] == [simple[1].sparql]  # a number, not a list
-    assert merge("Which is bigger, Berlin or Moscow?", "en", simple, []) == []  # "A or B?": one of the two
-    plain = merge("What is the country of Berlin?", "en", simple, [])
+    assert merge(analyze("Which is bigger, Berlin or Moscow?", "en"), simple, []) == []  # "A or B?": one of the two
+    plain = merge(analyze("What is the country of Berlin?", "en"), simple, [])
     assert [c.score for c in plain] == [0.9, 0.5]
 
 
