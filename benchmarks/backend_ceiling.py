@@ -56,7 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.local.generator import backward, forward, intersect, select, two_hop, typed
+from backends.local.shapes import backward, forward, intersect, select, two_hop, typed
 from core.errors import KGError
 from core.settings import DEFAULT_BENCH_DIR
 from evaluation.answers import normalize_term

@@ -1,4 +1,4 @@
-"""Complex question shapes (backends/complex.py): cue analysis, number/date parsing,
+"""Complex question shapes (backends/local: analysis, numbers, shapes, complex): cue analysis, number/date parsing,
 SPARQL builders, comparison evaluation, the generator over the tiny KG, the pipeline's
 comparison contract, and (slow) the written multilingual questions over the full KG."""
 
@@ -10,19 +10,10 @@ from pathlib import Path
 import pytest
 
 from backends.fake import FakeBackend
-from backends.local.complex import (
-    ComplexGenerator,
-    Mention,
-    analyze,
-    comparison_query,
-    count_query,
-    filter_query,
-    merge,
-    parse_decimal,
-    parse_filters,
-    plain_body,
-    superlative_query,
-)
+from backends.local.analysis import analyze
+from backends.local.complex import ComplexGenerator, Mention, merge, plain_body
+from backends.local.numbers import parse_decimal, parse_filters
+from backends.local.shapes import comparison_query, count_query, filter_query, superlative_query
 from backends.qanswer import shape_of
 from chat.messages import turn_message
 from kg.client import EmbeddedKG, Term
@@ -116,7 +107,7 @@ def test_decimal_parsing_follows_the_language(raw, lang, value):
     ("How many cities have a population greater than one million?", "en", ">", Decimal(10) ** 6, False),
 ])
 def test_filters_become_typed_values(question, lang, op, value, is_year):
-    from backends.local.complex import normalize_text
+    from backends.local.words import normalize_text
 
     f = analyze(question, lang).filters[0]
     assert f == parse_filters(normalize_text(question), lang, dated=True)[0]

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.local.generator import LocalBackend, backward, forward, intersect, select, two_hop, typed, typed_sub
+from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
 from backends.local.linking import Linker
 from backends.local.ranker import Ranker
+from backends.local.shapes import backward, forward, intersect, select, two_hop, typed, typed_sub
 from core.settings import load_settings
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
@@ -308,8 +309,8 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
 
 def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_client: EmbeddedKG,
                                                                       index: LabelIndex):
-    from backends.local.complex import _operator_pattern
     from backends.local.lexicon import PropertyLexicon
+    from backends.local.numbers import _operator_pattern
 
     lexicon = PropertyLexicon.load()
     warm = LocalBackend(tiny_kg_client, index, lexicon=lexicon)
