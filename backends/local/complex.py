@@ -15,12 +15,12 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from backends.local.analysis import Analysis, analyze, answer_form_is_fixed
 from backends.local.lexicon import default_lexicon
-from backends.local.linking import Mention as LinkedMention
+from backends.local.linking import Mention
 from backends.local.numbers import UNIT_PROPERTY, NumberFilter
 from backends.local.shapes import (
     ask_query,
@@ -58,22 +58,10 @@ from backends.local.words import (
 from core.errors import KGError, LexiconError
 from kg.client import KG, Term
 from kg.sparql import local_id
-from qa.candidate import Candidate, ComparisonSpec, Link, Triple
+from qa.candidate import Candidate, ComparisonSpec, Triple
 from qa.execute import best_value, value_key
 
 # --------------------------------------------------------------------------- the generator
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A linked entity as the generator needs it: id, link confidence in [0, 1] and its
-    character span in the question (``-1`` when unknown)."""
-
-    qid: str
-    score: float
-    start: int = -1
-    end: int = -1
-    link: Link | None = None  # the linker's evidence, carried into the candidates
 
 
 @dataclass(frozen=True)
@@ -135,7 +123,7 @@ class ComplexGenerator:
         a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
         if not a.is_complex and not a.alternative:
             return []
-        evidence = {m.qid: m.link for m in reversed(mentions) if m.link is not None}
+        evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
         classes = {m.qid: self._type_props(m.qid) for m in mentions}
         instances = [m for m in mentions if not classes[m.qid]]
@@ -185,16 +173,16 @@ class ComplexGenerator:
         is nearly as good), dropping mentions that sit on a cue word."""
         best: dict[str, Mention] = {}
         for m in mentions:
-            on_cue = m.start >= 0 and any(s < m.end and m.start < e and m.end - m.start <= e - s
-                                          for s, e in a.cue_spans)
+            on_cue = m.char_start >= 0 and any(
+                s < m.char_end and m.char_start < e and m.char_end - m.char_start <= e - s for s, e in a.cue_spans)
             if on_cue or not re.fullmatch(r"Q[1-9]\d*", m.qid):
                 continue
             if m.qid not in best or best[m.qid].score < m.score:
                 best[m.qid] = m
         kept: list[Mention] = []
         for m in sorted(best.values(), key=lambda m: -m.score):
-            rivals = [k for k in kept if m.start >= 0 and k.start < m.end and m.start < k.end]
-            same = all((k.start, k.end) == (m.start, m.end) for k in rivals)
+            rivals = [k for k in kept if m.char_start >= 0 and k.char_start < m.char_end and m.char_start < k.char_end]
+            same = all((k.char_start, k.char_end) == (m.char_start, m.char_end) for k in rivals)
             if not rivals or (same and len(rivals) < 3 and m.score >= 0.8 * rivals[0].score):
                 kept.append(m)
         return kept[:8]
@@ -231,11 +219,11 @@ class ComplexGenerator:
         pairs = []
         for i, m1 in enumerate(instances):
             for m2 in instances[i + 1:]:
-                if m1.start >= 0 and m2.start >= 0:
-                    if m1.start < m2.end and m2.start < m1.end:
+                if m1.char_start >= 0 and m2.char_start >= 0:
+                    if m1.char_start < m2.char_end and m2.char_start < m1.char_end:
                         continue
-                    first, second = (m1, m2) if m1.start <= m2.start else (m2, m1)
-                    between = any(first.end <= s <= second.start for s in alts)
+                    first, second = (m1, m2) if m1.char_start <= m2.char_start else (m2, m1)
+                    between = any(first.char_end <= s <= second.char_start for s in alts)
                 else:
                     first, second, between = m1, m2, True
                 pairs.append((first, second, first.score * second.score * (1.0 if between else 0.5)))
@@ -246,22 +234,22 @@ class ComplexGenerator:
         there is no list of two or more linked entities or when an item of it is not
         linked (the comparison would then be made without it)."""
         spans: list[Mention] = []
-        for m in sorted((m for m in instances if m.start >= 0), key=lambda m: (-m.score, m.start)):
-            if all(m.end <= k.start or k.end <= m.start for k in spans):
+        for m in sorted((m for m in instances if m.char_start >= 0), key=lambda m: (-m.score, m.char_start)):
+            if all(m.char_end <= k.char_start or k.char_end <= m.char_start for k in spans):
                 spans.append(m)
-        spans.sort(key=lambda m: m.start)
+        spans.sort(key=lambda m: m.char_start)
         if not spans:
             return None
         sep, joint, item, word_next = _list_patterns(a.lang)
         groups: list[list[Mention]] = [[spans[0]]]
         for m in spans[1:]:
-            gap = a.text[groups[-1][-1].end:m.start]
+            gap = a.text[groups[-1][-1].char_end:m.char_start]
             if sep.match(gap) and joint.search(gap):
                 groups[-1].append(m)
             else:
                 groups.append([m])
         group = max(groups, key=len)
-        before, after = a.text[:group[0].start], a.text[group[-1].end:]
+        before, after = a.text[:group[0].char_start], a.text[group[-1].char_end:]
         item_before = item.search(before)
         if item_before and self._is_item(a, item_before):
             return None
@@ -317,7 +305,7 @@ class ComplexGenerator:
         if graded or a.filters:
             return  # the question tests a value, not a relation or a type
         self._ask_relations(a, mentions, base, emit)
-        for m in instances if len({(i.start, i.end) for i in instances}) == 1 else ():
+        for m in instances if len({(i.char_start, i.char_end) for i in instances}) == 1 else ():
             for c in mentions:
                 for pid in classes.get(c.qid, ()):
                     if c.qid != m.qid and self._ask(ask_query([(wd(m.qid), wdt(pid), wd(c.qid))])):
@@ -397,7 +385,8 @@ class ComplexGenerator:
         sets: list[EntitySet] = []
         for c in mentions:
             for pid in classes.get(c.qid, ()):
-                others = [m for m in instances if m.qid != c.qid and (m.start, m.end) != (c.start, c.end)]
+                others = [m for m in instances
+                          if m.qid != c.qid and (m.char_start, m.char_end) != (c.char_start, c.char_end)]
                 alone = 0.5 if others else 0.8
                 sets.append(EntitySet((("?answer", wdt(pid), wd(c.qid)),), alone * c.score, f"class:{pid}"))
                 for m in instances:
@@ -622,9 +611,9 @@ def warm_up(lang: str) -> None:
     _list_patterns(lang)
 
 
-def mentions_from_links(question: str, linked: Iterable[LinkedMention]) -> list[Mention]:
-    """Adapt linker mentions to :class:`Mention` with character spans in the normalized
-    question (and the linker's evidence)."""
+def mentions_from_links(question: str, linked: Iterable[Mention]) -> list[Mention]:
+    """The linker's mentions with their character spans in the question's cue text
+    (``char_start``/``char_end``, where :func:`analyze` finds the cue words)."""
     text = normalize_text(question)
     out = []
     for m in linked:
@@ -635,7 +624,7 @@ def mentions_from_links(question: str, linked: Iterable[LinkedMention]) -> list[
             found = re.search(r"[\W_]*".join(parts), text)
             if found:
                 start, end = found.start(), found.end()
-        out.append(Mention(m.qid, m.score, start, end, m.link()))
+        out.append(replace(m, char_start=start, char_end=end))
     return out
 
 
@@ -648,7 +637,7 @@ def _body_pid(candidate: Candidate) -> str | None:
 
 def name_spans(mentions: Sequence[Mention], min_score: float = 0.6) -> list[tuple[int, int]]:
     """Character spans of the confidently linked names."""
-    return [(m.start, m.end) for m in mentions if m.start >= 0 and m.score >= min_score]
+    return [(m.char_start, m.char_end) for m in mentions if m.char_start >= 0 and m.score >= min_score]
 
 
 def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate]) -> list[Candidate]:
@@ -672,7 +661,7 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
 
 
 def extend_candidates(generator: ComplexGenerator, question: str, lang: str, simple: Sequence[Candidate],
-                      linked: Sequence[LinkedMention]) -> list[Candidate]:
+                      linked: Sequence[Mention]) -> list[Candidate]:
     """The local backend's hook: analyze the question once (numbers inside the linked
     names are not filters), build the complex candidates from the linker's mentions and
     the simple candidates, and merge both lists.  A question whose only cue is a number

@@ -81,7 +81,8 @@ def is_stopword(token: str) -> bool:
 
 @dataclass(frozen=True)
 class Mention:
-    """One linked entity: the question tokens ``[start, end)`` name ``qid``."""
+    """One linked entity: the question tokens ``[start, end)`` name ``qid``; the complex
+    layer adds the characters ``[char_start, char_end)`` of its cue text."""
 
     start: int
     end: int
@@ -100,6 +101,8 @@ class Mention:
     phonetic: bool = False  # matched a Latin name by sound only (a transliterated span)
     name: str = ""  # the KG name it matched (normalized; the Latin form for a sound-alike)
     kind: str = ""  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
+    char_start: int = -1  # the span in the question's cue text (the complex layer's; -1: unknown)
+    char_end: int = -1
 
     @property
     def is_class(self) -> bool:

@@ -11,7 +11,8 @@ import pytest
 
 from backends.fake import FakeBackend
 from backends.local.analysis import analyze
-from backends.local.complex import ComplexGenerator, Mention, merge, plain_body
+from backends.local.complex import ComplexGenerator, merge, plain_body
+from backends.local.linking import Mention
 from backends.local.numbers import parse_decimal, parse_filters
 from backends.local.shapes import comparison_query, count_query, filter_query, superlative_query
 from backends.qanswer import shape_of
@@ -159,7 +160,7 @@ def test_value_keys_order_dates_with_negative_years_and_odd_decimals():
 def test_question_text_never_reaches_the_query(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
     question = 'Who is older, Albert Einstein or Alexander Pushkin? " } DROP ALL { #'
-    cands = gen.candidates(question, "en", [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
+    cands = gen.candidates(question, "en", [_mention(EINSTEIN, 0.9, 14, 29), _mention(PUSHKIN, 0.9, 33, 50)])
     assert cands
     assert all("DROP" not in c.sparql and "Einstein" not in c.sparql for c in cands)
 
@@ -217,9 +218,15 @@ def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client,
 # --------------------------------------------------------------------------- generator on the tiny KG
 
 
+def _mention(qid: str, score: float, char_start: int = -1, char_end: int = -1) -> Mention:
+    """A linked entity at characters ``[char_start, char_end)`` of the question."""
+    return Mention(0, 1, "", qid, 1.0, 0.5, score, True, 1, False, 10, 0, 0.5,
+                   char_start=char_start, char_end=char_end)
+
+
 def _at(question: str, name: str, qid: str, score: float = 0.9) -> Mention:
     start = question.casefold().index(name.casefold())
-    return Mention(qid, score, start, start + len(name))
+    return _mention(qid, score, start, start + len(name))
 
 
 def test_unlinked_list_items_block_comparisons(tiny_kg_client):
@@ -251,27 +258,27 @@ def _best(gen: ComplexGenerator, question: str, lang: str, mentions, base=()) ->
 def test_generator_comparison_candidates(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
     top = _best(gen, "Who is older, Albert Einstein or Alexander Pushkin?", "en",
-                [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
+                [_mention(EINSTEIN, 0.9, 14, 29), _mention(PUSHKIN, 0.9, 33, 50)])
     assert top.comparison == ComparisonSpec(EINSTEIN, PUSHKIN, "P569", "ASC")
     assert (top.shape, top.entities, top.properties) == ("order", (EINSTEIN, PUSHKIN), ("P569",))
-    top = _best(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [Mention(BERLIN, 0.9, 0, 2), Mention(MOSCOW, 0.9, 3, 6)])
+    top = _best(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [_mention(BERLIN, 0.9, 0, 2), _mention(MOSCOW, 0.9, 3, 6)])
     assert top.comparison == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
-    plain = _best(gen, "Was Albert Einstein born in 1879?", "en", [Mention(EINSTEIN, 0.9, 4, 19)])
+    plain = _best(gen, "Was Albert Einstein born in 1879?", "en", [_mention(EINSTEIN, 0.9, 4, 19)])
     assert (plain.shape, plain.comparison) == ("ask", None)
 
 
 def test_generator_yes_no_candidates(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
-    e = [Mention(EINSTEIN, 0.9, 4, 19)]
+    e = [_mention(EINSTEIN, 0.9, 4, 19)]
     assert _run(tiny_kg_client, _top(gen, "Was Albert Einstein born in 1879?", "en", e)) is True
     assert _run(tiny_kg_client, _top(gen, "Was Albert Einstein born in 1880?", "en", e)) is False
-    pair = [Mention(MOSCOW, 0.9, 3, 9), Mention(BERLIN, 0.9, 22, 28)]
+    pair = [_mention(MOSCOW, 0.9, 3, 9), _mention(BERLIN, 0.9, 22, 28)]
     bigger = _top(gen, "Is Moscow bigger than Berlin?", "en", pair)
     assert _run(tiny_kg_client, bigger) is True
     base = [_plain(("wd:Q937", "wdt:P19", "?answer"))]
-    ulm = _top(gen, "Was Albert Einstein born in Ulm?", "en", [*e, Mention(ULM, 0.9, 28, 31)], base)
+    ulm = _top(gen, "Was Albert Einstein born in Ulm?", "en", [*e, _mention(ULM, 0.9, 28, 31)], base)
     assert _run(tiny_kg_client, ulm) is True
-    berlin = _top(gen, "Was Albert Einstein born in Berlin?", "en", [*e, Mention(BERLIN, 0.9, 28, 34)], base)
+    berlin = _top(gen, "Was Albert Einstein born in Berlin?", "en", [*e, _mention(BERLIN, 0.9, 28, 34)], base)
     assert _run(tiny_kg_client, berlin) is False  # P19 is single-valued and the KG says Ulm
 
 
@@ -280,10 +287,10 @@ def test_no_without_evidence_is_never_emitted(tiny_kg_client):
     # occupation is multi-valued: "no" would be a guess
     base = [_plain(("wd:Q937", "wdt:P106", "?answer"))]
     cands = gen.candidates("Was Albert Einstein a Berlin?", "en",
-                           [Mention(EINSTEIN, 0.9, 4, 19), Mention(BERLIN, 0.9, 22, 28)], base)
+                           [_mention(EINSTEIN, 0.9, 4, 19), _mention(BERLIN, 0.9, 22, 28)], base)
     assert all(_run(tiny_kg_client, c.sparql) is not False for c in cands)
     # Pushkin has no birth year 1900 and the value exists -> "no" is fine; Berlin has no date -> nothing
-    assert not gen.candidates("Was Berlin founded in 1237?", "en", [Mention(BERLIN, 0.9, 4, 10)])
+    assert not gen.candidates("Was Berlin founded in 1237?", "en", [_mention(BERLIN, 0.9, 4, 10)])
 
 
 @pytest.fixture
@@ -301,25 +308,25 @@ def populated_kg(tiny_store) -> EmbeddedKG:
 
 def test_generator_superlative_filter_and_count(populated_kg):
     gen = ComplexGenerator(populated_kg)
-    assert _run(populated_kg, _top(gen, "Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])) == [
+    assert _run(populated_kg, _top(gen, "Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])) == [
         "Q956"]
     smallest = "Which city has the smallest population?"
-    assert _run(populated_kg, _top(gen, smallest, "en", [Mention(CITY, 0.8, 6, 10)])) == ["Q99999999"]
-    cities = [Mention(CITY, 0.8, 6, 12)]
+    assert _run(populated_kg, _top(gen, smallest, "en", [_mention(CITY, 0.8, 6, 10)])) == ["Q99999999"]
+    cities = [_mention(CITY, 0.8, 6, 12)]
     over = _top(gen, "Which cities have more than 3 million inhabitants?", "en", cities)
     assert _run(populated_kg, over) == sorted([BERLIN, MOSCOW, "Q956"])
-    count = _top(gen, "How many cities have more than 3 million inhabitants?", "en", [Mention(CITY, 0.8, 9, 15)])
+    count = _top(gen, "How many cities have more than 3 million inhabitants?", "en", [_mention(CITY, 0.8, 9, 15)])
     assert count.startswith("SELECT (COUNT(DISTINCT ?x) AS ?answer)") and _run(populated_kg, count) == ["3"]
     base = [_plain(("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"), score=0.7,
                    features=(("prop_score", 0.9),))]
-    mentions = [Mention(CITY, 0.8, 9, 15), Mention(GERMANY, 0.9, 23, 30)]
+    mentions = [_mention(CITY, 0.8, 9, 15), _mention(GERMANY, 0.9, 23, 30)]
     assert _run(populated_kg, _top(gen, "How many cities are in Germany?", "en", mentions, base)) == ["2"]
     question = "Which is the most populous of Berlin, Moscow and Paris?"
     three = [_at(question, name, qid) for name, qid in (("Berlin", BERLIN), ("Moscow", MOSCOW), ("Paris", PARIS))]
     top = _top(gen, question, "en", three)
     assert "VALUES ?answer { wd:Q64 wd:Q649 wd:Q90 }" in top and _run(populated_kg, top) == [MOSCOW]
     # Berlin's birth date is unknown, so "the oldest of the three" would be a guess
-    unknown = [Mention(EINSTEIN, 0.9, 21, 36), Mention(PUSHKIN, 0.9, 38, 55), Mention(BERLIN, 0.9, 60, 66)]
+    unknown = [_mention(EINSTEIN, 0.9, 21, 36), _mention(PUSHKIN, 0.9, 38, 55), _mention(BERLIN, 0.9, 60, 66)]
     cands = gen.candidates("Who is the oldest of Albert Einstein, Alexander Pushkin and Berlin?", "en", unknown)
     assert not [c for c in cands if "wd:Q937 wd:Q7200 wd:Q64" in c.sparql]
 
@@ -327,17 +334,17 @@ def test_generator_superlative_filter_and_count(populated_kg):
 def test_partly_described_sets_get_no_superlative_or_count(tiny_kg_client):
     # three of the six cities have a population: "the most populous city" would be a guess
     gen = ComplexGenerator(tiny_kg_client)
-    assert not gen.candidates("Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])
+    assert not gen.candidates("Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])
     assert not gen.candidates("How many cities have more than 3 million inhabitants?", "en",
-                              [Mention(CITY, 0.8, 9, 15)])
+                              [_mention(CITY, 0.8, 9, 15)])
     # a plain "how many" over the words of no property counts nothing
     assert not gen.candidates("How many cities are in Germany?", "en",
-                              [Mention(CITY, 0.8, 9, 15), Mention(GERMANY, 0.9, 23, 30)])
+                              [_mention(CITY, 0.8, 9, 15), _mention(GERMANY, 0.9, 23, 30)])
 
 
 def test_zero_counts_need_an_explicit_completeness_mark(tiny_kg_client):
     base = [_plain(("wd:Q7200", "wdt:P20", "?answer"), score=0.9)]
-    mentions = [Mention(PUSHKIN, 0.9, 14, 31)]
+    mentions = [_mention(PUSHKIN, 0.9, 14, 31)]
     question = "How many places of death does Alexander Pushkin have?"
     assert not ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions, base)
     marked = ComplexGenerator(tiny_kg_client, complete_properties={"P20"}).candidates(question, "en", mentions, base)
@@ -353,7 +360,7 @@ def test_superlative_ties_are_dropped(tiny_store, populated_kg):
     tiny_store.remove(ox.Quad(ULM_NODE, P1082, ox.Literal("126329", datatype=ox.NamedNode(XSD + "decimal"))))
     tiny_store.add(ox.Quad(ULM_NODE, P1082, ox.Literal("21542000", datatype=ox.NamedNode(XSD + "decimal"))))
     gen = ComplexGenerator(populated_kg)
-    cands = gen.candidates("Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])
+    cands = gen.candidates("Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])
     assert not [c for c in cands if "DESC(?value)" in c.sparql]
 
 
