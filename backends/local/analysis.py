@@ -23,10 +23,10 @@ from backends.local.words import (
     YES_NO_ANYWHERE,
     YES_NO_OPENERS,
     find_words,
-    normalize_text,
     word_pattern,
     words_for,
 )
+from core.text import normalize_cue_text
 from qa.candidate import Direction
 
 # --------------------------------------------------------------------------- question analysis
@@ -105,7 +105,7 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     literal properties it names with their directions, and numeric/date filters.  Numbers
     inside ``names`` (character spans of linked entity names, "the 2002 Winter Olympics")
     are not filters."""
-    text = normalize_text(question)
+    text = normalize_cue_text(question)
     a = Analysis(text, lang)
     count_hits = find_words(text, words_for(COUNT_WORDS, lang))
     than_hits = find_words(text, words_for(THAN_WORDS, lang))

@@ -51,11 +51,11 @@ from backends.local.words import (
     SYMMETRIC_PROPERTIES,
     TYPE_PROPERTIES,
     find_words,
-    normalize_text,
     word_pattern,
     words_for,
 )
 from core.errors import KGError, LexiconError
+from core.text import normalize_cue_text
 from kg.client import KG, Term
 from kg.sparql import local_id
 from qa.candidate import Candidate, ComparisonSpec, Triple
@@ -614,10 +614,10 @@ def warm_up(lang: str) -> None:
 def mentions_from_links(question: str, linked: Iterable[Mention]) -> list[Mention]:
     """The linker's mentions with their character spans in the question's cue text
     (``char_start``/``char_end``, where :func:`analyze` finds the cue words)."""
-    text = normalize_text(question)
+    text = normalize_cue_text(question)
     out = []
     for m in linked:
-        surface = normalize_text(m.surface)
+        surface = normalize_cue_text(m.surface)
         start = end = -1
         if surface:
             parts = [re.escape(t) for t in surface.split()]

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from core.text import cased_tokens, fold, is_cjk, latin_form, phonetic_key, sound_similarity, tokenize
+from core.text import (
+    CASED_NON_LATIN,
+    TRANSLITERABLE,
+    cased_tokens,
+    fold,
+    is_cjk,
+    is_katakana,
+    latin_form,
+    phonetic_key,
+    sound_similarity,
+    tokenize,
+)
 from kg.labels import LabelIndex, NameHit
 from qa.candidate import Link
 
@@ -292,8 +302,6 @@ def _match_kind(m: _Match, h: NameHit) -> str:
     return "label" if h.is_label else "alias"
 
 
-_CASED_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
-_NON_LATIN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u30a0-\u30ff]")
 _RU_ENDINGS = ("ого", "его", "ому", "ему", "ами", "ями", "ым", "им", "ом", "ем", "ой", "ей", "ах", "ях", "ов",
                "ев", "у", "ю", "а", "я", "е", "ы", "и")
 _AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
@@ -305,14 +313,14 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:
     segments: list[list[tuple[int, int]]] = [[]]
     i = 0
     while i < len(tokens):
-        if _is_katakana(tokens[i]):
+        if is_katakana(tokens[i]):
             j = i
-            while j < len(tokens) and _is_katakana(tokens[j]) and j - i < MAX_KATAKANA_RUN:
+            while j < len(tokens) and is_katakana(tokens[j]) and j - i < MAX_KATAKANA_RUN:
                 j += 1
             segments[-1].append((i, j))
             i = j
             continue
-        if _NON_LATIN.search(tokens[i]) and not is_cjk(tokens[i]):
+        if TRANSLITERABLE.search(tokens[i]) and not is_cjk(tokens[i]):
             segments[-1].append((i, i + 1))
         elif segments[-1]:
             segments.append([])
@@ -323,7 +331,7 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:
 def _cased_tokens(question: str, n: int) -> list[str] | None:
     """The question's tokens with their case kept (aligned with :func:`tokenize`), or ``None``
     when the question has no cased non-Latin word (Arabic, Devanagari, Japanese)."""
-    if not _CASED_SCRIPTS.search(question):
+    if not CASED_NON_LATIN.search(question):
         return None
     toks = cased_tokens(question)
     return toks if len(toks) == n else None
@@ -360,15 +368,11 @@ def _strip_ending(word: str) -> str:
     return word
 
 
-def _is_katakana(token: str) -> bool:
-    return len(token) == 1 and "\u30a0" <= token <= "\u30ff"
-
-
 def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     """True for a short katakana span with katakana right before or after it."""
-    if not all(_is_katakana(t) for t in tokens[i:j]):
+    if not all(is_katakana(t) for t in tokens[i:j]):
         return False
-    return (i > 0 and _is_katakana(tokens[i - 1])) or (j < len(tokens) and _is_katakana(tokens[j]))
+    return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
 
 
 def _longest_cover(found: list[tuple[_Match, NameHit, float]]) -> list[tuple[int, int]]:

@@ -10,12 +10,12 @@ and the literal properties with their words in :data:`LITERAL_PROPERTIES`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from core.text import CUE_CJK, CUE_CJK_CLASS, normalize_cue_text
 from qa.candidate import Direction
 
 ValueKind = Literal["date", "quantity"]
@@ -441,24 +441,16 @@ STRONG_GRADABLES: frozenset[str] = frozenset({
 
 # --------------------------------------------------------------------------- text matching
 
-CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-CJK = re.compile(f"[{CJK_CLASS}]")
-_LETTER_BEFORE = f"(?<![^\\W_{CJK_CLASS}])"
-_LETTER_AFTER = f"(?![^\\W_{CJK_CLASS}])"
-
-
-def normalize_text(text: str) -> str:
-    """NFKC, casefold, ``ё`` -> ``е``, one space between words."""
-    s = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
-    return " ".join(s.split())
+_LETTER_BEFORE = f"(?<![^\\W_{CUE_CJK_CLASS}])"
+_LETTER_AFTER = f"(?![^\\W_{CUE_CJK_CLASS}])"
 
 
 @lru_cache(maxsize=8192)
 def word_pattern(word: str) -> re.Pattern[str]:
     """``foo`` (whole word), ``foo*`` (stem), ``*est`` (ending), ``am *sten`` (inner
     wildcard), or a CJK string (plain substring)."""
-    w = normalize_text(word)
-    if CJK.search(w):
+    w = normalize_cue_text(word)
+    if CUE_CJK.search(w):
         return re.compile(re.escape(w).replace(r"\*", r"\w*"))
     parts = [re.escape(p).replace(r"\*", r"\w*") for p in w.split()]
     body = r"\s+".join(parts)

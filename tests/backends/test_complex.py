@@ -108,10 +108,10 @@ def test_decimal_parsing_follows_the_language(raw, lang, value):
     ("How many cities have a population greater than one million?", "en", ">", Decimal(10) ** 6, False),
 ])
 def test_filters_become_typed_values(question, lang, op, value, is_year):
-    from backends.local.words import normalize_text
+    from core.text import normalize_cue_text
 
     f = analyze(question, lang).filters[0]
-    assert f == parse_filters(normalize_text(question), lang, dated=True)[0]
+    assert f == parse_filters(normalize_cue_text(question), lang, dated=True)[0]
     assert (f.op, f.value, f.is_year) == (op, value, is_year)
 
 
