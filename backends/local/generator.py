@@ -364,7 +364,7 @@ class LocalBackend:
         self._local = threading.local()
         self._adjacency_cache: dict[tuple[str, bool], list[Adjacent]] = {}
         self._subclass_cache: dict[str, bool] = {}
-        self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/complex.py
+        self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/local/complex.py
 
     @classmethod
     def from_settings(cls, settings: Settings, kg: KG) -> LocalBackend:
