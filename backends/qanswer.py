@@ -168,8 +168,26 @@ def parse_candidates(data: Any, *, source: str = "qanswer") -> list[Candidate]:
     for i, item in enumerate(data.get("queries", [])[:MAX_CANDIDATES]):
         if not isinstance(item, dict) or not isinstance(item.get("query"), str) or not item["query"].strip():
             raise BackendResponseError(f"{source}: queries[{i}] has no 'query' string")
-        out.append(Candidate(item["query"], _confidence(item.get("confidence", 0.0), source, i)))
+        out.append(Candidate(item["query"], _confidence(item.get("confidence", 0.0), source, i),
+                             shape=shape_of(item["query"])))
     return out
+
+
+def shape_of(sparql: str) -> str:
+    """The query shape (one of :data:`qa.candidate.SHAPES`) of SPARQL that came as text
+    only (a QAnswer reply, a stored record), read once where it enters: ``ask``,
+    ``count``, ``order`` (ORDER BY), ``filter`` or ``plain``."""
+    text = sparql.upper()
+    head = text.split("{", 1)[0]
+    if "ASK" in head.split():
+        return "ask"
+    if "COUNT(" in text.replace(" ", ""):
+        return "count"
+    if "ORDER BY" in text:
+        return "order"
+    if "FILTER" in text:
+        return "filter"
+    return "plain"
 
 
 def _confidence(value: Any, source: str, index: int) -> float:

@@ -10,7 +10,7 @@ could build and keeps those whose answers equal the gold exactly (F1 = 1):
 * ``pair``: the intersection of two entities' 1-hop sets;
 * ``2hop``: ``wd:E wdt:P1 ?x . ?x wdt:P2 ?answer``.
 
-(The shapes of ``backends/complex.py`` - counts, superlatives, ... - are not enumerated; a
+(The shapes of ``backends/local/complex.py`` - counts, superlatives, ... - are not enumerated; a
 string they answer counts as a hit.)  An entity is *named* when it has any ``rdfs:label`` or
 ``skos:altLabel``; a gold reachable only from unnamed entities cannot be linked by any linker.
 
@@ -23,7 +23,7 @@ Each string that misses r@10 is then put in the first class that applies:
 3. ``link miss``: a reachable named entity is not among the generator's anchors
    (``linked`` when the linker found it but below the anchor cut, else ``not linked``);
 4. ``complex merge``: the simple generator ranks an exact query in its top ten, but the
-   merge with the complex shapes (``backends/complex.py``) drops it or pushes it down - by
+   merge with the complex shapes (``backends/local/complex.py``) drops it or pushes it down - by
    design when the question's form (comparative, superlative, yes/no, count) fixes the answer
    form and a plain lookup would answer another question;
 5. ``ranked 11-60``: an exact candidate is generated at rank 11-60 (ranking);
@@ -56,7 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.local.generator import backward, forward, intersect, select, two_hop, typed
+from backends.local.shapes import backward, forward, intersect, select, two_hop, typed
 from core.errors import KGError
 from core.settings import DEFAULT_BENCH_DIR
 from evaluation.answers import normalize_term

@@ -78,6 +78,89 @@ def name_keys(text: str) -> tuple[str, str]:
     return norm, fold(norm)
 
 
+def normalize_cue_text(text: str) -> str:
+    """The text the complex layer finds cue words and numbers in: NFKC, casefold,
+    ``ё`` -> ``е``, one space between words (punctuation kept, unlike :func:`normalize`)."""
+    s = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    return " ".join(s.split())
+
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+
+
+def normalize_phrase(text: str) -> str:
+    """How the property lexicon stores and matches phrases: lower-case, apostrophes
+    unified, whitespace collapsed (no Unicode normalization)."""
+    return " ".join(text.translate(_APOSTROPHES).lower().split())
+
+
+def fold_yo(text: str) -> str:
+    """Matching-only folding: Russian "ё" is often typed as "е"."""
+    return text.replace("ё", "е")
+
+
+# --------------------------------------------------------------------------- Unicode scripts
+#
+# The scripts each stage tells apart.  Their ranges differ on purpose (each serves one
+# decision, and each is named for it); :data:`_CJK` above is the tokenizer's.
+
+KANA_HAN_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+"""Kana and Han (unified, extension A), as a regex class body: scripts that write numbers
+and words without spaces between them (number parsing)."""
+CUE_CJK_CLASS = KANA_HAN_CLASS + "\uf900-\ufaff"
+"""Kana and Han with the compatibility ideographs: cue words in them match as substrings."""
+CUE_CJK = re.compile(f"[{CUE_CJK_CLASS}]")
+CASED_NON_LATIN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+"""Greek and Cyrillic: non-Latin scripts that capitalize names."""
+TRANSLITERABLE = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u30a0-\u30ff]")
+"""Greek, Cyrillic, Arabic, Devanagari and katakana: scripts a Latin name is transliterated into."""
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("ja", re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")),
+    ("ko", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
+    ("zh", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
+    ("ar", re.compile(r"[\u0600-\u06ff\u0750-\u077f]")),
+    ("hi", re.compile(r"[\u0900-\u097f]")),
+    ("el", re.compile(r"[\u0370-\u03ff]")),
+    ("he", re.compile(r"[\u0590-\u05ff]")),
+    ("th", re.compile(r"[\u0e00-\u0e7f]")),
+)
+"""Scripts that name the question's language on their own, checked in this order (kana
+before Han: Japanese mixes both)."""
+LABEL_SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
+    "cyrillic": ((0x0400, 0x052F),),
+    "cjk": ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)),
+    "arabic": ((0x0600, 0x06FF), (0x0750, 0x077F)),
+    "devanagari": ((0x0900, 0x097F),),
+    "greek": ((0x0370, 0x03FF),),
+    "hebrew": ((0x0590, 0x05FF),),
+    "hangul": ((0xAC00, 0xD7AF), (0x1100, 0x11FF)),
+    "latin": ((0x0041, 0x024F),),
+}
+"""Code point ranges of the scripts a label may be written in (label choice)."""
+LANG_SCRIPT: dict[str, str] = {
+    "ru": "cyrillic", "uk": "cyrillic", "be": "cyrillic", "bg": "cyrillic", "sr": "cyrillic", "kk": "cyrillic",
+    "zh": "cjk", "ja": "cjk", "ar": "arabic", "fa": "arabic", "ur": "arabic", "hi": "devanagari",
+    "mr": "devanagari", "el": "greek", "he": "hebrew", "ko": "hangul",
+}
+"""The :data:`LABEL_SCRIPTS` script of each non-Latin language."""
+
+
+def script_share(text: str, script: str) -> float:
+    """The share of ``text``'s letters written in ``script`` (a :data:`LABEL_SCRIPTS` key)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    ranges = LABEL_SCRIPTS[script]
+    hits = sum(1 for ch in letters if any(lo <= ord(ch) <= hi for lo, hi in ranges))
+    return hits / len(letters)
+
+
+def is_katakana(token: str) -> bool:
+    """True for a single katakana character (the tokenizer spaces kana apart)."""
+    return len(token) == 1 and "\u30a0" <= token <= "\u30ff"
+
+
 # --------------------------------------------------------------------------- phonetic keys
 #
 # Names reach the KG mostly in Latin script, while questions name them in Cyrillic, Greek,

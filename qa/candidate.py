@@ -32,7 +32,7 @@ class Link:
     name: str  # the KG name (label or alias) it matched
     kind: str  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
     score: float  # link confidence in [0, 1]
-    coverage: float = 1.0  # share of the mention's tokens that the matched name covers
+    coverage: float = 1.0  # share of the question's content characters the mention covers
     degree: int = 0  # the entity's degree in the KG (popularity prior)
 
 
@@ -60,27 +60,7 @@ class Candidate:
 
 
 SHAPES = ("plain", "count", "ask", "order", "filter")
-
+"""``count``, ``ask``, ``order`` (ORDER BY: superlatives, two-entity comparisons),
+``filter`` (comparatives) or ``plain``."""
 
 COMPLEX_SHAPES = ("count", "ask", "order", "filter")
-
-
-def shape_of(sparql: str) -> str:
-    """The candidate's query shape: ``count``, ``ask``, ``order`` (ORDER BY: superlatives,
-    two-entity comparisons), ``filter`` (comparatives) or ``plain``."""
-    text = sparql.upper()
-    head = text.split("{", 1)[0]
-    if "ASK" in head.split():
-        return "ask"
-    if "COUNT(" in text.replace(" ", ""):
-        return "count"
-    if "ORDER BY" in text:
-        return "order"
-    if "FILTER" in text:
-        return "filter"
-    return "plain"
-
-
-def is_complex(sparql: str) -> bool:
-    """Whether a candidate has one of the :data:`COMPLEX_SHAPES`."""
-    return shape_of(sparql) in COMPLEX_SHAPES

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
+from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
 """Languages the chat speaks (UI text, messages, language selector)."""
@@ -40,17 +41,6 @@ LANGUAGE_NAMES: dict[str, str] = {
 }
 """Endonyms for the language selector."""
 
-_SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ja", re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")),
-    ("ko", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
-    ("zh", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
-    ("ar", re.compile(r"[\u0600-\u06ff\u0750-\u077f]")),
-    ("hi", re.compile(r"[\u0900-\u097f]")),
-    ("el", re.compile(r"[\u0370-\u03ff]")),
-    ("he", re.compile(r"[\u0590-\u05ff]")),
-    ("th", re.compile(r"[\u0e00-\u0e7f]")),
-)
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -111,10 +101,10 @@ _lingua: Any = None
 
 def script_language(text: str) -> str | None:
     """The language a non-Latin script decides on its own, else ``None``."""
-    for lang, pattern in _SCRIPTS:
+    for lang, pattern in LANGUAGE_BY_SCRIPT:
         if pattern.search(text):
             return lang
-    if _CYRILLIC.search(text):
+    if CYRILLIC.search(text):
         return _cyrillic_language(text.lower())
     return None
 

@@ -21,20 +21,6 @@ def _p(pid: str) -> str:
     return short(prop_iri(pid))
 
 
-_COMPARISON = re.compile(
-    r"^SELECT \?answer WHERE \{ VALUES \?answer \{ wd:(Q[1-9]\d*) wd:(Q[1-9]\d*) \} "
-    r"\?answer wdt:(P[1-9]\d*) \?value \} ORDER BY (ASC|DESC)\(\?value\) LIMIT 1$"
-)
-
-
-def parse_comparison(sparql: str) -> ComparisonSpec | None:
-    """The :class:`ComparisonSpec` of a two-entity comparison candidate, else ``None``."""
-    m = _COMPARISON.match(" ".join(sparql.split()))
-    if not m:
-        return None
-    return ComparisonSpec(m.group(1), m.group(2), m.group(3), m.group(4))  # type: ignore[arg-type]
-
-
 # --------------------------------------------------------------------------- comparing values
 
 _DATE_VALUE = re.compile(r"^(-?)(\d{1,9})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2}))?")

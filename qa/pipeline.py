@@ -23,9 +23,9 @@ from typing import TypeVar
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import Candidate, is_complex
+from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
-from qa.execute import ComparisonOutcome, evaluate_comparison, parse_comparison
+from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate
 from qa.generate import Backend
 from qa.label import pick_label
@@ -174,9 +174,8 @@ class Pipeline:
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
         two-entity comparison (both values fetched, compared in Python)."""
-        spec = parse_comparison(kept.sparql)
-        if spec is not None:
-            return evaluate_comparison(self.kg, spec, timeout_s=self.query_timeout_s)
+        if kept.comparison is not None:
+            return evaluate_comparison(self.kg, kept.comparison, timeout_s=self.query_timeout_s)
         return self.kg.query(kept.sparql, timeout_s=self.query_timeout_s, max_rows=MAX_ANSWERS + 1)
 
     def label(self, turn: Turn, result: QueryResult | ComparisonOutcome) -> None:
@@ -290,4 +289,4 @@ class Pipeline:
 
 def _complex_mask(candidates: list[Candidate]) -> list[bool]:
     """Per candidate: whether it has one of the complex shapes the gate may treat apart."""
-    return [is_complex(c.sparql) for c in candidates]
+    return [c.shape in COMPLEX_SHAPES for c in candidates]

@@ -34,7 +34,6 @@ from evaluation.harness import select_items
 from evaluation.metrics import ndcg_at_k, precision_at_k
 from evaluation.splits import split_of
 from kg.client import KG
-from qa.candidate import is_complex
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
 from training.calibrate import (
@@ -164,7 +163,7 @@ def sim_items(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[st
         out.append(SimItem(tuple(scores.get((r.id, r.lang, r.position), 0.0) for r in real), outcomes,
                            answerable=group[0].kind != "unanswerable",
                            backend=tuple(r.backend_score for r in real),
-                           complex=tuple(is_complex(r.sparql) for r in real)))
+                           complex=tuple(r.is_complex for r in real)))
     return out
 
 

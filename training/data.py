@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from backends.qanswer import shape_of
 from core.errors import BackendError, KGError
 from evaluation.answers import normalize_boolean, normalize_terms
 from evaluation.harness import EvalItem, gold_values
 from evaluation.metrics import Counts, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import KG
-from qa.candidate import is_complex
+from qa.candidate import COMPLEX_SHAPES
 from qa.generate import Backend
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import mentions_gold
@@ -57,6 +58,7 @@ class CandidateRecord:
     correct: bool
     error: str | None = None
     verbalizer: int = 1  # validator.verbalize.VERSION that wrote ``verbalization``
+    shape: str = ""  # the candidate's query shape (qa.candidate.SHAPES)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-able dict."""
@@ -65,7 +67,15 @@ class CandidateRecord:
     @classmethod
     def from_json(cls, data: dict[str, object]) -> CandidateRecord:
         """Parse one JSONL line's object."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})  # type: ignore[arg-type]
+        record = cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})  # type: ignore[arg-type]
+        if "shape" not in data:  # written before records kept the shape: read it from the text once
+            record.shape = shape_of(record.sparql)
+        return record
+
+    @property
+    def is_complex(self) -> bool:
+        """Whether the candidate has one of the :data:`qa.candidate.COMPLEX_SHAPES`."""
+        return self.shape in COMPLEX_SHAPES
 
     @property
     def pair(self) -> tuple[str, str]:
@@ -106,7 +116,7 @@ def records_for_item(item: EvalItem, backend: Backend, kg: KG, verbalizer: Verba
             id=item.id, lang=item.lang, split=split, dataset=item.dataset, kind=item.question.kind,
             question=item.text, position=position, backend_score=float(cand.score), sparql=cand.sparql,
             verbalization=text, f1=round(f1, 6), n_answers=n, correct=correct, error=error,
-            verbalizer=VERSION))
+            verbalizer=VERSION, shape=cand.shape))
     return out
 
 
@@ -202,7 +212,7 @@ def balance(records: Sequence[CandidateRecord], *, seed: int = 13, mode: str = "
     """
     rng = random.Random(seed)
     boosted = complex_boost > 1
-    complex_ids = {id(r): is_complex(r.sparql) for r in records} if boosted else {}
+    complex_ids = {id(r): r.is_complex for r in records} if boosted else {}
     pos = [r for r in records if r.correct]
     neg = [r for r in records if not r.correct]
     if boosted:

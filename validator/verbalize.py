@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from core.text import LANG_SCRIPT, script_share
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
 
@@ -53,21 +54,6 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _NEGATIONS = {"MINUS", "NOT"}
-_SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
-    "cyrillic": ((0x0400, 0x052F),),
-    "cjk": ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)),
-    "arabic": ((0x0600, 0x06FF), (0x0750, 0x077F)),
-    "devanagari": ((0x0900, 0x097F),),
-    "greek": ((0x0370, 0x03FF),),
-    "hebrew": ((0x0590, 0x05FF),),
-    "hangul": ((0xAC00, 0xD7AF), (0x1100, 0x11FF)),
-    "latin": ((0x0041, 0x024F),),
-}
-LANG_SCRIPT: dict[str, str] = {
-    "ru": "cyrillic", "uk": "cyrillic", "be": "cyrillic", "bg": "cyrillic", "sr": "cyrillic", "kk": "cyrillic",
-    "zh": "cjk", "ja": "cjk", "ar": "arabic", "fa": "arabic", "ur": "arabic", "hi": "devanagari",
-    "mr": "devanagari", "el": "greek", "he": "hebrew", "ko": "hangul",
-}
 Labels = dict[str, tuple[list[str], list[str]]]  # lang -> (rdfs:label values, skos:altLabel values)
 
 
@@ -78,15 +64,6 @@ class Parsed:
     form: str  # select | ask | count
     where: list[tuple[str, str]]  # (kind, text) tokens of the WHERE group
     order: str | None = None  # "max" / "min": ORDER BY DESC / ASC with a LIMIT (superlatives)
-
-
-def _script_share(text: str, script: str) -> float:
-    letters = [ch for ch in text if ch.isalpha()]
-    if not letters:
-        return 0.0
-    ranges = _SCRIPTS[script]
-    hits = sum(1 for ch in letters if any(lo <= ord(ch) <= hi for lo, hi in ranges))
-    return hits / len(letters)
 
 
 def choose_label(labels: Labels, lang: str) -> str | None:
@@ -117,7 +94,7 @@ def _best_alias(aliases: Sequence[str], lang: str) -> str | None:
 
     def key(item: tuple[int, str]) -> tuple[float, bool, bool, int]:
         index, alias = item
-        return (-_script_share(alias, script), len(alias) < 3, alias.isupper(), index)
+        return (-script_share(alias, script), len(alias) < 3, alias.isupper(), index)
 
     return min(enumerate(usable), key=key)[1]
 

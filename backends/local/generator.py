@@ -14,9 +14,9 @@ Every query is entity-anchored, so its cost is bounded by node degrees (pyoxigra
 query timeout).  Candidates are scored by :class:`backends.local.ranker.Ranker` (a logistic
 regression over the features computed here) and returned best first.
 
-Query shapes are small builder functions (:func:`forward`, :func:`backward`,
-:func:`typed`, :func:`two_hop`, :func:`intersect`, :func:`select`) so that further shapes
-can be added beside them.
+Query shapes are small builder functions in :mod:`backends.local.shapes` (``forward``,
+``backward``, ``typed``, ``two_hop``, ``intersect``, ``select``), beside the complex
+layer's shapes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +35,23 @@ from backends.local.complex import warm_up as complex_warm_up
 from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention, is_stopword
 from backends.local.ranker import Ranker
+from backends.local.shapes import (
+    P31,
+    P279,
+    IdTriple,
+    backward,
+    entities_of,
+    forward,
+    intersect,
+    properties_of,
+    select,
+    sparql_node,
+    sparql_pred,
+    two_hop,
+    typed,
+    typed_sub,
+    where,
+)
 from core.errors import (
     BackendTimeout,
     BackendUnavailable,
@@ -48,7 +65,7 @@ from kg.build import ensure_label_index
 from kg.client import KG, Term
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
-from qa.candidate import Candidate
+from qa.candidate import Candidate, Link
 from qa.generate import MAX_CANDIDATES
 
 if TYPE_CHECKING:
@@ -56,12 +73,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ANSWER = "?answer"
-MID = "?x"
-P31 = "P31"
-P279 = "P279"
-SUBCLASS_PATH = "P31/P279*"
 MAX_ANCHORS = 10
+MAX_MENTIONS = 24  # linked mentions per question
+COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
 MAX_PER_SPAN = 4
 HUB_DEGREE = 20000
 ADJACENCY_ROWS = 500
@@ -73,66 +87,6 @@ TWO_HOP_FIRST = 3
 TWO_HOP_MAX_MID = 25
 QUERY_TIMEOUT_S = 3.0
 XSD = "http://www.w3.org/2001/XMLSchema#"
-
-# --------------------------------------------------------------------------- query shapes
-
-Triple = tuple[str, str, str]
-"""``(subject, property id, object)``: each end is a variable (``?answer``) or a QID."""
-
-
-def _term(node: str) -> str:
-    return node if node.startswith("?") else short(entity_iri(node))
-
-
-def forward(entity: str, pid: str) -> list[Triple]:
-    """``wd:E wdt:P ?answer``."""
-    return [(entity, pid, ANSWER)]
-
-
-def backward(entity: str, pid: str) -> list[Triple]:
-    """``?answer wdt:P wd:E``."""
-    return [(ANSWER, pid, entity)]
-
-
-def typed(triples: Sequence[Triple], cls: str) -> list[Triple]:
-    """Narrow ``?answer`` to instances of ``cls`` (``?answer wdt:P31 wd:C``)."""
-    return [*triples, (ANSWER, P31, cls)]
-
-
-def typed_sub(triples: Sequence[Triple], cls: str) -> list[Triple]:
-    """Narrow ``?answer`` to instances of ``cls`` or its subclasses (``wdt:P31/wdt:P279*``)."""
-    return [*triples, (ANSWER, SUBCLASS_PATH, cls)]
-
-
-def two_hop(entity: str, first: str, second: str, *, first_forward: bool = True) -> list[Triple]:
-    """``wd:E wdt:P1 ?x . ?x wdt:P2 ?answer`` (or ``?x wdt:P1 wd:E`` as the first hop)."""
-    hop = (entity, first, MID) if first_forward else (MID, first, entity)
-    return [hop, (MID, second, ANSWER)]
-
-
-def intersect(left: Sequence[Triple], right: Sequence[Triple]) -> list[Triple]:
-    """Answers satisfying both graphs (their ``?answer`` is shared)."""
-    return [*left, *[t for t in right if t not in left]]
-
-
-def _pred(path: str) -> str:
-    """``P17`` -> ``wdt:P17``; ``P31/P279*`` -> ``wdt:P31/wdt:P279*`` (every step validated)."""
-    steps = []
-    for step in path.split("/"):
-        mod = step[-1] if step[-1] in "*+" else ""
-        steps.append(short(prop_iri(step.removesuffix(mod))) + mod)
-    return "/".join(steps)
-
-
-def where(triples: Sequence[Triple]) -> str:
-    """The graph pattern body ``s p o . s p o .`` built from IRIs only."""
-    return " ".join(f"{_term(s)} {_pred(p)} {_term(o)} ." for s, p, o in triples)
-
-
-def select(triples: Sequence[Triple]) -> str:
-    """``SELECT DISTINCT ?answer WHERE { … }`` (no PREFIX lines; KG clients add them)."""
-    return f"SELECT DISTINCT {ANSWER} WHERE {{ {where(triples)} }}"
-
 
 # --------------------------------------------------------------------------- property text
 
@@ -295,7 +249,7 @@ class Adjacent:
 class Generated:
     """A candidate query graph with its features (before ranking)."""
 
-    triples: list[Triple]
+    triples: list[IdTriple]
     shape: str
     features: dict[str, float]
     score: float = 0.0
@@ -307,6 +261,15 @@ class Generated:
     def sparql(self) -> str:
         """The candidate's SPARQL text."""
         return select(self.triples)
+
+    def candidate(self, evidence: Mapping[str, Link]) -> Candidate:
+        """The ranked candidate with its structure: a plain ``SELECT``, its triple patterns in
+        compact tokens, its entities and properties, and how each linked entity was linked."""
+        triples = tuple((sparql_node(s), sparql_pred(p), sparql_node(o)) for s, p, o in self.triples)
+        entities = entities_of(triples)
+        return Candidate(self.sparql, self.score, tuple(sorted(self.features.items())), shape="plain",
+                         triples=triples, entities=entities, properties=properties_of(triples),
+                         links=tuple(evidence[q] for q in entities if q in evidence))
 
 
 @dataclass
@@ -401,7 +364,7 @@ class LocalBackend:
         self._local = threading.local()
         self._adjacency_cache: dict[tuple[str, bool], list[Adjacent]] = {}
         self._subclass_cache: dict[str, bool] = {}
-        self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/complex.py
+        self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/local/complex.py
 
     @classmethod
     def from_settings(cls, settings: Settings, kg: KG) -> LocalBackend:
@@ -430,13 +393,17 @@ class LocalBackend:
             complex_warm_up(lang)
 
     def ask(self, question: str, lang: str) -> list[Candidate]:
-        """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1])."""
-        ranked = self.generate(question, lang)[:MAX_CANDIDATES]
-        simple = [Candidate(g.sparql, g.score, tuple(sorted(g.features.items()))) for g in ranked]
-        return extend_candidates(self.complex, self.linker, question, lang, simple)[:MAX_CANDIDATES]
+        """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1]).  The
+        question is linked once; both the simple and the complex layer read those mentions."""
+        linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
+        ranked = self.generate(question, lang, linked)[:MAX_CANDIDATES]
+        evidence = {m.qid: m.link() for m in linked}
+        simple = [g.candidate(evidence) for g in ranked]
+        return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
 
-    def generate(self, question: str, lang: str) -> list[Generated]:
-        """Every candidate graph, scored and sorted (best first, ties by SPARQL text).
+    def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:
+        """Every candidate graph, scored and sorted (best first, ties by SPARQL text);
+        ``linked`` is the question's mentions when already linked.
 
         A KG query that fails or times out only loses its candidates; when no candidate is
         left and some query timed out, :class:`BackendTimeout` is raised; an unreachable KG
@@ -444,7 +411,7 @@ class LocalBackend:
         """
         self._local.timeouts = 0
         deadline = time.monotonic() + self.budget_s
-        q = self._analyze(question, lang)
+        q = self._analyze(question, lang, linked)
         if not q.mentions:
             return []
         cands: dict[str, Generated] = {}
@@ -469,9 +436,9 @@ class LocalBackend:
 
     # ------------------------------------------------------------------ analysis
 
-    def _analyze(self, question: str, lang: str) -> _Question:
+    def _analyze(self, question: str, lang: str, linked: Sequence[Mention] | None) -> _Question:
         tokens = tokenize(question)
-        mentions = self.linker.link(question, lang, limit=24)
+        mentions = list(linked) if linked is not None else self.linker.link(question, lang, limit=MAX_MENTIONS)
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         q = _Question(question, lang, tokens, qtype, _anchors(mentions))
         q.classes = [m for m in mentions if m.is_class][:4]
@@ -540,7 +507,7 @@ class LocalBackend:
         self._adjacency_cache[key] = out
         return out
 
-    def answers(self, triples: Sequence[Triple], max_rows: int = 5000) -> list[Term]:
+    def answers(self, triples: Sequence[IdTriple], max_rows: int = 5000) -> list[Term]:
         """Execute a candidate graph (bounded) and return its ``?answer`` values."""
         return [r["answer"] for r in self._query(select(triples), max_rows) if "answer" in r]
 
@@ -592,7 +559,7 @@ class LocalBackend:
         return out
 
     def _typed_candidate(self, q: _Question, g: Generated, cls: str, mention: Mention | None, n: int,
-                         triples: list[Triple], suffix: str) -> Generated:
+                         triples: list[IdTriple], suffix: str) -> Generated:
         feats = dict(g.features)
         feats["has_type"] = 1.0
         feats["type_subclasses"] = 1.0 if suffix == "+subtype" else 0.0
@@ -610,7 +577,7 @@ class LocalBackend:
             feats["type_fit"], feats["type_mismatch"] = _fit(class_type, q.qtype)
         return Generated(triples, g.shape + suffix, feats, answers=n, anchor=g.anchor, words=g.words)
 
-    def _answer_classes(self, triples: Sequence[Triple]) -> dict[str, int]:
+    def _answer_classes(self, triples: Sequence[IdTriple]) -> dict[str, int]:
         """``{class: how many answers are direct instances}`` of a graph's answers."""
         sparql = (f"SELECT ?c (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {where(triples)} "
                   f"?answer {short(prop_iri(P31))} ?c . }} GROUP BY ?c")
@@ -622,7 +589,7 @@ class LocalBackend:
                 counts[cid] = int(float(n.value))
         return counts
 
-    def _count(self, triples: Sequence[Triple]) -> int:
+    def _count(self, triples: Sequence[IdTriple]) -> int:
         """How many distinct answers a graph has (0 on failure)."""
         rows = self._query(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {where(triples)} }}", 1)
         n = rows[0].get("n") if rows else None
@@ -632,7 +599,7 @@ class LocalBackend:
         """True when some class is a ``P279`` subclass of ``cls`` (cached)."""
         if cls not in self._subclass_cache:
             try:
-                found = self.kg.query(f"ASK {{ ?s {short(prop_iri(P279))} {_term(cls)} . }}",
+                found = self.kg.query(f"ASK {{ ?s {short(prop_iri(P279))} {sparql_node(cls)} . }}",
                                       timeout_s=self.timeout_s).boolean
             except KGUnavailable as exc:
                 raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
@@ -708,7 +675,7 @@ class LocalBackend:
             if m is None:
                 continue
             sparql = (f"SELECT ?p (COUNT(DISTINCT ?v) AS ?n) (SAMPLE(?v) AS ?ex) WHERE {{ "
-                      f"{_term(entity)} {short(prop_iri(p1))} ?x . ?x ?p ?v . }} GROUP BY ?p")
+                      f"{sparql_node(entity)} {short(prop_iri(p1))} ?x . ?x ?p ?v . }} GROUP BY ?p")
             matches = self._prop_matches(q, [(m.start, m.end)], cache)
             for row in self._query(sparql, ADJACENCY_ROWS):
                 p, n = row.get("p"), row.get("n")

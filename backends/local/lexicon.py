@@ -31,6 +31,7 @@ from pathlib import Path
 
 from core.errors import LexiconError
 from core.settings import LEXICON_PATH
+from core.text import fold_yo, normalize_phrase
 
 DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
@@ -66,19 +67,6 @@ _WORD_CHAR = re.compile(r"\w")
 MAX_GAP = 4
 """How many other words may sit between two words of a phrase in a gapped match."""
 _GAP = rf"(?:\s+\S+){{0,{MAX_GAP}}}?\s+"
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
-
-
-def normalize(text: str) -> str:
-    """Lower-case ``text``, unify apostrophes and collapse whitespace (how phrases are stored)."""
-    return " ".join(text.translate(_APOSTROPHES).lower().split())
-
-
-def _fold(text: str) -> str:
-    """Matching-only folding: Russian "ё" is often typed as "е"."""
-    return text.replace("ё", "е")
-
-
 def _pid_key(pid: str) -> int:
     return int(pid[1:])
 
@@ -170,7 +158,7 @@ class PropertyLexicon:
             for word, kind in entries.items():
                 if kind is not None and kind not in QUESTION_TYPES:
                     raise ValueError(f"question_words.{lang}.{word}: type {kind!r} is not allowed")
-                if word != normalize(word):
+                if word != normalize_phrase(word):
                     raise ValueError(f"question_words.{lang}: {word!r} is not lower-case/normalized")
             words[lang] = dict(entries)
         yes_no = {
@@ -258,7 +246,7 @@ class PropertyLexicon:
         With ``open_end`` (used for property phrases) each word of four letters or more also
         matches its inflected forms (see :func:`_word_pattern`): "столица" finds "столицей".
         """
-        found = self._pattern(phrase, lang, open_end).search(_fold(text))
+        found = self._pattern(phrase, lang, open_end).search(fold_yo(text))
         return found.start() if found else -1
 
     def match_properties(self, question: str, lang: str) -> list[Match]:
@@ -271,7 +259,7 @@ class PropertyLexicon:
         is only a hint: several properties share words ("born", "language"), so callers
         score the matches rather than trust the first one.
         """
-        text = _fold(normalize(question))
+        text = fold_yo(normalize_phrase(question))
         matches: list[Match] = []
         for phrase, pids in self._index(lang).items():
             found = self._pattern(phrase, lang, True).search(text)
@@ -288,7 +276,7 @@ class PropertyLexicon:
 
         Returns ``"boolean"`` for a yes/no question without a typed question word.
         """
-        text = normalize(question)
+        text = normalize_phrase(question)
         best: tuple[int, int, str | None] | None = None
         for word, kind in self.question_word_table.get(lang, {}).items():
             start = self.find(text, word, lang)
@@ -306,7 +294,7 @@ class PropertyLexicon:
         Sentence-initial openers for alphabetic languages with a fixed word order;
         particles anywhere for ru/uk/zh/ja, unless a typed question word is present.
         """
-        text = normalize(question).lstrip("¿¡\"'«„ ")
+        text = normalize_phrase(question).lstrip("¿¡\"'«„ ")
         openers = self.yes_no_table.get(lang, ())
         if lang in {"ru", "uk", "zh", "ja"}:
             if any(
@@ -319,7 +307,7 @@ class PropertyLexicon:
 
     def find_cues(self, question: str, lang: str) -> dict[str, list[str]]:
         """``{cue kind: cue words found in question}``, only for kinds with a hit."""
-        text = normalize(question)
+        text = normalize_phrase(question)
         hits: dict[str, list[str]] = {}
         for kind, table in self.cue_table.items():
             found = [cue for cue in table.get(lang, ()) if self.find(text, cue, lang) >= 0]
@@ -332,10 +320,10 @@ class PropertyLexicon:
         pattern = self._patterns.get(key)
         if pattern is None:
             if lang in _SCRIPT_LANGS:
-                pattern = re.compile(re.escape(_fold(phrase)))
+                pattern = re.compile(re.escape(fold_yo(phrase)))
             else:
                 words = [
-                    _word_pattern(word, lang) if open_end else re.escape(word) for word in _fold(phrase).split(" ")
+                    _word_pattern(word, lang) if open_end else re.escape(word) for word in fold_yo(phrase).split(" ")
                 ]
                 body = (_GAP if gapped else r"\s").join(words)
                 if _WORD_CHAR.match(phrase[0]):
@@ -381,6 +369,6 @@ def _phrases(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
         raise ValueError(f"{where}: expected a list of non-empty strings")
     for item in value:
-        if item != normalize(item):
+        if item != normalize_phrase(item):
             raise ValueError(f"{where}: {item!r} is not lower-case/normalized")
     return tuple(value)

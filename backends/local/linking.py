@@ -13,12 +13,23 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from core.text import cased_tokens, fold, is_cjk, latin_form, phonetic_key, sound_similarity, tokenize
+from core.text import (
+    CASED_NON_LATIN,
+    TRANSLITERABLE,
+    cased_tokens,
+    fold,
+    is_cjk,
+    is_katakana,
+    latin_form,
+    phonetic_key,
+    sound_similarity,
+    tokenize,
+)
 from kg.labels import LabelIndex, NameHit
+from qa.candidate import Link
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16
@@ -80,7 +91,8 @@ def is_stopword(token: str) -> bool:
 
 @dataclass(frozen=True)
 class Mention:
-    """One linked entity: the question tokens ``[start, end)`` name ``qid``."""
+    """One linked entity: the question tokens ``[start, end)`` name ``qid``; the complex
+    layer adds the characters ``[char_start, char_end)`` of its cue text."""
 
     start: int
     end: int
@@ -97,11 +109,19 @@ class Mention:
     coverage: float  # share of the question's content characters the span covers
     partial: bool = False  # matched only a person's last name
     phonetic: bool = False  # matched a Latin name by sound only (a transliterated span)
+    name: str = ""  # the KG name it matched (normalized; the Latin form for a sound-alike)
+    kind: str = ""  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
+    char_start: int = -1  # the span in the question's cue text (the complex layer's; -1: unknown)
+    char_end: int = -1
 
     @property
     def is_class(self) -> bool:
         """True for an entity with instances (usable as ``?answer wdt:P31 <class>``)."""
         return self.instances > 0
+
+    def link(self) -> Link:
+        """The linking evidence a candidate carries for this entity."""
+        return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree)
 
 
 @dataclass
@@ -113,6 +133,7 @@ class _Match:
     fuzzy: bool
     phonetic: bool = False
     sound: str = ""  # the span in Latin letters (phonetic matches)
+    name: str = ""  # the matched name's Latin form (phonetic matches)
 
 
 class Linker:
@@ -147,7 +168,7 @@ class Linker:
             for hit, sound in sounds.get(m.key, ()):
                 sim = sound_similarity(m.sound, sound)
                 if sim >= MIN_SOUND_SIMILARITY:
-                    out.append((m, hit, sim))
+                    out.append((replace(m, name=sound), hit, sim))
                     if sim >= CLOSE_SOUND:
                         close.add(hit.qid)
             ambiguity[m.key + "|" + m.sound] = max(1, len(close))
@@ -258,7 +279,8 @@ class Linker:
                 score *= 0.5
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
-                              instances, round(coverage, 4), h.partial, m.phonetic)
+                              instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
+                              _match_kind(m, h))
             old = best.get(h.qid)
             if old is None or (mention.score, -mention.start) > (old.score, -old.start):
                 best[h.qid] = mention
@@ -266,8 +288,20 @@ class Linker:
         return ranked[:limit]
 
 
-_CASED_SCRIPTS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
-_NON_LATIN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u30a0-\u30ff]")
+def _match_kind(m: _Match, h: NameHit) -> str:
+    """How a span matched a name: by sound, a last name only, a fuzzy spelling, a folded
+    form, or a label or alias as written."""
+    if m.phonetic:
+        return "phonetic"
+    if h.partial:
+        return "partial"
+    if m.fuzzy:
+        return "fuzzy"
+    if m.quality < 1.0 or not h.exact:
+        return "folded"
+    return "label" if h.is_label else "alias"
+
+
 _RU_ENDINGS = ("ого", "его", "ому", "ему", "ами", "ями", "ым", "им", "ом", "ем", "ой", "ей", "ах", "ях", "ов",
                "ев", "у", "ю", "а", "я", "е", "ы", "и")
 _AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
@@ -279,14 +313,14 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:
     segments: list[list[tuple[int, int]]] = [[]]
     i = 0
     while i < len(tokens):
-        if _is_katakana(tokens[i]):
+        if is_katakana(tokens[i]):
             j = i
-            while j < len(tokens) and _is_katakana(tokens[j]) and j - i < MAX_KATAKANA_RUN:
+            while j < len(tokens) and is_katakana(tokens[j]) and j - i < MAX_KATAKANA_RUN:
                 j += 1
             segments[-1].append((i, j))
             i = j
             continue
-        if _NON_LATIN.search(tokens[i]) and not is_cjk(tokens[i]):
+        if TRANSLITERABLE.search(tokens[i]) and not is_cjk(tokens[i]):
             segments[-1].append((i, i + 1))
         elif segments[-1]:
             segments.append([])
@@ -297,7 +331,7 @@ def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:
 def _cased_tokens(question: str, n: int) -> list[str] | None:
     """The question's tokens with their case kept (aligned with :func:`tokenize`), or ``None``
     when the question has no cased non-Latin word (Arabic, Devanagari, Japanese)."""
-    if not _CASED_SCRIPTS.search(question):
+    if not CASED_NON_LATIN.search(question):
         return None
     toks = cased_tokens(question)
     return toks if len(toks) == n else None
@@ -334,15 +368,11 @@ def _strip_ending(word: str) -> str:
     return word
 
 
-def _is_katakana(token: str) -> bool:
-    return len(token) == 1 and "\u30a0" <= token <= "\u30ff"
-
-
 def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     """True for a short katakana span with katakana right before or after it."""
-    if not all(_is_katakana(t) for t in tokens[i:j]):
+    if not all(is_katakana(t) for t in tokens[i:j]):
         return False
-    return (i > 0 and _is_katakana(tokens[i - 1])) or (j < len(tokens) and _is_katakana(tokens[j]))
+    return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
 
 
 def _longest_cover(found: list[tuple[_Match, NameHit, float]]) -> list[tuple[int, int]]:

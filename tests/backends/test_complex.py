@@ -1,4 +1,4 @@
-"""Complex question shapes (backends/complex.py): cue analysis, number/date parsing,
+"""Complex question shapes (backends/local: analysis, numbers, shapes, complex): cue analysis, number/date parsing,
 SPARQL builders, comparison evaluation, the generator over the tiny KG, the pipeline's
 comparison contract, and (slow) the written multilingual questions over the full KG."""
 
@@ -10,22 +10,16 @@ from pathlib import Path
 import pytest
 
 from backends.fake import FakeBackend
-from backends.local.complex import (
-    ComplexGenerator,
-    Mention,
-    analyze,
-    comparison_query,
-    count_query,
-    filter_query,
-    parse_body,
-    parse_decimal,
-    parse_filters,
-    superlative_query,
-)
+from backends.local.analysis import analyze
+from backends.local.complex import ComplexGenerator, merge, plain_body
+from backends.local.linking import Mention
+from backends.local.numbers import parse_decimal, parse_filters
+from backends.local.shapes import comparison_query, count_query, filter_query, superlative_query
+from backends.qanswer import shape_of
 from chat.messages import turn_message
 from kg.client import EmbeddedKG, Term
 from qa.candidate import Candidate
-from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison, value_key
+from qa.execute import ComparisonSpec, evaluate_comparison, value_key
 from qa.pipeline import Pipeline
 from training.written import judge, load_written
 
@@ -114,10 +108,10 @@ def test_decimal_parsing_follows_the_language(raw, lang, value):
     ("How many cities have a population greater than one million?", "en", ">", Decimal(10) ** 6, False),
 ])
 def test_filters_become_typed_values(question, lang, op, value, is_year):
-    from backends.local.complex import normalize_text
+    from core.text import normalize_cue_text
 
     f = analyze(question, lang).filters[0]
-    assert f == parse_filters(normalize_text(question), lang, dated=True)[0]
+    assert f == parse_filters(normalize_cue_text(question), lang, dated=True)[0]
     assert (f.op, f.value, f.is_year) == (op, value, is_year)
 
 
@@ -135,18 +129,21 @@ def test_builders_emit_compact_typed_sparql():
     assert "PREFIX" not in sparql
 
 
-def test_comparison_shape_round_trips():
-    sparql = comparison_query("Q937", "Q7200", "P569", "ASC")
-    assert parse_comparison(sparql) == ComparisonSpec("Q937", "Q7200", "P569", "ASC")
-    assert parse_comparison("SELECT ?answer WHERE { wd:Q64 wdt:P17 ?answer }") is None
+def _plain(*triples: tuple[str, str, str], score: float = 0.8, features=()) -> Candidate:
+    """A plain base candidate with its structure, as the simple generator builds it."""
+    body = " . ".join(" ".join(t) for t in triples)
+    return Candidate(f"SELECT DISTINCT ?answer WHERE {{ {body} . }}", score, tuple(features), shape="plain",
+                     triples=triples)
 
 
-def test_parse_body_accepts_only_plain_triple_patterns():
-    assert parse_body("SELECT ?answer WHERE { wd:Q64 wdt:P17 ?answer }") == (("wd:Q64", "wdt:P17", "?answer"),)
-    assert parse_body("SELECT DISTINCT ?answer WHERE { ?answer wdt:P31 wd:Q5 . ?answer wdt:P27 wd:Q183 . }") == (
-        ("?answer", "wdt:P31", "wd:Q5"), ("?answer", "wdt:P27", "wd:Q183"))
-    assert parse_body('SELECT ?answer WHERE { ?answer rdfs:label "x" }') is None
-    assert parse_body("ASK { wd:Q64 wdt:P17 wd:Q183 }") is None
+def test_plain_body_accepts_only_plain_direct_triple_patterns():
+    assert plain_body(_plain(("wd:Q64", "wdt:P17", "?answer"))) == (("wd:Q64", "wdt:P17", "?answer"),)
+    two = (("?answer", "wdt:P31", "wd:Q5"), ("?answer", "wdt:P27", "wd:Q183"))
+    assert plain_body(_plain(*two)) == two
+    assert plain_body(_plain(("?answer", "wdt:P31/wdt:P279*", "wd:Q5"))) is None  # a property path
+    assert plain_body(_plain(("wd:Q64", "wdt:P17", "?x"))) is None  # no ?answer
+    assert plain_body(Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.5, shape="ask",
+                                triples=(("wd:Q64", "wdt:P17", "wd:Q183"),))) is None
 
 
 def test_value_keys_order_dates_with_negative_years_and_odd_decimals():
@@ -163,7 +160,7 @@ def test_value_keys_order_dates_with_negative_years_and_odd_decimals():
 def test_question_text_never_reaches_the_query(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
     question = 'Who is older, Albert Einstein or Alexander Pushkin? " } DROP ALL { #'
-    cands = gen.candidates(question, "en", [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
+    cands = gen.candidates(question, "en", [_mention(EINSTEIN, 0.9, 14, 29), _mention(PUSHKIN, 0.9, 33, 50)])
     assert cands
     assert all("DROP" not in c.sparql and "Einstein" not in c.sparql for c in cands)
 
@@ -184,8 +181,13 @@ def test_comparison_winner_tie_and_missing(tiny_kg_client):
     assert (missing.winner, missing.missing) == (None, (1,))
 
 
+def _comparison(qid1: str, qid2: str, pid: str, direction: str) -> Candidate:
+    return Candidate(comparison_query(qid1, qid2, pid, direction), 0.9, shape="order",
+                     comparison=ComparisonSpec(qid1, qid2, pid, direction))
+
+
 def test_pipeline_fills_the_comparison_contract(tiny_kg_client):
-    backend = FakeBackend({"q": [Candidate(comparison_query(EINSTEIN, PUSHKIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(EINSTEIN, PUSHKIN, "P569", "ASC")]})
     turn = Pipeline(backend, tiny_kg_client).answer("q", "ru")
     out = turn.to_json()
     assert out["answered"] and [a["id"] for a in out["answers"]] == [PUSHKIN]
@@ -194,7 +196,7 @@ def test_pipeline_fills_the_comparison_contract(tiny_kg_client):
 
 
 def test_pipeline_abstains_naming_the_unknown_value(tiny_kg_client):
-    backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(BERLIN, EINSTEIN, "P569", "ASC")]})
     for lang, name, prop in (("en", "Berlin", "date of birth"), ("ru", "Берлин", "дата рождения"),
                              ("zh", "柏林", "出生日期"), ("de", "Berlin", "Geburtsdatum")):
         turn = Pipeline(backend, tiny_kg_client).answer("q", lang)
@@ -208,7 +210,7 @@ def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client,
     from tests.tiny_kg import LABEL, e
 
     tiny_store.add(ox.Quad(e("P569"), LABEL, ox.Literal("date de naissance", language="fr")))  # as in Wikidata dumps
-    backend = FakeBackend({"q": [Candidate(comparison_query(BERLIN, EINSTEIN, "P569", "ASC"), 0.9)]})
+    backend = FakeBackend({"q": [_comparison(BERLIN, EINSTEIN, "P569", "ASC")]})
     turn = Pipeline(backend, tiny_kg_client).answer("q", "fr")
     assert not turn.answered and "date de naissance" in turn_message(turn)
 
@@ -216,9 +218,15 @@ def test_unknown_value_message_reads_property_labels_on_wd_nodes(tiny_kg_client,
 # --------------------------------------------------------------------------- generator on the tiny KG
 
 
+def _mention(qid: str, score: float, char_start: int = -1, char_end: int = -1) -> Mention:
+    """A linked entity at characters ``[char_start, char_end)`` of the question."""
+    return Mention(0, 1, "", qid, 1.0, 0.5, score, True, 1, False, 10, 0, 0.5,
+                   char_start=char_start, char_end=char_end)
+
+
 def _at(question: str, name: str, qid: str, score: float = 0.9) -> Mention:
     start = question.casefold().index(name.casefold())
-    return Mention(qid, score, start, start + len(name))
+    return _mention(qid, score, start, start + len(name))
 
 
 def test_unlinked_list_items_block_comparisons(tiny_kg_client):
@@ -229,49 +237,60 @@ def test_unlinked_list_items_block_comparisons(tiny_kg_client):
     assert gen.candidates(question, "en", [*two_of_three, _at(question, "Ulm", ULM)]) == []  # Ulm has no value
     question = "В каком городе больше жителей: в Берлине или в Москве?"
     pair = [_at(question, "Берлине", BERLIN), _at(question, "Москве", MOSCOW)]
-    top = gen.candidates(question, "ru", pair)[0].sparql
-    assert parse_comparison(top) == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    top = gen.candidates(question, "ru", pair)[0]
+    assert top.comparison == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
 
 
 def _top(gen: ComplexGenerator, question: str, lang: str, mentions, base=()) -> str:
+    return _best(gen, question, lang, mentions, base).sparql
+
+
+def _best(gen: ComplexGenerator, question: str, lang: str, mentions, base=()) -> Candidate:
     cands = gen.candidates(question, lang, mentions, base)
     assert cands, question
-    return cands[0].sparql
+    for c in cands:  # the structure the generator knew, consistent with the text it rendered
+        assert c.shape == shape_of(c.sparql), c.sparql
+        assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
+        assert all(" ".join(t) in c.sparql for t in c.triples), c.sparql
+    return cands[0]
 
 
 def test_generator_comparison_candidates(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
-    top = _top(gen, "Who is older, Albert Einstein or Alexander Pushkin?", "en",
-               [Mention(EINSTEIN, 0.9, 14, 29), Mention(PUSHKIN, 0.9, 33, 50)])
-    assert parse_comparison(top) == ComparisonSpec(EINSTEIN, PUSHKIN, "P569", "ASC")
-    top = _top(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [Mention(BERLIN, 0.9, 0, 2), Mention(MOSCOW, 0.9, 3, 6)])
-    assert parse_comparison(top) == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    top = _best(gen, "Who is older, Albert Einstein or Alexander Pushkin?", "en",
+                [_mention(EINSTEIN, 0.9, 14, 29), _mention(PUSHKIN, 0.9, 33, 50)])
+    assert top.comparison == ComparisonSpec(EINSTEIN, PUSHKIN, "P569", "ASC")
+    assert (top.shape, top.entities, top.properties) == ("order", (EINSTEIN, PUSHKIN), ("P569",))
+    top = _best(gen, "柏林和莫斯科哪个城市人口更多？", "zh", [_mention(BERLIN, 0.9, 0, 2), _mention(MOSCOW, 0.9, 3, 6)])
+    assert top.comparison == ComparisonSpec(BERLIN, MOSCOW, "P1082", "DESC")
+    plain = _best(gen, "Was Albert Einstein born in 1879?", "en", [_mention(EINSTEIN, 0.9, 4, 19)])
+    assert (plain.shape, plain.comparison) == ("ask", None)
 
 
 def test_generator_yes_no_candidates(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
-    e = [Mention(EINSTEIN, 0.9, 4, 19)]
+    e = [_mention(EINSTEIN, 0.9, 4, 19)]
     assert _run(tiny_kg_client, _top(gen, "Was Albert Einstein born in 1879?", "en", e)) is True
     assert _run(tiny_kg_client, _top(gen, "Was Albert Einstein born in 1880?", "en", e)) is False
-    pair = [Mention(MOSCOW, 0.9, 3, 9), Mention(BERLIN, 0.9, 22, 28)]
+    pair = [_mention(MOSCOW, 0.9, 3, 9), _mention(BERLIN, 0.9, 22, 28)]
     bigger = _top(gen, "Is Moscow bigger than Berlin?", "en", pair)
     assert _run(tiny_kg_client, bigger) is True
-    base = [Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer }", 0.8)]
-    ulm = _top(gen, "Was Albert Einstein born in Ulm?", "en", [*e, Mention(ULM, 0.9, 28, 31)], base)
+    base = [_plain(("wd:Q937", "wdt:P19", "?answer"))]
+    ulm = _top(gen, "Was Albert Einstein born in Ulm?", "en", [*e, _mention(ULM, 0.9, 28, 31)], base)
     assert _run(tiny_kg_client, ulm) is True
-    berlin = _top(gen, "Was Albert Einstein born in Berlin?", "en", [*e, Mention(BERLIN, 0.9, 28, 34)], base)
+    berlin = _top(gen, "Was Albert Einstein born in Berlin?", "en", [*e, _mention(BERLIN, 0.9, 28, 34)], base)
     assert _run(tiny_kg_client, berlin) is False  # P19 is single-valued and the KG says Ulm
 
 
 def test_no_without_evidence_is_never_emitted(tiny_kg_client):
     gen = ComplexGenerator(tiny_kg_client)
     # occupation is multi-valued: "no" would be a guess
-    base = [Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P106 ?answer }", 0.8)]
+    base = [_plain(("wd:Q937", "wdt:P106", "?answer"))]
     cands = gen.candidates("Was Albert Einstein a Berlin?", "en",
-                           [Mention(EINSTEIN, 0.9, 4, 19), Mention(BERLIN, 0.9, 22, 28)], base)
+                           [_mention(EINSTEIN, 0.9, 4, 19), _mention(BERLIN, 0.9, 22, 28)], base)
     assert all(_run(tiny_kg_client, c.sparql) is not False for c in cands)
     # Pushkin has no birth year 1900 and the value exists -> "no" is fine; Berlin has no date -> nothing
-    assert not gen.candidates("Was Berlin founded in 1237?", "en", [Mention(BERLIN, 0.9, 4, 10)])
+    assert not gen.candidates("Was Berlin founded in 1237?", "en", [_mention(BERLIN, 0.9, 4, 10)])
 
 
 @pytest.fixture
@@ -289,25 +308,25 @@ def populated_kg(tiny_store) -> EmbeddedKG:
 
 def test_generator_superlative_filter_and_count(populated_kg):
     gen = ComplexGenerator(populated_kg)
-    assert _run(populated_kg, _top(gen, "Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])) == [
+    assert _run(populated_kg, _top(gen, "Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])) == [
         "Q956"]
     smallest = "Which city has the smallest population?"
-    assert _run(populated_kg, _top(gen, smallest, "en", [Mention(CITY, 0.8, 6, 10)])) == ["Q99999999"]
-    cities = [Mention(CITY, 0.8, 6, 12)]
+    assert _run(populated_kg, _top(gen, smallest, "en", [_mention(CITY, 0.8, 6, 10)])) == ["Q99999999"]
+    cities = [_mention(CITY, 0.8, 6, 12)]
     over = _top(gen, "Which cities have more than 3 million inhabitants?", "en", cities)
     assert _run(populated_kg, over) == sorted([BERLIN, MOSCOW, "Q956"])
-    count = _top(gen, "How many cities have more than 3 million inhabitants?", "en", [Mention(CITY, 0.8, 9, 15)])
+    count = _top(gen, "How many cities have more than 3 million inhabitants?", "en", [_mention(CITY, 0.8, 9, 15)])
     assert count.startswith("SELECT (COUNT(DISTINCT ?x) AS ?answer)") and _run(populated_kg, count) == ["3"]
-    base = [Candidate("SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }", 0.7,
-                      (("prop_score", 0.9),))]
-    mentions = [Mention(CITY, 0.8, 9, 15), Mention(GERMANY, 0.9, 23, 30)]
+    base = [_plain(("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"), score=0.7,
+                   features=(("prop_score", 0.9),))]
+    mentions = [_mention(CITY, 0.8, 9, 15), _mention(GERMANY, 0.9, 23, 30)]
     assert _run(populated_kg, _top(gen, "How many cities are in Germany?", "en", mentions, base)) == ["2"]
     question = "Which is the most populous of Berlin, Moscow and Paris?"
     three = [_at(question, name, qid) for name, qid in (("Berlin", BERLIN), ("Moscow", MOSCOW), ("Paris", PARIS))]
     top = _top(gen, question, "en", three)
     assert "VALUES ?answer { wd:Q64 wd:Q649 wd:Q90 }" in top and _run(populated_kg, top) == [MOSCOW]
     # Berlin's birth date is unknown, so "the oldest of the three" would be a guess
-    unknown = [Mention(EINSTEIN, 0.9, 21, 36), Mention(PUSHKIN, 0.9, 38, 55), Mention(BERLIN, 0.9, 60, 66)]
+    unknown = [_mention(EINSTEIN, 0.9, 21, 36), _mention(PUSHKIN, 0.9, 38, 55), _mention(BERLIN, 0.9, 60, 66)]
     cands = gen.candidates("Who is the oldest of Albert Einstein, Alexander Pushkin and Berlin?", "en", unknown)
     assert not [c for c in cands if "wd:Q937 wd:Q7200 wd:Q64" in c.sparql]
 
@@ -315,17 +334,17 @@ def test_generator_superlative_filter_and_count(populated_kg):
 def test_partly_described_sets_get_no_superlative_or_count(tiny_kg_client):
     # three of the six cities have a population: "the most populous city" would be a guess
     gen = ComplexGenerator(tiny_kg_client)
-    assert not gen.candidates("Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])
+    assert not gen.candidates("Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])
     assert not gen.candidates("How many cities have more than 3 million inhabitants?", "en",
-                              [Mention(CITY, 0.8, 9, 15)])
+                              [_mention(CITY, 0.8, 9, 15)])
     # a plain "how many" over the words of no property counts nothing
     assert not gen.candidates("How many cities are in Germany?", "en",
-                              [Mention(CITY, 0.8, 9, 15), Mention(GERMANY, 0.9, 23, 30)])
+                              [_mention(CITY, 0.8, 9, 15), _mention(GERMANY, 0.9, 23, 30)])
 
 
 def test_zero_counts_need_an_explicit_completeness_mark(tiny_kg_client):
-    base = [Candidate("SELECT ?answer WHERE { wd:Q7200 wdt:P20 ?answer }", 0.9)]
-    mentions = [Mention(PUSHKIN, 0.9, 14, 31)]
+    base = [_plain(("wd:Q7200", "wdt:P20", "?answer"), score=0.9)]
+    mentions = [_mention(PUSHKIN, 0.9, 14, 31)]
     question = "How many places of death does Alexander Pushkin have?"
     assert not ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions, base)
     marked = ComplexGenerator(tiny_kg_client, complete_properties={"P20"}).candidates(question, "en", mentions, base)
@@ -341,7 +360,7 @@ def test_superlative_ties_are_dropped(tiny_store, populated_kg):
     tiny_store.remove(ox.Quad(ULM_NODE, P1082, ox.Literal("126329", datatype=ox.NamedNode(XSD + "decimal"))))
     tiny_store.add(ox.Quad(ULM_NODE, P1082, ox.Literal("21542000", datatype=ox.NamedNode(XSD + "decimal"))))
     gen = ComplexGenerator(populated_kg)
-    cands = gen.candidates("Which is the most populous city?", "en", [Mention(CITY, 0.8, 27, 31)])
+    cands = gen.candidates("Which is the most populous city?", "en", [_mention(CITY, 0.8, 27, 31)])
     assert not [c for c in cands if "DESC(?value)" in c.sparql]
 
 
@@ -372,12 +391,16 @@ def full_kg(shared_kg_source):
     return EmbeddedKG(open_store(paths)), paths
 
 
+def _gold_direction(gold_sparql: str) -> str:
+    """The ORDER BY direction of a written comparison's gold query (text from the file)."""
+    return "ASC" if "ORDER BY ASC(" in gold_sparql else "DESC"
+
+
 def _expected_holds(kg: EmbeddedKG, q: dict) -> bool:
     exp = q["expected"]
     if q["kind"] == "comparison":
         c = q["comparison"]
-        spec = parse_comparison(q["gold_sparql"]) or ComparisonSpec(
-            c["entity1"], c["entity2"], c["property"], "DESC")
+        spec = ComparisonSpec(c["entity1"], c["entity2"], c["property"], _gold_direction(q["gold_sparql"]))
         outcome = evaluate_comparison(kg, spec)
         winner = (c["entity1"], c["entity2"])[outcome.winner - 1] if outcome.winner else None
         return outcome.winner == c["winner"] and [winner] == exp["values"]
@@ -433,17 +456,16 @@ def test_written_questions_pass_the_shipped_validator(full_kg):
 
 
 def test_merge_keeps_only_candidates_of_the_asked_form():
-    from backends.local.complex import merge
-
-    simple = [Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P17 ?answer . }", 0.9, (("single_answer", 1.0),)),
-              Candidate("SELECT DISTINCT ?answer WHERE { wd:Q64 wdt:P1082 ?answer . }", 0.5)]
-    ask = Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.6, (("complex", 1.0), ("shape_ask_relation", 1.0)))
-    assert [c.sparql for c in merge("Is Berlin in Germany?", "en", simple, [ask])] == [ask.sparql]
-    assert merge("Ist Berlin in Deutschland?", "de", simple, []) == []
-    counted = merge("How many inhabitants does Berlin have?", "en", simple, [])
+    simple = [_plain(("wd:Q64", "wdt:P17", "?answer"), score=0.9, features=(("single_answer", 1.0),)),
+              _plain(("wd:Q64", "wdt:P1082", "?answer"), score=0.5)]
+    ask = Candidate("ASK { wd:Q64 wdt:P17 wd:Q183 }", 0.6, (("complex", 1.0), ("shape_ask_relation", 1.0)),
+                    shape="ask", triples=(("wd:Q64", "wdt:P17", "wd:Q183"),))
+    assert [c.sparql for c in merge(analyze("Is Berlin in Germany?", "en"), simple, [ask])] == [ask.sparql]
+    assert merge(analyze("Ist Berlin in Deutschland?", "de"), simple, []) == []
+    counted = merge(analyze("How many inhabitants does Berlin have?", "en"), simple, [])
     assert [c.sparql for c in counted] == [simple[1].sparql]  # a number, not a list
-    assert merge("Which is bigger, Berlin or Moscow?", "en", simple, []) == []  # "A or B?": one of the two
-    plain = merge("What is the country of Berlin?", "en", simple, [])
+    assert merge(analyze("Which is bigger, Berlin or Moscow?", "en"), simple, []) == []  # "A or B?": one of the two
+    plain = merge(analyze("What is the country of Berlin?", "en"), simple, [])
     assert [c.score for c in plain] == [0.9, 0.5]
 
 

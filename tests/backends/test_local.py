@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.local.generator import LocalBackend, backward, forward, intersect, select, two_hop, typed, typed_sub
+from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
 from backends.local.linking import Linker
 from backends.local.ranker import Ranker
+from backends.local.shapes import backward, forward, intersect, select, two_hop, typed, typed_sub
 from core.settings import load_settings
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
@@ -71,6 +72,16 @@ def test_mentions_carry_span_quality_and_prior(index: LabelIndex):
     assert exact.quality == 1.0 and exact.score > einstein.score
 
 
+def test_mentions_name_the_kg_name_and_how_it_matched(index: LabelIndex):
+    fuzzy = next(m for m in Linker(index).link("Where was Einstien born?", "en") if m.qid == EINSTEIN)
+    assert (fuzzy.surface, fuzzy.name, fuzzy.kind) == ("einstien", "einstein", "fuzzy")
+    exact = next(m for m in Linker(index).link("Where was Albert Einstein born?", "en") if m.qid == EINSTEIN)
+    assert (exact.name, exact.kind) == ("albert einstein", "label")
+    link = exact.link()
+    assert (link.qid, link.mention, link.name, link.kind) == (EINSTEIN, "albert einstein", "albert einstein", "label")
+    assert (link.score, link.coverage, link.degree) == (exact.score, exact.coverage, exact.degree)
+
+
 def test_short_katakana_inside_a_longer_word_is_not_linked(index: LabelIndex):
     assert GERMANY in {m.qid for m in Linker(index).link("ドイツの首都はどこですか", "ja")}
     assert GERMANY not in {m.qid for m in Linker(index).link("ラドイツキの首都はどこですか", "ja")}
@@ -121,6 +132,22 @@ def test_type_constrained_candidate(backend: LocalBackend, tiny_kg_client: Embed
     typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
     assert typed_query in sparqls
     assert _answers(tiny_kg_client, typed_query) == {BERLIN, ULM}
+
+
+def test_candidates_carry_the_structure_they_were_built_from(backend: LocalBackend):
+    cands = backend.ask("Which cities are in Germany?", "en")
+    typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
+    typed_cand = next(c for c in cands if c.sparql == typed_query)
+    assert typed_cand.shape == "plain" and typed_cand.comparison is None
+    assert typed_cand.triples == (("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"))
+    assert (typed_cand.entities, typed_cand.properties) == (("Q183", "Q515"), ("P17", "P31"))
+    assert [link.qid for link in typed_cand.links] == ["Q183", "Q515"]  # both named in the question
+    germany, city = typed_cand.links
+    assert (germany.mention, germany.name, germany.kind) == ("germany", "germany", "label")
+    assert (city.mention, city.name, city.kind) == ("cities", "city", "fuzzy")  # an inflection
+    for c in cands:
+        assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
+        assert {link.qid for link in c.links} <= set(c.entities)
 
 
 def test_two_entity_intersection(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
@@ -282,8 +309,8 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
 
 def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_client: EmbeddedKG,
                                                                       index: LabelIndex):
-    from backends.local.complex import _operator_pattern
     from backends.local.lexicon import PropertyLexicon
+    from backends.local.numbers import _operator_pattern
 
     lexicon = PropertyLexicon.load()
     warm = LocalBackend(tiny_kg_client, index, lexicon=lexicon)
@@ -295,3 +322,14 @@ def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_clie
     for question, lang in (("Where was Albert Einstein born?", "en"), ("Wo wurde Albert Einstein geboren?", "de")):
         assert warm.ask(question, lang) == cold.ask(question, lang)
     assert len(lexicon._patterns) == built  # nothing left to build while answering
+
+
+def test_a_question_is_linked_and_analyzed_once(backend: LocalBackend, monkeypatch: pytest.MonkeyPatch):
+    import backends.local.complex as complex_layer
+
+    links, analyses = [], []
+    link, analyze = backend.linker.link, complex_layer.analyze
+    monkeypatch.setattr(backend.linker, "link", lambda *a, **k: links.append(a) or link(*a, **k))
+    monkeypatch.setattr(complex_layer, "analyze", lambda *a, **k: analyses.append(a) or analyze(*a, **k))
+    assert backend.ask("Is Moscow bigger than Berlin?", "en")
+    assert (len(links), len(analyses)) == (1, 1)

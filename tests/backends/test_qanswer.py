@@ -33,7 +33,9 @@ def backend(server: ScriptedServer | str, **kw) -> QAnswerBackend:
 def test_ok_returns_candidates_in_order_and_sends_params():
     with ScriptedServer(ok) as srv:
         got = backend(srv, kb="wikidata").ask("Was ist die Hauptstadt von Deutschland? & co", "de")
-    assert got == [Candidate(QUERIES[0]["query"], 0.9), Candidate(QUERIES[1]["query"], 0.4)]
+    # a QAnswer reply is text only: the shape is read from it once, here at the boundary
+    assert got == [Candidate(QUERIES[0]["query"], 0.9, shape="plain"), Candidate(QUERIES[1]["query"], 0.4,
+                                                                                   shape="plain")]
     req = srv.requests[0]
     assert req.path == "/api/qa/full"
     assert req.query == {"question": ["Was ist die Hauptstadt von Deutschland? & co"], "lang": ["de"],
@@ -177,4 +179,4 @@ def test_parse_retry_after():
 
 def test_parse_candidates_accepts_missing_confidence_and_numeric_strings():
     got = parse_candidates({"queries": [{"query": "ASK {}"}, {"query": "ASK { }", "confidence": "0.25"}]})
-    assert got == [Candidate("ASK {}", 0.0), Candidate("ASK { }", 0.25)]
+    assert got == [Candidate("ASK {}", 0.0, shape="ask"), Candidate("ASK { }", 0.25, shape="ask")]

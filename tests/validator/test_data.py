@@ -136,7 +136,7 @@ def test_stale_verbalizations_are_rewritten(candidates, tiny_kg_client):
 
 
 def test_shape_of_names_complex_candidates():
-    from qa.candidate import shape_of
+    from backends.qanswer import shape_of
 
     assert shape_of("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }") == "plain"
     assert shape_of("SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P131 wd:Q408 }") == "count"
@@ -152,7 +152,8 @@ def test_complex_boost_keeps_every_complex_candidate_and_repeats_its_positives()
     def record(position, sparql, correct):
         return CandidateRecord(id="q1", lang="en", split="train", dataset="t", kind="answerable", question="q",
                                position=position, backend_score=0.5, sparql=sparql, verbalization=f"v{position}",
-                               f1=float(correct), n_answers=1, correct=correct)
+                               f1=float(correct), n_answers=1, correct=correct,
+                               shape="count" if "COUNT" in sparql else "plain")
 
     plain = [record(i, f"SELECT ?x WHERE {{ wd:Q{i} wdt:P1 ?x }}", i == 1) for i in range(1, 6)]
     count = [record(i, f"SELECT (COUNT(?x) AS ?n) WHERE {{ ?x wdt:P{i} wd:Q1 }}", i == 6) for i in range(6, 10)]

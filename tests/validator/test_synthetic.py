@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from qa.candidate import is_complex
 from training.calibrate import CORRECT, WRONG, SimItem, outcomes_by_threshold
+from training.data import CandidateRecord
 from training.synthetic import (
     Facts,
     entity_split,
@@ -115,8 +115,12 @@ def test_simulation_agrees_with_the_runtime_gate():
     ("ASK { wd:Q183 wdt:P36 wd:Q64 }", True),
     ("SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { wd:Q183 wdt:P37 ?x }", True),
 ])
-def test_is_complex(sparql, expected):
-    assert is_complex(sparql) is expected
+def test_records_written_without_a_shape_read_it_from_their_text(sparql, expected):
+    line = {"id": "q1", "lang": "en", "split": "train", "dataset": "t", "kind": "answerable", "question": "q",
+            "position": 1, "backend_score": 0.5, "sparql": sparql, "verbalization": "v", "f1": 1.0, "n_answers": 1,
+            "correct": True}
+    assert CandidateRecord.from_json(line).is_complex is expected
+    assert CandidateRecord.from_json({**line, "shape": "plain"}).is_complex is False  # a recorded shape is kept
 
 
 def test_complex_threshold_keeps_the_benchmarks_complex_candidates_at_the_floor():

@@ -1,0 +1,179 @@
+"""Question analysis for the complex layer: which cues a question carries (count, yes/no,
+superlative, comparative, alternatives, ordinals), which literal properties it names and
+in which direction, and its numeric and date filters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from backends.local.numbers import NumberFilter, parse_filters
+from backends.local.words import (
+    ALTERNATIVE_WORDS,
+    COUNT_WORDS,
+    DIRECTION_WORDS,
+    GRADABLES,
+    LITERAL_PROPERTIES,
+    ORDINAL_WORDS,
+    STRONG_GRADABLES,
+    SUPERLATIVE_WORDS,
+    THAN_WORDS,
+    WH_WORDS,
+    YES_NO_ANYWHERE,
+    YES_NO_OPENERS,
+    find_words,
+    word_pattern,
+    words_for,
+)
+from core.text import normalize_cue_text
+from qa.candidate import Direction
+
+# --------------------------------------------------------------------------- question analysis
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of the question's ordering: property, direction and confidence."""
+
+    pid: str
+    direction: Direction
+    weight: float
+
+
+@dataclass
+class Analysis:
+    """What :func:`analyze` found in a question."""
+
+    text: str
+    lang: str
+    count: bool = False
+    ordinal: bool = False
+    yes_no: bool = False
+    superlative: bool = False
+    comparative: bool = False
+    alternative: bool = False
+    readings: list[Reading] = field(default_factory=list)
+    properties: list[str] = field(default_factory=list)
+    filters: list[NumberFilter] = field(default_factory=list)
+    name_numbers: list[NumberFilter] = field(default_factory=list)  # numbers inside linked names
+    cue_spans: list[tuple[int, int]] = field(default_factory=list)
+    gradable: list[str] = field(default_factory=list)
+    directed: bool = False
+
+    @property
+    def comparison_form(self) -> bool:
+        """"A or B?" with a gradable or property word: the answer is one of the two."""
+        graded = self.readings or self.gradable or self.superlative or self.comparative or self.directed
+        return self.alternative and bool(graded) and not self.yes_no
+
+    def reading_for(self, pid: str) -> Reading | None:
+        """The best reading of ``pid``, if any."""
+        return next((r for r in self.readings if r.pid == pid), None)
+
+    @property
+    def is_complex(self) -> bool:
+        """Any complex cue at all."""
+        return bool(self.count or self.yes_no or self.superlative or self.comparative or self.filters or self.ordinal)
+
+
+def _yes_no(text: str, lang: str) -> bool:
+    first = re.sub(r"^[¿¡\"'«(]+", "", text)
+    if any(word_pattern(w).match(first) for w in words_for(YES_NO_OPENERS, lang)):
+        return True
+    padded = f" {text} "
+    if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):
+        return False
+    return not find_words(text, WH_WORDS.get(lang, ()))
+
+
+def _direction_hits(text: str, lang: str) -> list[tuple[int, Direction]]:
+    hits = []
+    for direction, table in DIRECTION_WORDS.items():
+        hits.extend((s, direction) for s, _, _ in find_words(text, words_for(table, lang)))
+    if lang in ("zh", "ja") and "比" in text:
+        tail = text[text.index("比"):]
+        for ch, direction in (("多", "DESC"), ("大", "DESC"), ("高", "DESC"), ("少", "ASC"), ("小", "ASC"),
+                              ("低", "ASC")):
+            if ch in tail[2:]:
+                hits.append((text.index("比") + tail.index(ch, 2), direction))
+    return sorted(hits)
+
+
+def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> Analysis:
+    """Find the complex cues of ``question``: count, yes/no, degree, alternatives, the
+    literal properties it names with their directions, and numeric/date filters.  Numbers
+    inside ``names`` (character spans of linked entity names, "the 2002 Winter Olympics")
+    are not filters."""
+    text = normalize_cue_text(question)
+    a = Analysis(text, lang)
+    count_hits = find_words(text, words_for(COUNT_WORDS, lang))
+    than_hits = find_words(text, words_for(THAN_WORDS, lang))
+    sup_hits = find_words(text, words_for(SUPERLATIVE_WORDS, lang))
+    a.count = bool(count_hits)
+    a.ordinal = bool(find_words(text, words_for(ORDINAL_WORDS, lang)) or re.search(r"\d(?:st|nd|rd|th)\b", text))
+    a.yes_no = _yes_no(text, lang)
+    a.alternative = bool(find_words(text, words_for(ALTERNATIVE_WORDS, lang)))
+    a.comparative = bool(than_hits)
+    a.superlative = bool(sup_hits)
+    a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))
+    prop_hits: dict[str, int] = {}
+    for pid, lp in LITERAL_PROPERTIES.items():
+        hits = find_words(text, words_for(lp.words, lang))
+        if hits:
+            prop_hits[pid] = hits[0][0]
+            a.cue_spans.extend((s, e) for s, e, _ in hits)
+    a.properties = sorted(prop_hits, key=prop_hits.get)
+    dated = any(LITERAL_PROPERTIES[p].kind == "date" for p in prop_hits)
+    for f in parse_filters(text, lang, dated=dated):
+        inside = any(s <= f.start and f.end <= e and e - s > f.end - f.start for s, e in names)
+        (a.name_numbers if inside else a.filters).append(f)
+    a.cue_spans.extend((f.start, f.end) for f in a.filters)
+    a.readings = _readings(text, lang, a, prop_hits)
+    a.directed = any(find_words(text, words_for(table, lang)) for table in DIRECTION_WORDS.values())
+    if lang in ("it", "pt", "es", "fr") and a.directed and not a.comparative and not a.alternative:
+        a.superlative = True  # "il fiume più lungo": the same words as a comparative, without "di"/"que"
+    return a
+
+
+def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -> list[Reading]:
+    weights: dict[tuple[str, Direction], float] = {}
+
+    def add(pid: str, direction: Direction, w: float) -> None:
+        key = (pid, direction)
+        weights[key] = max(weights.get(key, 0.0), w)
+
+    dated = any(LITERAL_PROPERTIES[p].kind == "date" for p in prop_hits)
+    gradable_hits = [(g, h) for g in GRADABLES for h in find_words(text, words_for(g.words, lang))
+                     if g.name not in ("earlier", "later") or dated or a.alternative]
+    a.gradable = sorted({g.name for g, _ in gradable_hits})
+    for g, (s, e, _) in gradable_hits:
+        a.cue_spans.append((s, e))
+        if g.name in ("taller", "bigger", "smaller", "shorter", "longer", "older", "younger", "richer", "poorer",
+                      "heavier", "lighter", "faster") and not a.superlative and not a.alternative:
+            a.comparative = True
+        named_any = any(pid in prop_hits for pid, _, _ in g.readings)
+        for pid, direction, w in g.readings:
+            if prop_hits and named_any and pid not in prop_hits:
+                continue  # "bigger population": the named property, not area
+            add(pid, direction, w * (1.0 if not prop_hits or pid in prop_hits else 0.6))
+    directions = _direction_hits(text, lang)
+    for table in DIRECTION_WORDS.values():
+        a.cue_spans.extend((s, e) for s, e, _ in find_words(text, words_for(table, lang)))
+    for pid, pos in prop_hits.items():
+        lp = LITERAL_PROPERTIES[pid]
+        if directions and lp.kind == "quantity":
+            direction = min(directions, key=lambda d: abs(d[0] - pos))[1]
+            add(pid, direction, 1.0)
+        elif not any(k[0] == pid for k in weights):
+            add(pid, "DESC" if lp.kind == "quantity" else "ASC", 0.8 if a.superlative else 0.5)
+    readings = [Reading(p, d, w) for (p, d), w in weights.items()]
+    return sorted(readings, key=lambda r: (-r.weight, r.pid))
+
+
+def answer_form_is_fixed(a: Analysis) -> bool:
+    """True when the question's form rules out a plain lookup answer: yes/no, "A or B?",
+    ordinals, superlatives and comparatives with a gradable reading, numeric or date
+    filters.  (Counts are handled apart: a quantity lookup may answer "how many".)"""
+    return bool(a.yes_no or a.comparison_form or a.ordinal or a.filters or a.superlative
+                or set(a.gradable) & STRONG_GRADABLES or (a.directed and a.lang != "en"))

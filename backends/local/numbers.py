@@ -1,0 +1,238 @@
+"""Numbers, units and filters in a question: decimals in each language's notation,
+scale words ("3 million", "1,9 млрд"), units normalized to SI, and the comparison or year
+filters around them ("over 100 million", "before 1400", "1990年以前", "in the 1990s")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Literal
+
+from backends.local.words import word_pattern
+from core.text import CUE_CJK, KANA_HAN_CLASS
+
+# --------------------------------------------------------------------------- numbers and filters
+
+FilterOp = Literal[">", ">=", "<", "<=", "=", "year", "decade"]
+
+
+@dataclass(frozen=True)
+class NumberFilter:
+    """A comparison parsed from the question: ``value`` is SI-normalized when ``unit``
+    says how; ``is_year`` marks "before 1400"-style filters on dates."""
+
+    op: FilterOp
+    value: Decimal
+    is_year: bool
+    unit: str | None
+    start: int
+    end: int
+
+
+_SCALES: dict[str, Decimal] = {
+    "thousand": Decimal(1000), "million": Decimal(10) ** 6, "millions": Decimal(10) ** 6,
+    "billion": Decimal(10) ** 9, "billions": Decimal(10) ** 9, "trillion": Decimal(10) ** 12,
+    "tausend": Decimal(1000), "million.": Decimal(10) ** 6, "mio": Decimal(10) ** 6, "millionen": Decimal(10) ** 6,
+    "milliarde": Decimal(10) ** 9, "milliarden": Decimal(10) ** 9, "mrd": Decimal(10) ** 9,
+    "тысяч": Decimal(1000), "тысячи": Decimal(1000), "тысяча": Decimal(1000), "тыс": Decimal(1000),
+    "миллион": Decimal(10) ** 6, "миллиона": Decimal(10) ** 6, "миллионов": Decimal(10) ** 6,
+    "млн": Decimal(10) ** 6, "миллиард": Decimal(10) ** 9, "миллиарда": Decimal(10) ** 9,
+    "миллиардов": Decimal(10) ** 9, "млрд": Decimal(10) ** 9,
+    "тисяч": Decimal(1000), "тисячі": Decimal(1000), "мільйон": Decimal(10) ** 6, "мільйони": Decimal(10) ** 6,
+    "мільйонів": Decimal(10) ** 6, "мільярд": Decimal(10) ** 9, "мільярдів": Decimal(10) ** 9,
+    "mille": Decimal(1000), "mil": Decimal(1000), "milliard": Decimal(10) ** 9, "milliards": Decimal(10) ** 9,
+    "millón": Decimal(10) ** 6, "millones": Decimal(10) ** 6, "milione": Decimal(10) ** 6,
+    "milioni": Decimal(10) ** 6, "milhão": Decimal(10) ** 6, "milhões": Decimal(10) ** 6,
+    "万": Decimal(10) ** 4, "萬": Decimal(10) ** 4, "亿": Decimal(10) ** 8, "億": Decimal(10) ** 8,
+    "千": Decimal(1000), "百万": Decimal(10) ** 6,
+}
+# unit word -> (SI unit, factor)
+_UNITS: dict[str, tuple[str, Decimal]] = {
+    "m": ("m", Decimal(1)), "meter": ("m", Decimal(1)), "meters": ("m", Decimal(1)), "metre": ("m", Decimal(1)),
+    "metres": ("m", Decimal(1)), "metern": ("m", Decimal(1)), "м": ("m", Decimal(1)), "метра": ("m", Decimal(1)),
+    "метр": ("m", Decimal(1)), "метров": ("m", Decimal(1)), "метрів": ("m", Decimal(1)), "米": ("m", Decimal(1)),
+    "mètre": ("m", Decimal(1)), "mètres": ("m", Decimal(1)), "metro": ("m", Decimal(1)), "metros": ("m", Decimal(1)),
+    "cm": ("m", Decimal("0.01")), "см": ("m", Decimal("0.01")), "厘米": ("m", Decimal("0.01")),
+    "zentimeter": ("m", Decimal("0.01")), "centimeters": ("m", Decimal("0.01")),
+    "сантиметров": ("m", Decimal("0.01")), "公分": ("m", Decimal("0.01")),
+    "km": ("m", Decimal(1000)), "км": ("m", Decimal(1000)), "kilometers": ("m", Decimal(1000)),
+    "kilometres": ("m", Decimal(1000)), "kilometer": ("m", Decimal(1000)), "公里": ("m", Decimal(1000)),
+    "километров": ("m", Decimal(1000)), "千米": ("m", Decimal(1000)),
+    "kg": ("kg", Decimal(1)), "кг": ("kg", Decimal(1)), "kilograms": ("kg", Decimal(1)), "公斤": ("kg", Decimal(1)),
+    "千克": ("kg", Decimal(1)), "kilogramm": ("kg", Decimal(1)), "килограммов": ("kg", Decimal(1)),
+    "km2": ("m2", Decimal(10) ** 6), "km²": ("m2", Decimal(10) ** 6), "км2": ("m2", Decimal(10) ** 6),
+    "км²": ("m2", Decimal(10) ** 6), "平方公里": ("m2", Decimal(10) ** 6), "平方千米": ("m2", Decimal(10) ** 6),
+    "square kilometers": ("m2", Decimal(10) ** 6), "square kilometres": ("m2", Decimal(10) ** 6),
+    "quadratkilometer": ("m2", Decimal(10) ** 6), "квадратных километров": ("m2", Decimal(10) ** 6),
+}
+UNIT_PROPERTY: dict[str, tuple[str, ...]] = {"m": ("P2048", "P3157", "P2043"), "kg": ("P2067",), "m2": ("P2046",)}
+
+# operator words placed before the number; (words, op, is_date_word)
+_OPS_BEFORE: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
+    "en": ((("more than", "over", "above", "greater than", "larger than", "bigger than", "higher than",
+             "taller than", "heavier than", "longer than", "exceeding"), ">", False),
+           (("at least",), ">=", False),
+           (("less than", "fewer than", "under", "below", "smaller than", "lower than", "shorter than",
+             "lighter than"), "<", False),
+           (("at most", "no more than"), "<=", False),
+           (("before", "prior to", "earlier than"), "<", True), (("after", "later than"), ">", True),
+           (("since", "from"), ">=", True), (("until", "till", "up to"), "<=", True), (("in",), "year", True)),
+    "de": ((("mehr als", "über", "größer als", "höher als", "länger als", "schwerer als"), ">", False),
+           (("mindestens", "wenigstens"), ">=", False),
+           (("weniger als", "unter", "kleiner als", "niedriger als", "kürzer als", "leichter als"), "<", False),
+           (("höchstens",), "<=", False),
+           (("vor", "früher als"), "<", True), (("nach", "später als"), ">", True), (("seit", "ab"), ">=", True),
+           (("bis",), "<=", True), (("im jahr", "im jahre", "in", "im"), "year", True)),
+    "ru": ((("больше", "более", "свыше", "выше", "длиннее", "тяжелее", "больше чем"), ">", False),
+           (("не менее", "не меньше", "как минимум"), ">=", False),
+           (("меньше", "менее", "ниже", "короче", "легче"), "<", False), (("не более", "не больше"), "<=", False),
+           (("до", "раньше", "ранее"), "<", True), (("после", "позже", "позднее"), ">", True),
+           (("с", "начиная с"), ">=", True), (("в", "во"), "year", True)),
+    "uk": ((("більше", "більш ніж", "понад", "вище"), ">", False), (("щонайменше", "не менше"), ">=", False),
+           (("менше", "менш ніж", "нижче"), "<", False), (("до", "раніше"), "<", True),
+           (("після", "пізніше"), ">", True), (("з", "від"), ">=", True), (("у", "в"), "year", True)),
+    "zh": ((("超过", "多于", "大于", "高于", "逾"), ">", False), (("至少", "不少于", "不低于"), ">=", False),
+           (("少于", "小于", "低于", "不到", "不足"), "<", False), (("不超过", "至多"), "<=", False),
+           (("早于",), "<", True), (("晚于",), ">", True), (("自", "从"), ">=", True), (("在", "于"), "year", True)),
+    "fr": ((("plus de", "plus que", "au-dessus de", "supérieur à", "supérieure à"), ">", False),
+           (("au moins",), ">=", False), (("moins de", "moins que", "en dessous de", "inférieur à"), "<", False),
+           (("avant",), "<", True), (("après",), ">", True), (("depuis",), ">=", True),
+           (("jusqu'en",), "<=", True), (("en",), "year", True)),
+    "es": ((("más de", "más que", "por encima de", "superior a"), ">", False),
+           (("al menos", "por lo menos"), ">=", False),
+           (("menos de", "menos que", "por debajo de", "inferior a"), "<", False),
+           (("antes de",), "<", True), (("después de",), ">", True), (("desde",), ">=", True),
+           (("hasta",), "<=", True), (("en",), "year", True)),
+    "it": ((("più di", "oltre"), ">", False), (("meno di",), "<", False), (("prima del", "prima di"), "<", True),
+           (("dopo il", "dopo"), ">", True), (("dal",), ">=", True), (("nel",), "year", True)),
+    "pt": ((("mais de", "acima de"), ">", False), (("menos de", "abaixo de"), "<", False),
+           (("antes de",), "<", True), (("depois de",), ">", True), (("desde",), ">=", True),
+           (("em",), "year", True)),
+}
+# operator words placed after the number (zh/ja, "or more")
+_OPS_AFTER: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
+    "en": ((("or more",), ">=", False), (("or less", "or fewer"), "<=", False)),
+    "zh": ((("以上", "多"), ">", False), (("以下",), "<", False), (("之前", "以前", "前"), "<", True),
+           (("之后", "以后", "后"), ">", True), (("以来",), ">=", True)),
+    "ja": ((("以上",), ">=", False), (("以下",), "<=", False), (("以前", "前"), "<", True),
+           (("以後", "後", "以降"), ">", True)),
+}
+_YEAR_MARKERS = ("year", "jahr", "jahre", "года", "году", "год", "г", "року", "рік", "年", "an", "année", "año")
+
+_NUMBER = re.compile(
+    r"(?<![.,\d])" rf"(?<![^\W\d_{KANA_HAN_CLASS}])"
+    r"(\d{1,3}(?:[ ,.'\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:(?:'s|s|-х|er)(?![^\W\d_]))?"
+)
+# "one million", "a million", "eine Million", "один миллион": the number 1 before a scale word
+_ONE_SCALE = re.compile(r"(?<!\w)(?:one|a|an|ein|eine|einer|un|une|uno|una|um|uma|один|одна|одного|одной|один)"
+                        r"(?=\s+(?:million|billion|thousand|millionen|million|milliarde|миллион|миллиард|тысяч|"
+                        r"millón|milione|milhão|milliard))")
+_DECADE = re.compile(r"(?<!\d)(\d{3}0)(?:'s|s|-х|-е| ?er jahre|er|年代)")
+
+
+def parse_decimal(raw: str, lang: str) -> Decimal | None:
+    """``"1,9"`` -> 1.9 in comma-decimal languages, ``"100,000"`` -> 100000 in English."""
+    s = raw.replace("\u00a0", " ").replace("\u202f", " ").replace("'", "").replace(" ", "")
+    comma_decimal = lang not in ("en", "zh", "ja")
+    groups = re.fullmatch(r"\d{1,3}([.,])\d{3}(?:\1\d{3})*", s)
+    if groups and not (comma_decimal and groups.group(1) == "," and s.count(",") == 1):
+        s = s.replace(groups.group(1), "")
+    elif "," in s and "." in s:
+        s = s.replace(",", "") if s.rfind(".") > s.rfind(",") else s.replace(".", "").replace(",", ".")
+    elif "," in s:
+        s = s.replace(",", ".") if comma_decimal or not re.fullmatch(r"\d+,\d{3}", s) else s.replace(",", "")
+    try:
+        return Decimal(s)
+    except InvalidOperation:
+        return None
+
+
+def _scale_and_unit(text: str, pos: int) -> tuple[Decimal, str | None, Decimal, int]:
+    """Scale word, SI unit and unit factor right after a number at ``pos``."""
+    rest = text[pos:pos + 40]
+    scale, unit, factor, end = Decimal(1), None, Decimal(1), pos
+    m = re.match(rf"\s*(百万|[万萬亿億千]|[^\W\d_{KANA_HAN_CLASS}]+\.?)", rest)
+    if m and m.group(1).rstrip(".") in _SCALES:
+        scale = _SCALES[m.group(1).rstrip(".")]
+        rest, end = rest[m.end():], end + m.end()
+    for word in _UNITS_LONGEST_FIRST:
+        um = _unit_pattern(word).match(rest)
+        if um:
+            unit, factor = _UNITS[word]
+            end += um.end()
+            break
+    return scale, unit, factor, end
+
+
+_UNITS_LONGEST_FIRST = tuple(sorted(_UNITS, key=len, reverse=True))
+
+
+@lru_cache(maxsize=256)
+def _unit_pattern(word: str) -> re.Pattern[str]:
+    """A unit word right after a number (compiled once: the ``re`` module's own cache is
+    shared with every other pattern of the process and overflows)."""
+    return re.compile(r"\s*" + re.escape(word) + (r"(?!\w)" if not CUE_CJK.search(word) else ""))
+
+
+def parse_filters(text: str, lang: str, *, dated: bool = False) -> list[NumberFilter]:
+    """Numeric and year filters in normalized ``text`` ("over 100 million", "before 1400",
+    "1990年以前", "в 1985 году", "in the 1990s"); with ``dated`` (the question names a date
+    property) a bare year is a year filter ("Wurde X 1985 geboren?")."""
+    out: list[NumberFilter] = []
+    for m in _DECADE.finditer(text):
+        out.append(NumberFilter("decade", Decimal(m.group(1)), True, None, m.start(), m.end()))
+    numbers = [(m, parse_decimal(m.group(1), lang)) for m in _NUMBER.finditer(text)]
+    numbers += [(m, Decimal(1)) for m in _ONE_SCALE.finditer(text)]
+    for m, value in sorted(numbers, key=lambda t: t[0].start()):
+        if value is None or any(f.start <= m.start() < f.end for f in out):
+            continue
+        scale, unit, factor, end = _scale_and_unit(text, m.end())
+        if m.re is _ONE_SCALE and scale == 1:
+            continue
+        before = text[max(0, m.start() - 30):m.start()]
+        after = text[end:end + 12]
+        op, is_date = _operator_after(after, lang)
+        if op is None:
+            op, is_date = _operator_before(before, lang)
+        plain_year = scale == 1 and unit is None and value == value.to_integral() and 100 <= value <= 2100
+        year_marked = plain_year and any(after.lstrip().startswith(y) for y in _YEAR_MARKERS)
+        if op is None and (year_marked or (dated and plain_year and value >= 1000)):
+            op, is_date = "year", True
+        if op is None:
+            continue
+        if is_date and not plain_year:
+            continue
+        if op == "year" and not (plain_year and (value >= 1000 or year_marked)):
+            continue
+        is_year = plain_year and (is_date or year_marked) and unit is None
+        out.append(NumberFilter(op, value if is_year else value * scale * factor, is_year, unit, m.start(), end))
+    return sorted(out, key=lambda f: f.start)
+
+
+def _operator_before(before: str, lang: str) -> tuple[FilterOp | None, bool]:
+    best: tuple[int, FilterOp, bool] | None = None
+    for words, op, is_date in (*_OPS_BEFORE.get(lang, ()), *(_OPS_BEFORE["en"] if lang != "en" else ())):
+        for w in words:
+            m = _operator_pattern(w).search(before)
+            if m and (best is None or len(w) > best[0]):
+                best = (len(w), op, is_date)
+    return (best[1], best[2]) if best else (None, False)
+
+
+@lru_cache(maxsize=1024)
+def _operator_pattern(word: str) -> re.Pattern[str]:
+    """Operator word ``word`` at the end of the text before a number (compiled once)."""
+    return re.compile(word_pattern(word).pattern + r"\s*(?:the\s+|the\s+year\s+|dem\s+jahr\s+|dem\s+)?$")
+
+
+def _operator_after(after: str, lang: str) -> tuple[FilterOp | None, bool]:
+    stripped = after.lstrip()
+    stripped = stripped[1:] if stripped.startswith("年") else stripped
+    for words, op, is_date in (*_OPS_AFTER.get(lang, ()), *(_OPS_AFTER["en"] if lang != "en" else ())):
+        for w in sorted(words, key=len, reverse=True):
+            if stripped.startswith(w):
+                return op, is_date
+    return None, False

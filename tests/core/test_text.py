@@ -1,0 +1,48 @@
+"""core.text: the normalizers are distinct on purpose, and the script tables decide as the
+stages need (language by script, label script, transliterable and capitalizing scripts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.text import (
+    CASED_NON_LATIN,
+    CUE_CJK,
+    LANG_SCRIPT,
+    TRANSLITERABLE,
+    fold_yo,
+    is_katakana,
+    normalize,
+    normalize_cue_text,
+    normalize_phrase,
+    script_share,
+)
+
+
+def test_the_three_normalizers_differ_where_their_stages_need_it():
+    text = "Ｗｈｅｒｅ  was Ёлкин’s  birth-place?"
+    assert normalize(text) == "where was ёлкин s birth place"  # names: punctuation is a space
+    assert normalize_cue_text(text) == "where was елкин’s birth-place?"  # cues: punctuation kept, ё -> е
+    assert normalize_phrase(text) == "ｗｈｅｒｅ was ёлкин's birth-place?"  # lexicon: apostrophes unified only
+    assert fold_yo("ёлка") == "елка"
+
+
+@pytest.mark.parametrize(("text", "cased", "transliterable", "cue_cjk"), [
+    ("Эйнштейн", True, True, False),
+    ("Αθήνα", True, True, False),
+    ("برلين", False, True, False),
+    ("アインシュタイン", False, True, True),
+    ("柏林", False, False, True),
+    ("Berlin", False, False, False),
+])
+def test_script_classes(text: str, cased: bool, transliterable: bool, cue_cjk: bool):
+    assert bool(CASED_NON_LATIN.search(text)) is cased
+    assert bool(TRANSLITERABLE.search(text)) is transliterable
+    assert bool(CUE_CJK.search(text)) is cue_cjk
+
+
+def test_label_script_share_and_katakana():
+    assert script_share("Москва", LANG_SCRIPT["ru"]) == 1.0
+    assert script_share("Moskva", LANG_SCRIPT["ru"]) == 0.0
+    assert script_share("東京タワー", LANG_SCRIPT["ja"]) == 1.0
+    assert is_katakana("ア") and not is_katakana("あ") and not is_katakana("アイ")
