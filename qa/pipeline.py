@@ -13,13 +13,15 @@ from typing import Any, Protocol
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import Candidate, is_complex
+from qa.candidate import Candidate, is_complex, shape_of
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
 from qa.generate import Backend
-from qa.label import pick_label
+from qa.label import fetch_names, names_for_ids, pick_label
 
 MAX_ANSWERS = 200
+NAMED_CANDIDATES = 10
+"""Candidates whose entities and properties are named (the explanation shows at most these)."""
 
 
 class Scorer(Protocol):
@@ -62,13 +64,19 @@ class CandidateView:
     shape: str = ""
     entities: tuple[str, ...] = ()
     properties: tuple[str, ...] = ()
+    compared_score: float | None = None  # the score the gate compared (validator score or a blend)
+    compared_threshold: float | None = None  # the threshold it was compared with
+    score_name: str = "validator"  # validator | blended
+    threshold_name: str = "answer"  # answer | yes_no | complex
 
     def to_json(self) -> dict[str, Any]:
         """The contract's candidate object."""
         return {"sparql": self.sparql, "backend_score": self.backend_score,
                 "validator_score": self.validator_score, "kept": self.kept,
                 "verbalization": self.verbalization, "passed": self.passed, "shape": self.shape,
-                "entities": list(self.entities), "properties": list(self.properties)}
+                "entities": list(self.entities), "properties": list(self.properties),
+                "compared_score": self.compared_score, "compared_threshold": self.compared_threshold,
+                "score_name": self.score_name, "threshold_name": self.threshold_name}
 
 
 @dataclass
@@ -95,6 +103,8 @@ class Turn:
     timings_ms: dict[str, float] = field(default_factory=dict)
     comparison: dict[str, Any] | None = None
     total_answers: int = 0
+    question_lang: str | None = None  # the language the question was parsed in (chosen, else detected)
+    names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # id -> (label, its lang)
 
     def to_json(self) -> dict[str, Any]:
         """The stable ``kgqa ask --json`` contract (plus diagnostic extras)."""
@@ -118,6 +128,8 @@ class Turn:
             "rank": self.rank,
             "timings_ms": self.timings_ms,
             "total_answers": self.total_answers,
+            "question_lang": self.question_lang,
+            "names": {k: list(v) for k, v in self.names.items()},
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison
@@ -150,8 +162,12 @@ class Pipeline:
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
 
-    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
-        """Answer one question; never raises for user input or service faults."""
+    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
+               question_lang: str | None = None) -> Turn:
+        """Answer one question; never raises for user input or service faults.
+
+        ``lang`` is the language of the answer (default: the question's); the question is
+        parsed in ``question_lang`` when given, else in the language detected from its text."""
         started = time.perf_counter()
         ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
         turn = Turn(question=question or "", lang=ui_lang or "en", detected_lang=None,
@@ -162,6 +178,7 @@ class Pipeline:
             turn.question = text
             turn.detected_lang = detect_language(text)
             turn.lang = ui_lang or turn.detected_lang or "en"
+            turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
             if lang and lang not in SUPPORTED_LANGUAGES:
                 turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
             self._run(turn, use_validator)
@@ -195,7 +212,15 @@ class Pipeline:
             turn.timings_ms[stage] = round((time.perf_counter() - t0) * 1000, 1)
 
     def _run(self, turn: Turn, use_validator: bool) -> None:
-        candidates: list[Candidate] = self._timed(turn, "backend", lambda: self.backend.ask(turn.question, turn.lang))
+        self._answer(turn, use_validator)
+        ids = {i for view in turn.candidates[:NAMED_CANDIDATES] for i in (*view.entities, *view.properties)}
+        if ids:  # what each candidate is about, named for the "what I understood" line
+            turn.names = self._timed(turn, "names", lambda: names_for_ids(
+                self.kg, ids, turn.lang, timeout_s=self.query_timeout_s))
+
+    def _answer(self, turn: Turn, use_validator: bool) -> None:
+        candidates: list[Candidate] = self._timed(
+            turn, "backend", lambda: self.backend.ask(turn.question, parse_lang(turn)))
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]
         if not candidates:
@@ -244,7 +269,8 @@ class Pipeline:
         def score() -> list[float]:
             many = getattr(verbalize, "many", None)  # one label fetch for the whole list when offered
             sparqls = [c.sparql for c in turn.candidates]
-            texts = many(sparqls, turn.lang) if many else [verbalize(s, turn.lang) for s in sparqls]
+            lang = parse_lang(turn)
+            texts = many(sparqls, lang) if many else [verbalize(s, lang) for s in sparqls]
             for view, text in zip(turn.candidates, texts, strict=True):
                 view.verbalization = text
             return [] if hopeless else scorer.score([(turn.question, t) for t in texts])
@@ -257,9 +283,10 @@ class Pipeline:
         passes = getattr(gate, "passes", None)
         passed = passes(backend, scores, self.threshold, complex_mask) if passes else [
             s >= self.threshold for s in scores]
-        for view, s, ok in zip(turn.candidates, scores, passed, strict=True):
+        for view, s, ok, complex_shape in zip(turn.candidates, scores, passed, complex_mask, strict=True):
             view.validator_score = round(float(s), 6)
             view.passed = bool(ok)
+            _record_comparison(view, gate, self.threshold, complex_shape)
         return gate(backend, scores, self.threshold, complex_mask)
 
     def _compare(self, turn: Turn, spec: ComparisonSpec) -> None:
@@ -297,19 +324,37 @@ class Pipeline:
         turn.total_answers = len(terms)
         terms = terms[:MAX_ANSWERS]
         uris = [t.value for t in terms if t.kind == "uri"]
-        try:
-            labels = fetch_labels(self.kg, uris, timeout_s=self.query_timeout_s) if uris else {}
-        except KGError:
-            labels = {}
+        names = fetch_names(self.kg, uris, turn.lang, timeout_s=self.query_timeout_s) if uris else {}
         items = []
         for t in terms:
             if t.kind == "uri":
-                label, label_lang = pick_label(labels.get(t.value, {}), turn.lang)
+                label, label_lang = names.get(t.value, (None, None))
                 qid = local_id(t.value)
                 items.append(AnswerItem(t.value, qid, label or qid or t.value, label_lang))
             else:
                 items.append(AnswerItem(t.value, None, t.value, t.lang, t.datatype, "literal"))
         turn.answers = items
+
+
+def _record_comparison(view: CandidateView, gate: Gate, threshold: float, complex_shape: bool) -> None:
+    """Which score the gate compared with which threshold, for an honest explanation
+    (a complex candidate under a complex threshold is judged by its validator score;
+    a ``mix`` gate compares a blend of validator and backend scores)."""
+    assert view.validator_score is not None
+    complex_threshold = getattr(gate, "complex_threshold", None)
+    if complex_shape and complex_threshold is not None:
+        view.compared_score, view.compared_threshold = view.validator_score, float(complex_threshold)
+        view.threshold_name = "yes_no" if (view.shape or shape_of(view.sparql)) == "ask" else "complex"
+        return
+    gated = getattr(gate, "gated_score", None)
+    view.compared_score = float(gated(view.validator_score, view.backend_score)) if gated else view.validator_score
+    view.compared_threshold = threshold
+    view.score_name = "blended" if getattr(gate, "mode", "") == "mix" else "validator"
+
+
+def parse_lang(turn: Turn) -> str:
+    """The language the question is read in: the chosen question language, else the detected one."""
+    return turn.question_lang or turn.detected_lang or turn.lang
 
 
 def _message_key(turn: Turn) -> str:
