@@ -282,6 +282,8 @@ def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
     """Which "I don't know" a turn gets: ``no_value`` with the (entity, property) that was
     understood but has no value in the data, ``not_understood``, or ``other`` (its own
     message: comparisons, bad input, faults)."""
+    if turn.message_key == "only_know":
+        return "only_know", None
     if turn.message_key not in ("", "dont_know") or turn.status not in ("abstained", "no_candidates"):
         return "other", None
     if turn.candidates and turn.status == "abstained":
@@ -301,6 +303,8 @@ def dont_know_html(turn: Turn) -> str:
         entity, prop = about
         return message_html("understood_no_value", ui, entity=name_html(entity, turn),
                             property=name_html(prop, turn))
+    if turn.message_key == "only_know":
+        return message_html("only_know", ui, name=name_html(str(turn.message_args["qid"]), turn))
     if kind == "not_understood":
         return escape(message("not_understood", ui))
     return escape(turn_message(turn))
@@ -313,6 +317,9 @@ def dont_know_text(turn: Turn) -> str:
     if kind == "no_value" and about is not None:
         entity, prop = (turn.names.get(i, (None, None))[0] or i for i in about)
         return message("understood_no_value", ui, entity=entity, property=prop)
+    if turn.message_key == "only_know":
+        qid = str(turn.message_args["qid"])
+        return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args["name"])
     if kind == "not_understood":
         return message("not_understood", ui)
     return turn_message(turn)

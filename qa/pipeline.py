@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import Candidate, is_complex, shape_of
+from qa.candidate import Candidate, Link, is_complex, shape_of
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
 from qa.generate import Backend
@@ -214,6 +214,8 @@ class Pipeline:
     def _run(self, turn: Turn, use_validator: bool) -> None:
         self._answer(turn, use_validator)
         ids = {i for view in turn.candidates[:NAMED_CANDIDATES] for i in (*view.entities, *view.properties)}
+        if turn.message_key == "only_know":
+            ids.add(turn.message_args["qid"])
         if ids:  # what each candidate is about, named for the "what I understood" line
             turn.names = self._timed(turn, "names", lambda: names_for_ids(
                 self.kg, ids, turn.lang, timeout_s=self.query_timeout_s))
@@ -229,6 +231,12 @@ class Pipeline:
         chosen = self._choose(turn, use_validator)
         if chosen is None:
             turn.status = "abstained"
+            return
+        partial = partial_link(candidates[chosen])
+        if partial is not None:  # the entity only shares part of the name typed: never answer for it
+            turn.status = "abstained"
+            turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
+            turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
             return
         turn.candidates[chosen].kept = True
         turn.rank = chosen + 1
@@ -350,6 +358,12 @@ def _record_comparison(view: CandidateView, gate: Gate, threshold: float, comple
     view.compared_score = float(gated(view.validator_score, view.backend_score)) if gated else view.validator_score
     view.compared_threshold = threshold
     view.score_name = "blended" if getattr(gate, "mode", "") == "mix" else "validator"
+
+
+def partial_link(candidate: Candidate) -> Link | None:
+    """An entity link that covers only part of the name the user typed ("Roger Federer"
+    linked to Roger Troutman by "Roger"), else ``None``."""
+    return next((link for link in candidate.links if link.kind == "partial" or link.coverage < 1.0), None)
 
 
 def parse_lang(turn: Turn) -> str:

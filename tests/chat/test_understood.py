@@ -9,7 +9,7 @@ import pytest
 from backends.fake import FakeBackend
 from chat.render import render_html, render_text
 from kg.client import EmbeddedKG
-from qa.candidate import Candidate
+from qa.candidate import Candidate, Link
 from qa.label import choose_label, cldr_name, is_code_like, looks_like_name
 from qa.pipeline import Pipeline
 from validator.gate import GatePolicy, gate
@@ -150,3 +150,17 @@ def test_answers_use_cldr_names_and_skip_code_aliases(tiny_store) -> None:
     html = render_html(turn)
     assert "italien" in html and ">it<" not in html
     assert "Q76346</a>" not in html and "(sans nom dans mes données)" in html
+
+
+def test_an_entity_sharing_only_part_of_the_typed_name_is_never_answered_for(tiny_kg_client) -> None:
+    partial = Candidate(BIRTHPLACE.sparql, 0.9, entities=("Q937",), properties=("P19",),
+                        links=(Link("Q937", "Albert Schweitzer", "Albert Einstein", "partial", 0.6, 0.5),))
+    turn = _pipeline(tiny_kg_client, {"Where was Albert Schweitzer born?": [partial]}).answer(
+        "Where was Albert Schweitzer born?")
+    html = render_html(turn)
+    assert not turn.answered and not turn.answers and turn.status == "abstained"
+    assert 'data-kind="only-know"' in html and "I only know" in html and "Ulm" not in html
+    assert 'href="https://www.wikidata.org/wiki/Q937"' in html and "Albert Einstein" in html
+    assert render_text(turn).startswith("I don't know. I only know Albert Einstein")
+    full = Candidate(BIRTHPLACE.sparql, 0.9, links=(Link("Q937", "Albert Einstein", "Albert Einstein", "label", 1.0),))
+    assert _pipeline(tiny_kg_client, {"q": [full]}).answer("q").answered
