@@ -55,6 +55,13 @@ def example_questions(lang: str, limit: int = 4) -> list[str]:
     return (own + [e.question for e in EXAMPLES["en"] if lang == "en" or not own])[:limit]
 
 
+def examples_label(lang: str) -> str:
+    """The heading over the examples; it says so when they are the English ones."""
+    if lang in EXAMPLES:
+        return message("ui_examples", lang)
+    return message("ui_examples_english" if lang in MESSAGES["ui_examples_english"] else "ui_examples", lang)
+
+
 def placeholder(lang: str) -> str:
     """The question box's placeholder: an answered example in ``lang``, or a plain prompt."""
     own = EXAMPLES.get(lang)

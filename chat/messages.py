@@ -520,6 +520,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uk": "(немає назви в моїх даних)", "ja": "（データに名前がありません）", "it": "(senza nome nei miei dati)",
         "pt": "(sem nome nos meus dados)",
     },
+    "ui_examples_english": {
+        "en": "Try one of these", "es": "Pruebe una de estas (en inglés)",
+        "uk": "Спробуйте одне з цих запитань (англійською)",
+    },
 }
 
 # ---- machine-quality translations for the seed languages (issue 14), checked by hand for

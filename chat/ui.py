@@ -27,7 +27,7 @@ from typing import Any
 
 import gradio as gr
 
-from chat.examples import example_questions, placeholder
+from chat.examples import example_questions, examples_label, placeholder
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from core.errors import SessionLogError
@@ -206,7 +206,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             gr.update(value=message("ui_send", ui)),
             gr.update(choices=language_choices(ui), value=lang_value, label=message("ui_answer_language", ui)),
             chat_update,
-            gr.update(samples=[[q] for q in example_questions(ui)], label=message("ui_examples", ui)),
+            gr.update(samples=[[q] for q in example_questions(ui)], label=examples_label(ui)),
             gr.update(choices=language_choices(ui, "ui_question_auto"), label=message("ui_question_language", ui)),
         )
 
@@ -334,7 +334,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                                   max_lines=4, scale=6, elem_id="kgqa-question", autofocus=True)
             send = gr.Button(message("ui_send", "en"), variant="primary", scale=1, elem_id="kgqa-send")
         examples = gr.Dataset(components=[question], samples=[[q] for q in example_questions("en")],
-                              label=message("ui_examples", "en"), elem_id="kgqa-examples", type="values")
+                              label=examples_label("en"), elem_id="kgqa-examples", type="values")
         with gr.Row():
             language = gr.Dropdown(choices=language_choices("en"), value=AUTO,
                                    label=message("ui_answer_language", "en"), elem_id="kgqa-language",

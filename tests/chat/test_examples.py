@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from chat.examples import EXAMPLES, example_questions, placeholder
+from chat.examples import EXAMPLES, example_questions, examples_label, placeholder
 from chat.messages import message
 from core.settings import DEFAULT_KG_SOURCE, load_settings
 from qa.detect import SUPPORTED_LANGUAGES
@@ -43,3 +43,12 @@ def test_every_placeholder_example_is_an_answered_example(lang: str) -> None:
     else:
         assert text == message("ui_placeholder_plain", lang)
     assert example_questions(lang)  # every UI language shows some clickable examples
+
+
+@pytest.mark.parametrize(("lang", "heading"), [
+    ("de", "Probieren Sie eine davon"), ("es", "Pruebe una de estas (en inglés)"), ("be", "Паспрабуйце (па-англійску)"),
+    ("nl", "Probeer (in het Engels)"),
+])
+def test_the_examples_heading_says_when_the_examples_are_english(lang: str, heading: str) -> None:
+    assert examples_label(lang) == heading
+    assert (example_questions(lang) == [e.question for e in EXAMPLES["en"]]) is (lang not in EXAMPLES)
