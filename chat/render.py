@@ -196,6 +196,23 @@ def hidden_count(turn: Turn, shown: int) -> int:
 # ---------------------------------------------------------------- plain text
 
 
+def _intro_text(turn: Turn) -> str:
+    """"Albert Einstein · place of birth:" when the kept candidate says what it is about
+    (fallback names carry ``[xx]``), else the turn's message."""
+    kept = next((c for c in turn.candidates if c.kept), None)
+    about = understood(turn, kept) if kept is not None and turn.message_key == "answer_intro" else None
+    if about is None:
+        return turn_message(turn)
+    names = []
+    for item_id in about:
+        label, label_lang = turn.names.get(item_id, (None, None))
+        text = label or message("unnamed", ui_language(turn.lang))
+        if label_lang and _base(label_lang) != _base(turn.lang):
+            text += f" [{_base(label_lang)}]"
+        names.append(text)
+    return message("understood_line", ui_language(turn.lang), entity=names[0], property=names[1])
+
+
 def render_text(turn: Turn) -> str:
     """Plain-text rendering for the terminal, localized; fallback labels carry ``[xx]``."""
     lang = turn.lang
@@ -210,7 +227,7 @@ def render_text(turn: Turn) -> str:
         if is_fallback(item, lang):
             text += f" [{item.label_lang or item.id or '?'}]"
         parts.append(text)
-    line = f"{turn_message(turn)} {', '.join(parts)}"
+    line = f"{_intro_text(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
     return line + (f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else "")
 

@@ -164,3 +164,10 @@ def test_an_entity_sharing_only_part_of_the_typed_name_is_never_answered_for(tin
     assert render_text(turn).startswith("I don't know. I only know Albert Einstein")
     full = Candidate(BIRTHPLACE.sparql, 0.9, links=(Link("Q937", "Albert Einstein", "Albert Einstein", "label", 1.0),))
     assert _pipeline(tiny_kg_client, {"q": [full]}).answer("q").answered
+
+
+def test_the_terminal_shows_the_understood_line_too(tiny_kg_client) -> None:
+    turn = _pipeline(tiny_kg_client, {"Dove è nato Einstein?": [BIRTHPLACE]}).answer("Dove è nato Einstein?", "it")
+    assert render_text(turn) == "Albert Einstein [fr] · place of birth [en]: Ulm [fr]"  # it -> es -> fr -> en
+    turn = _pipeline(tiny_kg_client, {"Где родился Эйнштейн?": [BIRTHPLACE]}).answer("Где родился Эйнштейн?")
+    assert render_text(turn) == "Альберт Эйнштейн · место рождения: Ульм"
