@@ -2,9 +2,9 @@
 about) in (or near) the user's language, with names people can read.
 
 The quality rule: the ``rdfs:label`` in the user's language (or a related one) first;
-then an alias in that language that looks like a name (never a code like ``it``/``fr``,
-an id like ``Q76346``, or an epithet that shares no word with any of the entity's
-labels); else the English label, which the UI marks as a fallback.  Countries, languages
+then an alias in that language that looks like a name (never a code like ``it``/``fr`` or
+an id like ``Q76346``; among several, the one other languages agree with, so that an
+epithet loses to the name); else the English label, which the UI marks as a fallback.  Countries, languages
 and currencies get CLDR's name in the user's language (Babel), found from the KG's English
 label or ISO code.
 """
@@ -18,7 +18,7 @@ from functools import cache
 from babel import Locale, UnknownLocaleError
 
 from core.errors import KGError
-from core.text import fold, tokenize, transliterate
+from core.text import fold, normalize
 from kg.client import KG, LabelTable, fetch_labels
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, iri_ref, local_id, prop_iri
 
@@ -55,25 +55,35 @@ def _is_latin(text: str) -> bool:
     return all(ord(ch) < 0x250 for ch in text if ch.isalpha())
 
 
-def _words(text: str) -> set[str]:
-    words = {fold(t) for t in tokenize(text)}
-    latin = transliterate(fold(" ".join(tokenize(text))))
-    if latin:
-        words |= {fold(t) for t in tokenize(latin)}
-    return {w for w in words if len(w) > 1}
+@cache
+def _latin_words(text: str) -> frozenset[str]:
+    """The folded words of a name in Latin script (others: empty)."""
+    return frozenset(w for w in fold(normalize(text)).split() if len(w) > 1) if _is_latin(text) else frozenset()
 
 
-def looks_like_name(alias: str, labels: Mapping[str, list[str]]) -> bool:
-    """An alias is a usable name when it is no code and shares a word with one of the
-    entity's labels (an epithet like « L'Homme océan » for Victor Hugo shares none).
-    With no label to compare, any non-code alias is accepted."""
-    if is_code_like(alias):
-        return False
-    known = [name for names in labels.values() for name in names]
-    if not known or not (_is_latin(alias) or any(not _is_latin(name) for name in known)):
-        return True  # nothing to compare it with (another script): accepted
-    words = _words(alias)
-    return any(words & _words(name) for name in known)
+def _shares_word(words: frozenset[str], name: str) -> bool:
+    return bool(words & _latin_words(name))
+
+
+def name_support(alias: str, others: Mapping[str, Iterable[str]]) -> int | None:
+    """In how many other languages one of the entity's Latin-script names shares a word with
+    the Latin-script ``alias`` (folded); ``None`` for an alias in another script (names do
+    not compare reliably across scripts, so such an alias is not judged)."""
+    words = _latin_words(alias)
+    if not words:
+        return None
+    return sum(1 for names in others.values() if any(_shares_word(words, name) for name in names))
+
+
+def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]]) -> str | None:
+    """The alias to show among a language's aliases (none of them code-like): the one most
+    other languages agree with, so that an epithet (« L'Homme océan ») loses to the name
+    (« Victor Hugo »); with no agreement at all (a local name such as « Hambourg »), the first."""
+    names = [alias for alias in aliases if not is_code_like(alias)]
+    if len(names) < 2:
+        return names[0] if names else None
+    supports = [name_support(name, others) or 0 for name in names]
+    return names[max(range(len(names)), key=lambda i: (supports[i], -i))]
 
 
 def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
@@ -91,18 +101,24 @@ def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str
 
 def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str]],
                  lang: str) -> tuple[str | None, str | None]:
-    """The quality rule: a label along ``lang``'s chain, else a name-like alias in ``lang``
-    itself, else the English label, else any label.  Returns (name, its language)."""
+    """The quality rule: an ``rdfs:label`` along ``lang``'s chain, else the alias in
+    ``lang`` itself that looks most like a name (in this KG most non-English names are
+    ``skos:altLabel``s), else the English label, else any label.  Returns (name, its language)."""
     chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
     for code in chain:
         for text in labels.get(code, ()):
             if not is_code_like(text):
                 return text, code
         if code == lang:
-            for text in aliases.get(code, ()):
-                if looks_like_name(text, labels):
-                    return text, code
-    return pick_label(dict(labels), "en")
+            others: dict[str, list[str]] = {}
+            for table in (labels, aliases):
+                for other, names in table.items():
+                    if other != code:
+                        others.setdefault(other, []).extend(names)
+            alias = best_alias(aliases.get(code, ()), others)
+            if alias:
+                return alias, code
+    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, "en")
 
 
 # ---------------------------------------------------------------- CLDR names

@@ -10,7 +10,7 @@ from backends.fake import FakeBackend
 from chat.render import render_html, render_text
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate, Link
-from qa.label import choose_label, cldr_name, is_code_like, looks_like_name
+from qa.label import choose_label, cldr_name, is_code_like
 from qa.pipeline import Pipeline
 from validator.gate import GatePolicy, gate
 
@@ -118,11 +118,17 @@ def test_code_like_names(text: str, code_like: bool) -> None:
 
 
 def test_epithets_and_codes_are_never_chosen_as_names() -> None:
-    labels = {"en": ["Victor Hugo"], "de": ["Victor Hugo"]}
-    assert choose_label(labels, {"fr": ["L'Homme océan", "Hugo"]}, "fr") == ("Hugo", "fr")
-    assert choose_label(labels, {"fr": ["L'Homme océan"]}, "fr") == ("Victor Hugo", "en")
-    assert not looks_like_name("it", {"en": ["Italian"]})
-    assert choose_label({"en": ["Italian"]}, {"fr": ["it"]}, "fr") == ("Italian", "en")
+    labels = {"en": ["Victor Hugo"]}
+    aliases = {"es": ["Victor Hugo"], "fr": ["L'Homme océan", "Victor Hugo", "Victor Marie Hugo"]}
+    assert choose_label(labels, aliases, "fr") == ("Victor Hugo", "fr")  # the epithet loses to the name
+    assert choose_label({"en": ["Italian"]}, {"fr": ["it", "italien"]}, "fr") == ("italien", "fr")
+    assert choose_label({"en": ["Italian"]}, {"fr": ["it"]}, "fr") == ("Italian", "en")  # a code: English
+    assert choose_label({"en": ["Hamburg"]}, {"fr": ["Hambourg"]}, "fr") == ("Hambourg", "fr")  # a local name
+    assert choose_label({"en": ["German Democratic Republic"]},
+                        {"fr": ["DDR", "RDA", "République démocratique allemande"]}, "fr")[0] == (
+        "République démocratique allemande")
+    assert choose_label({}, {"en": ["Arabic"], "fr": ["ar"]}, "fr") == ("Arabic", "en")  # no label: an alias
+    assert choose_label({"en": ["Ulm"]}, {"ru": ["Ульм"]}, "ru") == ("Ульм", "ru")
 
 
 @pytest.mark.parametrize(("english", "kind", "lang", "expected"), [
