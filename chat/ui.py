@@ -6,10 +6,13 @@ from :class:`~core.settings.Settings` and serves the app (``python app.py``).
 
 One question gives exactly one answer message.  The turn is committed to the session log
 *before* the answer is returned to the browser; if that fails the user sees a localized
-"could not record" message instead of an unrecorded answer.  The UI text follows the
-user's language (the selector, else the language of the last question, else the
-browser's ``Accept-Language``).  Every piece of user or KG text is escaped by
-:mod:`chat.render`; the Chatbot additionally sanitizes HTML.
+"could not record" message instead of an unrecorded answer.  The UI text is in the
+selector's language, else the browser's ``Accept-Language``, and stays so within a
+session; each answer is in the selector's language, else the question's.  The question
+is read in the language detected from its text unless "question language" names one.
+A welcome says what the chat knows; example questions (:mod:`chat.examples`) are
+clickable.  Every piece of user or KG text is escaped by :mod:`chat.render`; the Chatbot
+additionally sanitizes HTML.
 """
 
 from __future__ import annotations
