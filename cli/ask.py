@@ -28,7 +28,7 @@ def run_ask(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     pipeline = build_pipeline(settings)
-    turn = pipeline.answer(args.question, args.lang, use_validator=not args.no_validator)
+    turn = pipeline.answer(args.question, args.lang, use_validator=not args.no_validator, question_lang=args.lang)
     if args.json:
         print(json.dumps({**turn.to_json(), "message": turn_message(turn)}, ensure_ascii=False, indent=1))
     else:

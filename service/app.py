@@ -183,7 +183,8 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
         return _error(400, "bad_input", str(exc))
-    turn = pipeline.answer(text, lang if lang in SUPPORTED_LANGUAGES else None)
+    given = lang if lang in SUPPORTED_LANGUAGES else None  # GERBIL's lang is the question's language
+    turn = pipeline.answer(text, given, question_lang=given)
     if session_log is not None and turn.status != "bad_input":
         try:
             session_log.log_turn(turn, session_id=session_id, selected_lang=lang, threshold=pipeline.threshold,
