@@ -87,7 +87,8 @@ def run(pipeline, todo: Sequence[dict], *, use_validator: bool, progress: bool =
     started = time.monotonic()
     for i, item in enumerate(todo):
         t0 = time.perf_counter()
-        turn = pipeline.answer(item["text"], item["lang"], use_validator=use_validator).to_json()
+        turn = pipeline.answer(item["text"], item["lang"], use_validator=use_validator,
+                               question_lang=item["lang"]).to_json()
         rec = {**item, **judge(turn, item), "ms": (time.perf_counter() - t0) * 1000, "sparql": turn["sparql"],
                "shape": _shape(turn["sparql"]), "confidence": turn["confidence"] if turn["answered"] else None}
         out.append(rec)
@@ -184,7 +185,8 @@ def written(pipeline: Pipeline, *, use_validator: bool) -> int:
 
     verdicts = []
     for q in load_written():
-        turn = pipeline.answer(q["question"], q["lang"], use_validator=use_validator).to_json()
+        turn = pipeline.answer(q["question"], q["lang"], use_validator=use_validator,
+                               question_lang=q["lang"]).to_json()
         verdicts.append((q, judge(turn, q)))
     view = "validator gate" if use_validator else "top candidate always shown"
     print(f"\n== written complex questions, {view}")

@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/language_detection.py [--bench-dir DIR] [--compare] [--errors N]
+    .venv/bin/python benchmarks/language_detection.py --written   # the seed languages' short questions
 
 Prints accuracy per language for ``qa.detect.detect_language`` (and, with
 ``--compare``, for plain seeded langdetect and for script rules + langdetect, the old
@@ -33,6 +34,19 @@ def bench_strings(bench_dir: Path) -> Iterator[tuple[str, str, str]]:
             for entry in question.get("question", []):
                 if entry.get("string"):
                     yield path.stem, entry["language"], entry["string"]
+
+
+WRITTEN = Path(__file__).resolve().parent / "data" / "short_questions.json"
+"""Short questions written for the seed languages (be, lt, hy, ba, ar, hi, bn, am, nl) plus ru/uk."""
+
+
+def written_strings(path: Path = WRITTEN) -> Iterator[tuple[str, str, str]]:
+    """``("written", language, question)`` for every written short question."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for lang, questions in data.items():
+        if not lang.startswith("_"):
+            for text in questions:
+                yield "written", lang, text
 
 
 def plain_langdetect(text: str) -> str:
@@ -82,7 +96,7 @@ def evaluate(name: str, detector: Callable[[str], str], items: list[tuple[str, s
             errors[lang].append((guess, text))
     elapsed = time.perf_counter() - started
     print(f"\n== {name}: {len(items)} strings, {elapsed / len(items) * 1000:.2f} ms per call")
-    print(f"{'lang':<6}{'n':>6}{'correct':>9}{'accuracy':>10}  target>=97%")
+    print(f"{'lang':<6}{'n':>6}{'correct':>9}{'accuracy':>10}  target>=97%  confused with")
     target_n = target_ok = 0
     for lang in sorted(total, key=lambda c: (c not in SUPPORTED_LANGUAGES, c)):
         acc = correct[lang] / total[lang] * 100
@@ -91,9 +105,10 @@ def evaluate(name: str, detector: Callable[[str], str], items: list[tuple[str, s
             target_n += total[lang]
             target_ok += correct[lang]
         mark = ("ok" if acc >= 97 else "BELOW") if in_target else "(not a UI language)"
-        print(f"{lang:<6}{total[lang]:>6}{correct[lang]:>9}{acc:>9.1f}%  {mark}")
+        confused = Counter(guess for guess, _ in errors[lang])
+        print(f"{lang:<6}{total[lang]:>6}{correct[lang]:>9}{acc:>9.1f}%  {mark}  {dict(confused) or ''}")
     if target_n:
-        print(f"{'all10':<6}{target_n:>6}{target_ok:>9}{target_ok / target_n * 100:>9.1f}%  (micro, UI languages)")
+        print(f"{'all':<6}{target_n:>6}{target_ok:>9}{target_ok / target_n * 100:>9.1f}%  (micro, UI languages)")
     missing = [c for c in SUPPORTED_LANGUAGES if c not in total]
     if missing:
         print(f"no bench strings for: {', '.join(missing)} (covered by script rules + tests/chat/test_language.py)")
@@ -109,8 +124,9 @@ def main() -> int:
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--compare", action="store_true", help="also run plain langdetect and the old method")
     parser.add_argument("--errors", type=int, default=5, help="errors to print per language")
+    parser.add_argument("--written", action="store_true", help="the written short questions instead of the bench")
     args = parser.parse_args()
-    items = list(bench_strings(args.bench_dir))
+    items = list(written_strings() if args.written else bench_strings(args.bench_dir))
     if not items:
         print(f"no bench strings under {args.bench_dir}", file=sys.stderr)
         return 1

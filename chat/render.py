@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from string import Formatter
 
-from chat.messages import message, turn_message
+from chat.messages import MESSAGES, message, turn_message
 from kg.sparql import XSD
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import AnswerItem, CandidateView, Turn
@@ -172,8 +173,13 @@ def is_fallback(item: AnswerItem, lang: str) -> bool:
 
 
 def display_label(item: AnswerItem, lang: str) -> str:
-    """The plain display text of one answer."""
-    return format_literal(item, lang) if item.kind != "uri" else (item.label or item.id or item.value)
+    """The plain display text of one answer (an entity with no name at all is never shown
+    by its bare id: it gets a localized "no name in my data", linked to its page)."""
+    if item.kind != "uri":
+        return format_literal(item, lang)
+    if item.label_lang is None and item.label in ("", item.id, item.value):
+        return message("unnamed", ui_language(lang))
+    return item.label or item.value
 
 
 def entity_url(item: AnswerItem) -> str | None:
@@ -191,11 +197,28 @@ def hidden_count(turn: Turn, shown: int) -> int:
 # ---------------------------------------------------------------- plain text
 
 
+def _intro_text(turn: Turn) -> str:
+    """"Albert Einstein · place of birth:" when the kept candidate says what it is about
+    (fallback names carry ``[xx]``), else the turn's message."""
+    kept = next((c for c in turn.candidates if c.kept), None)
+    about = understood(turn, kept) if kept is not None and turn.message_key == "answer_intro" else None
+    if about is None:
+        return turn_message(turn)
+    names = []
+    for item_id in about:
+        label, label_lang = turn.names.get(item_id, (None, None))
+        text = label or message("unnamed", ui_language(turn.lang))
+        if label_lang and _base(label_lang) != _base(turn.lang):
+            text += f" [{_base(label_lang)}]"
+        names.append(text)
+    return message("understood_line", ui_language(turn.lang), entity=names[0], property=names[1])
+
+
 def render_text(turn: Turn) -> str:
     """Plain-text rendering for the terminal, localized; fallback labels carry ``[xx]``."""
     lang = turn.lang
     if not turn.answered:
-        return turn_message(turn)
+        return dont_know_text(turn)
     if turn.boolean is not None:
         return format_boolean(turn.boolean, lang)
     shown = turn.answers[:LIST_LIMIT]
@@ -205,7 +228,7 @@ def render_text(turn: Turn) -> str:
         if is_fallback(item, lang):
             text += f" [{item.label_lang or item.id or '?'}]"
         parts.append(text)
-    line = f"{turn_message(turn)} {', '.join(parts)}"
+    line = f"{_intro_text(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
     return line + (f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else "")
 
@@ -218,28 +241,126 @@ def _answer_html(item: AnswerItem, lang: str) -> str:
     url = entity_url(item)
     body = f'<a href="{escape(url)}" target="_blank" rel="noopener noreferrer">{text}</a>' if url else text
     if is_fallback(item, lang):
-        ui = ui_language(lang)
-        if item.label_lang:
-            title = message("label_fallback", ui, language=language_name(item.label_lang, ui))
-            mark = _base(item.label_lang)
-        else:
-            title, mark = message("no_label", ui), "id"
-        body += f'<sup class="kgqa-fallback" title="{escape(title)}">{escape(mark)}</sup>'
+        body += _mark_html(item.label_lang, lang)
     return f'<span class="kgqa-value">{body}</span>'
+
+
+def _mark_html(label_lang: str | None, lang: str) -> str:
+    """The fallback marker for a name not in the user's language (empty when it is)."""
+    if label_lang and _base(label_lang) == _base(lang):
+        return ""
+    ui = ui_language(lang)
+    if label_lang:
+        title = message("label_fallback", ui, language=language_name(label_lang, ui))
+        mark = _base(label_lang)
+    else:
+        title, mark = message("no_label", ui), "id"
+    return f'<sup class="kgqa-fallback" title="{escape(title)}">{escape(mark)}</sup>'
+
+
+def name_html(item_id: str, turn: Turn) -> str:
+    """An entity or property named in the user's language and linked to its Wikidata page."""
+    label, label_lang = turn.names.get(item_id, (None, None))
+    page = f"Property:{item_id}" if item_id.startswith("P") else item_id
+    text = escape(label or message("unnamed", ui_language(turn.lang)))
+    return (f'<a class="kgqa-name" href="{escape(WIKIDATA_PAGE + page)}" target="_blank" '
+            f'rel="noopener noreferrer">{text}</a>{_mark_html(label_lang if label else None, turn.lang)}')
+
+
+def understood(turn: Turn, view: CandidateView) -> tuple[str, str] | None:
+    """(entity, property) a candidate is about, when both are known."""
+    if not view.entities or not view.properties:
+        return None
+    return view.entities[0], view.properties[0]
+
+
+def message_html(key: str, lang: str, **html: str) -> str:
+    """Message ``key`` with its text escaped and ``html`` (already safe) put in its fields."""
+    template = MESSAGES[key].get(lang) or MESSAGES[key]["en"]
+    parts = []
+    for literal, field_name, _spec, _conv in Formatter().parse(template):
+        parts.append(escape(literal))
+        if field_name is not None:
+            parts.append(html[field_name])
+    return "".join(parts)
+
+
+def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
+    """"Albert Einstein · place of birth:" for the kept candidate, linked; ``None`` when
+    the candidate does not say what it is about."""
+    about = understood(turn, view)
+    if about is None:
+        return None
+    entity, prop = about
+    return message_html("understood_line", ui_language(turn.lang), entity=name_html(entity, turn),
+                        property=name_html(prop, turn))
+
+
+def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
+    """Which "I don't know" a turn gets: ``no_value`` with the (entity, property) that was
+    understood but has no value in the data, ``not_understood``, or ``other`` (its own
+    message: comparisons, bad input, faults)."""
+    if turn.message_key == "only_know":
+        return "only_know", None
+    if turn.message_key not in ("", "dont_know") or turn.status not in (Status.ABSTAINED, Status.NO_CANDIDATES):
+        return "other", None
+    if turn.candidates and turn.status == Status.ABSTAINED:
+        best, passed = _best_rejected(turn)
+        about = understood(turn, turn.candidates[best]) if passed else None
+        if about is not None:
+            return "no_value", about
+    return "not_understood", None
+
+
+def dont_know_html(turn: Turn) -> str:
+    """The two kinds of "I don't know": understood but no value (entity named and linked),
+    or not sure what was asked.  Other messages (comparisons, bad input) keep their key."""
+    ui = ui_language(turn.lang)
+    kind, about = dont_know_kind(turn)
+    if kind == "no_value" and about is not None:
+        entity, prop = about
+        return message_html("understood_no_value", ui, entity=name_html(entity, turn),
+                            property=name_html(prop, turn))
+    if turn.message_key == "only_know":
+        return message_html("only_know", ui, name=name_html(str(turn.message_args["qid"]), turn))
+    if kind == "not_understood":
+        return escape(message("not_understood", ui))
+    return escape(turn_message(turn))
+
+
+def dont_know_text(turn: Turn) -> str:
+    """Plain-text form of :func:`dont_know_html` (for the terminal)."""
+    ui = ui_language(turn.lang)
+    kind, about = dont_know_kind(turn)
+    if kind == "no_value" and about is not None:
+        entity, prop = (turn.names.get(i, (None, None))[0] or i for i in about)
+        return message("understood_no_value", ui, entity=entity, property=prop)
+    if turn.message_key == "only_know":
+        qid = str(turn.message_args["qid"])
+        return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args["name"])
+    if kind == "not_understood":
+        return message("not_understood", ui)
+    return turn_message(turn)
 
 
 def answer_html(turn: Turn) -> str:
     """The answer part of the message (no explanation)."""
     lang, ui = turn.lang, ui_language(turn.lang)
     if not turn.answered:
-        text = turn_message(turn)
-        return f'<p class="kgqa-dont-know">{escape(text)}</p>'
+        kind = dont_know_kind(turn)[0].replace("_", "-")
+        return f'<p class="kgqa-dont-know" data-kind="{kind}">{dont_know_html(turn)}</p>'
+    kept = next((c for c in turn.candidates if c.kept), None)
+    line = understood_line_html(turn, kept) if kept is not None else None
     if turn.boolean is not None:
-        return f'<p class="kgqa-boolean"><strong>{escape(format_boolean(turn.boolean, lang))}</strong></p>'
+        intro = f'<p class="kgqa-understood">{line}</p>' if line else ""
+        return f'{intro}<p class="kgqa-boolean"><strong>{escape(format_boolean(turn.boolean, lang))}</strong></p>'
     shown = turn.answers[:LIST_LIMIT]
     values = ", ".join(_answer_html(item, lang) for item in shown)
     more = hidden_count(turn, len(shown))
     more_html = f' <span class="kgqa-more">{escape(message("and_more", ui, n=more))}</span>' if more > 0 else ""
+    if line and turn.message_key == "answer_intro":
+        return (f'<p class="kgqa-understood">{line} '
+                f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>')
     return (f'<p class="kgqa-intro">{escape(turn_message(turn))}</p>'
             f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
 
@@ -266,20 +387,43 @@ def _row(label_key: str, value_html: str, lang: str) -> str:
     return f"<dt>{escape(message(label_key, lang))}</dt><dd>{value_html}</dd>"
 
 
-def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str, threshold: float | None) -> list[str]:
+def check_text(view: CandidateView, lang: str) -> str:
+    """The gate's comparison in words: which score was compared with which threshold, by
+    name, and the verdict; "not scored" when the validator did not run for this query."""
+    ui = ui_language(lang)
+    if view.validator_score is None:
+        return message("expl_not_scored", ui)
+    compared = view.compared
+    if compared is None:
+        return f"{message('score_validator', ui)} {_percent(view.validator_score, ui)}"
+    verdict = message("verdict_passed" if view.passed else "verdict_failed", ui)
+    return message("expl_compared", ui, score_name=message(f"score_{compared.score_name}", ui),
+                   score=_percent(compared.score, ui),
+                   threshold_name=message(f"threshold_{compared.threshold_name}", ui),
+                   threshold=_percent(compared.threshold, ui), verdict=verdict)
+
+
+def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str) -> list[str]:
+    """Plain-language rows first (what was understood, the check); the model's input,
+    the backend rank and the SPARQL go to a collapsed developer view, last."""
+    rows = []
+    line = understood_line_html(turn, view)
+    if line:
+        rows.append(_row("expl_understood", line.rstrip(":：").rstrip(), lang))
+    rows.append(_row("expl_gate", escape(check_text(view, lang)), lang))
+    return rows
+
+
+def _developer_html(turn: Turn, view: CandidateView, rank: int, lang: str) -> str:
     rows = []
     if view.verbalization:
         rows.append(_row("expl_verbalization", escape(view.verbalization), lang))
-    if view.validator_score is not None:
-        conf = _percent(view.validator_score, lang)
-        if threshold is not None:
-            conf += f" ({message('expl_threshold', lang, value=_percent(threshold, lang))})"
-        rows.append(_row("expl_confidence", escape(conf), lang))
     rank_text = message("expl_rank_value", lang, rank=rank, total=len(turn.candidates),
                         score=_score(view.backend_score, lang))
     rows.append(_row("expl_rank", f"{escape(rank_text)} · {escape(turn.backend)}", lang))
     rows.append(_row("expl_sparql", f'<pre class="kgqa-sparql"><code>{_escape_pre(view.sparql)}</code></pre>', lang))
-    return rows
+    return (f'<details class="kgqa-developer"><summary>{escape(message("expl_developer", lang))}</summary>'
+            f'<dl>{"".join(rows)}</dl></details>')
 
 
 def _best_rejected(turn: Turn) -> tuple[int, bool]:
@@ -296,21 +440,29 @@ def _best_rejected(turn: Turn) -> tuple[int, bool]:
 
 
 def explanation_html(turn: Turn, *, threshold: float | None = None) -> str:
-    """The collapsible "How I found this" (or "Why I don't know") block."""
+    """The collapsible "How I found this" (or "Why I don't know") block.
+
+    ``threshold`` is kept for callers; the explanation shows the threshold each candidate
+    was actually compared with (``CandidateView.compared_threshold``)."""
     lang = ui_language(turn.lang)
     rows: list[str] = []
+    developer = ""
     chosen = next((i for i, c in enumerate(turn.candidates) if c.kept), None)
+    shown: int | None = None
     if turn.answered and chosen is not None:
-        rows += _candidate_rows(turn, turn.candidates[chosen], chosen + 1, lang, threshold)
+        shown = chosen
     elif turn.status == Status.NO_CANDIDATES:
         rows.append(f"<dd>{escape(message('expl_no_candidates', lang))}</dd>")
     elif turn.candidates:
         best, passed = _best_rejected(turn)
         if passed:
             rows.append(f"<dd>{escape(message('expl_empty_result', lang))}</dd>")
-        else:
+        elif turn.candidates[best].validator_score is not None:
             rows.append(f'<dt class="kgqa-rejected">{escape(message("expl_rejected", lang))}</dt><dd></dd>')
-        rows += _candidate_rows(turn, turn.candidates[best], best + 1, lang, threshold)
+        shown = best
+    if shown is not None:
+        rows += _candidate_rows(turn, turn.candidates[shown], shown + 1, lang)
+        developer = _developer_html(turn, turn.candidates[shown], shown + 1, lang)
     detected = language_name(turn.detected_lang, lang) if turn.detected_lang else "?"
     rows.append(_row("expl_language", escape(message("expl_language_value", lang, detected=detected,
                                                      used=language_name(turn.lang, lang))), lang))
@@ -318,7 +470,7 @@ def explanation_html(turn: Turn, *, threshold: float | None = None) -> str:
     rows.append(f'<dd class="{state_class}">{escape(validator_state_text(turn.validator, lang))}</dd>')
     summary = message("how_found" if turn.answered else "how_not_found", lang)
     return (f'<details class="kgqa-how"><summary>{escape(summary)}</summary>'
-            f'<dl>{"".join(rows)}</dl></details>')
+            f'<dl>{"".join(rows)}</dl>{developer}</details>')
 
 
 def notices_html(keys: Iterable[str], lang: str) -> str:

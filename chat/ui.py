@@ -6,10 +6,13 @@ from :class:`~core.settings.Settings` and serves the app (``python app.py``).
 
 One question gives exactly one answer message.  The turn is committed to the session log
 *before* the answer is returned to the browser; if that fails the user sees a localized
-"could not record" message instead of an unrecorded answer.  The UI text follows the
-user's language (the selector, else the language of the last question, else the
-browser's ``Accept-Language``).  Every piece of user or KG text is escaped by
-:mod:`chat.render`; the Chatbot additionally sanitizes HTML.
+"could not record" message instead of an unrecorded answer.  The UI text is in the
+selector's language, else the browser's ``Accept-Language``, and stays so within a
+session; each answer is in the selector's language, else the question's.  The question
+is read in the language detected from its text unless "question language" names one.
+A welcome says what the chat knows; example questions (:mod:`chat.examples`) are
+clickable.  Every piece of user or KG text is escaped by :mod:`chat.render`; the Chatbot
+additionally sanitizes HTML.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 
 import gradio as gr
 
+from chat.examples import example_questions, examples_label, placeholder
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from core.errors import SessionLogError
@@ -63,6 +67,18 @@ CSS = """
 .kgqa-answer details.kgqa-how dt { font-weight: 600; margin-top: .4em; }
 .kgqa-answer details.kgqa-how dd { margin-left: 0; }
 .kgqa-answer pre.kgqa-sparql { white-space: pre-wrap; word-break: break-word; font-size: .9em; }
+#kgqa-header .kgqa-welcome { margin: .4em 0 0 0; font-size: .9em; }
+.kgqa-answer { max-width: 100%; overflow-wrap: anywhere; }
+.kgqa-answer pre.kgqa-sparql, .kgqa-answer pre.kgqa-sparql code {
+  white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: break-all; max-width: 100%; }
+.kgqa-answer details.kgqa-developer { margin-top: .4em; }
+.kgqa-answer .kgqa-understood a.kgqa-name { font-weight: 600; }
+#kgqa-chat { height: min(60vh, 640px) !important; min-height: 240px; }
+@media (max-width: 600px) {
+  #kgqa-chat { height: 52vh !important; }
+  #kgqa-header h1 { font-size: 1.25em; }
+  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
+}
 """
 
 
@@ -86,6 +102,7 @@ class ChatState:
 
     session_id: str = field(default_factory=new_session_id)
     ui_lang: str = "en"
+    question_lang: str | None = None  # chosen explicitly ("question language"); else detected
     turn_ids: dict[int, str] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
@@ -94,8 +111,8 @@ class ChatState:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
         """A copy with its own lock (a lock cannot be copied)."""
-        return ChatState(self.session_id, self.ui_lang, dict(self.turn_ids), [dict(m) for m in self.history],
-                         deque(self.pending), self.draining)
+        return ChatState(self.session_id, self.ui_lang, self.question_lang, dict(self.turn_ids),
+                         [dict(m) for m in self.history], deque(self.pending), self.draining)
 
 
 # ---------------------------------------------------------------- helpers
@@ -145,14 +162,15 @@ def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settin
     status = message("ui_status", ui, backend=pipeline.backend.name, kg=kg)
     return (f'<div id="kgqa-header-inner" lang="{escape(ui)}"><h1>{escape(message("ui_title", ui))}</h1>'
             f'<p class="kgqa-subtitle">{escape(message("ui_subtitle", ui))}</p>'
+            f'<p class="kgqa-welcome">{escape(message("ui_welcome", ui))}</p>'
             f'<p class="kgqa-status">{escape(status)} · '
             f'<span class="kgqa-validator-{escape(state)}" data-validator="{escape(state)}">'
             f"{escape(validator_state_text(state, ui))}</span></p></div>")
 
 
-def language_choices(ui: str) -> list[tuple[str, str]]:
-    """Selector entries: "detect automatically" and the ten languages by their own names."""
-    return [(message("ui_auto", ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
+def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]]:
+    """Selector entries: "detect automatically" and the chat's languages by their own names."""
+    return [(message(auto_key, ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
 
 
 # ---------------------------------------------------------------- the app
@@ -178,13 +196,15 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         if history is not None:
             chat_update["value"] = history
         if not changed:
-            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update)
+            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update, gr.skip(), gr.skip())
         return (
             header_html(ui, pipeline, settings),
-            gr.update(placeholder=message("ui_placeholder", ui)),
+            gr.update(placeholder=placeholder(ui)),
             gr.update(value=message("ui_send", ui)),
-            gr.update(choices=language_choices(ui), value=lang_value, label=message("ui_language", ui)),
+            gr.update(choices=language_choices(ui), value=lang_value, label=message("ui_answer_language", ui)),
             chat_update,
+            gr.update(samples=[[q] for q in example_questions(ui)], label=examples_label(ui)),
+            gr.update(choices=language_choices(ui, "ui_question_auto"), label=message("ui_question_language", ui)),
         )
 
     def on_load(request: gr.Request) -> tuple[Any, ...]:
@@ -208,7 +228,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         try:
             done = answer_and_log(pipeline, raw, selected, session_log, render=_renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
-                                  fallback_lang=state.ui_lang, client_ip=client_ip)
+                                  fallback_lang=state.ui_lang, client_ip=client_ip,
+                                  question_lang=state.question_lang)
         except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
             ui = ui_language(exc.turn.lang)
@@ -238,15 +259,14 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                         return
                     raw, asked_lang = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
-                before = state.ui_lang
-                html, turn_id, ui = answer_one(raw, selected, state, client_ip)
+                html, turn_id, _ = answer_one(raw, selected, state, client_ip)
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
                         state.turn_ids[len(state.history) - 1] = turn_id
-                    state.ui_lang = ui
                     history = list(state.history)
-                yield (state, *ui_updates(ui, lang_value or AUTO, history=history, changed=ui != before))
+                # the UI language stays as the selector (else the browser) set it
+                yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=history, changed=False))
         finally:
             with state.lock:
                 state.draining = False
@@ -281,21 +301,36 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             state.ui_lang = ui_language(lang_value)
         return (state, *ui_updates(state.ui_lang, lang_value or AUTO))
 
+    def on_question_language(value: str | None, state: ChatState | None) -> ChatState:
+        state = state or ChatState()
+        state.question_lang = None if value in (None, "", AUTO) else value
+        return state
+
+    def pick_example(sample: list[str] | None) -> str:
+        return (sample or [""])[0]
+
     with gr.Blocks(title="KGQA", analytics_enabled=False) as app:
         state = gr.State(None)
         header = gr.HTML(header_html("en", pipeline, settings), elem_id="kgqa-header")
         chatbot = gr.Chatbot(
-            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height=520,
+            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="60vh",
             sanitize_html=True, render_markdown=True, allow_tags=False, latex_delimiters=[],
             feedback_options=("Like", "Dislike"), group_consecutive_messages=False,
         )
         with gr.Row():
-            question = gr.Textbox(placeholder=message("ui_placeholder", "en"), show_label=False, lines=1,
+            question = gr.Textbox(placeholder=placeholder("en"), show_label=False, lines=1,
                                   max_lines=4, scale=6, elem_id="kgqa-question", autofocus=True)
             send = gr.Button(message("ui_send", "en"), variant="primary", scale=1, elem_id="kgqa-send")
-        language = gr.Dropdown(choices=language_choices("en"), value=AUTO, label=message("ui_language", "en"),
-                               elem_id="kgqa-language", interactive=True)
-        ui_outputs = [header, question, send, language, chatbot]
+        examples = gr.Dataset(components=[question], samples=[[q] for q in example_questions("en")],
+                              label=examples_label("en"), elem_id="kgqa-examples", type="values")
+        with gr.Row():
+            language = gr.Dropdown(choices=language_choices("en"), value=AUTO,
+                                   label=message("ui_answer_language", "en"), elem_id="kgqa-language",
+                                   interactive=True)
+            question_language = gr.Dropdown(choices=language_choices("en", "ui_question_auto"), value=AUTO,
+                                            label=message("ui_question_language", "en"),
+                                            elem_id="kgqa-question-language", interactive=True)
+        ui_outputs = [header, question, send, language, chatbot, examples, question_language]
 
         app.load(on_load, None, [state, *ui_outputs], api_visibility="private")
         for trigger in (question.submit, send.click):
@@ -304,6 +339,12 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     api_visibility="private").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
                 trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
+        examples.click(pick_example, [examples], [question], queue=False, api_visibility="private").then(
+            add_user, [question, language, state], [chatbot, question, state], queue=False,
+            api_visibility="private").then(
+            respond, [language, state], [state, *ui_outputs], api_visibility="private",
+            trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
+        question_language.input(on_question_language, [question_language, state], [state], api_visibility="private")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")

@@ -53,7 +53,7 @@ def run_ask(args: argparse.Namespace) -> int:
     try:
         done = answer_and_log(pipeline, args.question, args.lang, session_log, render=render,
                               session_id="cli-" + new_session_id()[:8], source="cli",
-                              use_validator=not args.no_validator)
+                              use_validator=not args.no_validator, question_lang=args.lang)
     except TurnNotLogged as exc:
         print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
         print(f"({exc})", file=sys.stderr)

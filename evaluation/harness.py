@@ -253,7 +253,8 @@ def evaluate_item(pipeline: Pipeline, item: EvalItem, *, use_validator: bool = T
     gold = gold_values(item.question)
     started = time.perf_counter()
     try:
-        turn = pipeline.answer(item.text, None if detect_lang else item.lang, use_validator=use_validator)
+        given = None if detect_lang else item.lang  # a given language is also the one the question is read in
+        turn = pipeline.answer(item.text, given, use_validator=use_validator, question_lang=given)
     except Exception as exc:  # a pipeline bug must not abort the run: it is logged and recorded
         log.exception("pipeline failed on %s (%s)", item.id, item.lang)
         return _result(item, gold, status="exception", error=f"{type(exc).__name__}: {exc}", answered=False,

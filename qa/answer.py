@@ -40,7 +40,8 @@ class Answerer(Protocol):
 
     threshold: float
 
-    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
+    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
+               question_lang: str | None = None) -> Turn:
         """Answer one question; never raises for user input or service faults."""
         ...
 
@@ -68,7 +69,7 @@ class Logged(Generic[R]):
 def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, log: TurnLog | None, *,
                    render: Callable[[Turn, str], R], session_id: str, source: str, use_validator: bool = True,
                    refused: Turn | None = None, fallback_lang: str | None = None, client_ip: str | None = None,
-                   log_bad_input: bool = True) -> Logged[R]:
+                   log_bad_input: bool = True, question_lang: str | None = None) -> Logged[R]:
     """Answer ``question`` (``lang``: the selected language, ``None`` to detect), render it
     with ``render(turn, turn_id)``, and commit the turn to ``log`` (when given) with the
     render time as its ``render`` timing.
@@ -76,14 +77,16 @@ def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, l
     ``refused``: a turn already decided without answering (e.g. rate limited), rendered
     and logged the same way.  ``fallback_lang``: bad input with no selected language is
     answered in the language of its text, else this one (the UI's); without it, in the
-    pipeline's choice.  ``log_bad_input=False`` leaves bad input out of the log.  The
+    pipeline's choice.  ``question_lang``: the language the question is read in when the
+    user chose one (else the one detected from its text).  ``log_bad_input=False`` leaves bad input out of the log.  The
     threshold is logged for turns the validator gated.
 
     Raises :class:`TurnNotLogged` (a :class:`core.errors.SessionLogError`) when the turn
     could not be committed: the caller must then not show the answer as if it had been
     recorded.
     """
-    turn = refused if refused is not None else answerer.answer(question, lang, use_validator=use_validator)
+    turn = refused if refused is not None else answerer.answer(question, lang, use_validator=use_validator,
+                                                                         question_lang=question_lang)
     if turn.status == Status.BAD_INPUT and not lang and fallback_lang is not None:
         turn.lang = input_language(question or "", fallback_lang)
     turn_id = new_turn_id()

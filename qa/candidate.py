@@ -34,6 +34,7 @@ class Link:
     score: float  # link confidence in [0, 1]
     coverage: float = 1.0  # share of the question's content characters the mention covers
     degree: int = 0  # the entity's degree in the KG (popularity prior)
+    name_cover: float = 1.0  # share of the name the user typed (its capitalized words) that the mention covers
 
 
 @dataclass(frozen=True)

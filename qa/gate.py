@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from qa.turn import Compared
+
 
 class Gate(Protocol):
     """Decides, from backend and validator scores, which candidate (if any) is kept.
@@ -28,4 +30,10 @@ class Gate(Protocol):
     def choose(self, backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float,
                complex_mask: Sequence[bool] = ()) -> int | None:
         """The index of the kept candidate (one of those that pass), or ``None`` to abstain."""
+        ...
+
+    def compared(self, validator_score: float, backend_score: float, threshold: float, complex_shape: bool = False,
+                 *, yes_no: bool = False) -> Compared:
+        """The score this gate compares for one candidate and the threshold it compares it
+        with, by name (the explanation shows exactly these)."""
         ...

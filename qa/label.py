@@ -1,6 +1,26 @@
-"""Stage 7, label: name answer entities in (or near) the user's language."""
+"""Stage 7, label: name answer entities (and the entities and properties a candidate is
+about) in (or near) the user's language, with names people can read.
+
+The quality rule: the ``rdfs:label`` in the user's language (or a related one) first;
+then an alias in that language that looks like a name (never a code like ``it``/``fr`` or
+an id like ``Q76346``; among several, the one other languages agree with, so that an
+epithet loses to the name); else the English label, which the UI marks as a fallback.  Countries, languages
+and currencies get CLDR's name in the user's language (Babel), found from the KG's English
+label or ISO code.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from babel import Locale, UnknownLocaleError
+
+from core.errors import KGError
+from core.text import fold, normalize
+from kg.client import KG, LabelTable, fetch_labels
+from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, iri_ref, local_id, prop_iri
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
     "uk": ("uk", "ru", "en"),
@@ -15,14 +35,197 @@ LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
     "ja": ("ja", "zh", "en"),
 }
 
+_CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
+P31 = WDT + "P31"
+COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078", "Q7275", "Q3024240", "Q1763527", "Q15634554"})
+LANGUAGE_CLASSES = frozenset({"Q34770", "Q1288568", "Q33742", "Q20162172", "Q33384", "Q315"})
+CURRENCY_CLASSES = frozenset({"Q8142", "Q747381"})
+_EN_ALIASES = {"united states of america": "US", "people's republic of china": "CN", "russian federation": "RU",
+               "kingdom of the netherlands": "NL", "czech republic": "CZ", "republic of ireland": "IE",
+               "state of palestine": "PS", "united kingdom of great britain and northern ireland": "GB"}
+
+
+def is_code_like(text: str) -> bool:
+    """A 2–3 letter lowercase code (``it``, ``fra``, ``zh-hans``), an id (``Q76346``),
+    a bare number or an upper-case code (``USD``): never shown as a name."""
+    return bool(_CODE_LIKE.match(text.strip()))
+
+
+def _is_latin(text: str) -> bool:
+    return all(ord(ch) < 0x250 for ch in text if ch.isalpha())
+
+
+@cache
+def _latin_words(text: str) -> frozenset[str]:
+    """The folded words of a name in Latin script (others: empty)."""
+    return frozenset(w for w in fold(normalize(text)).split() if len(w) > 1) if _is_latin(text) else frozenset()
+
+
+def _shares_word(words: frozenset[str], name: str) -> bool:
+    return bool(words & _latin_words(name))
+
+
+def name_support(alias: str, others: Mapping[str, Iterable[str]]) -> int | None:
+    """In how many other languages one of the entity's Latin-script names shares a word with
+    the Latin-script ``alias`` (folded); ``None`` for an alias in another script (names do
+    not compare reliably across scripts, so such an alias is not judged)."""
+    words = _latin_words(alias)
+    if not words:
+        return None
+    return sum(1 for names in others.values() if any(_shares_word(words, name) for name in names))
+
+
+def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]]) -> str | None:
+    """The alias to show among a language's aliases (none of them code-like): the one most
+    other languages agree with, so that an epithet (« L'Homme océan ») loses to the name
+    (« Victor Hugo »); with no agreement at all (a local name such as « Hambourg »), the first."""
+    names = [alias for alias in aliases if not is_code_like(alias)]
+    if len(names) < 2:
+        return names[0] if names else None
+    supports = [name_support(name, others) or 0 for name in names]
+    return names[max(range(len(names)), key=lambda i: (supports[i], -i))]
+
 
 def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
-    """The best label along ``lang -> related -> en -> any``; returns (label, its lang)."""
+    """The best label along ``lang -> related -> en -> any``; returns (label, its lang).
+
+    ``labels`` may mix labels and aliases (labels first in each list); code-like entries
+    are skipped."""
     chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in (*chain, "en"):
-        if labels.get(code):
-            return labels[code][0], code
-    for code in sorted(labels):
-        if labels[code]:
-            return labels[code][0], code or None
+    for code in (*chain, "en", *sorted(labels)):
+        for text in labels.get(code, ()):
+            if not is_code_like(text):
+                return text, code or None
     return None, None
+
+
+def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str]],
+                 lang: str) -> tuple[str | None, str | None]:
+    """The quality rule: an ``rdfs:label`` along ``lang``'s chain, else the alias in
+    ``lang`` itself that looks most like a name (in this KG most non-English names are
+    ``skos:altLabel``s), else the English label, else any label.  Returns (name, its language)."""
+    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
+    for code in chain:
+        for text in labels.get(code, ()):
+            if not is_code_like(text):
+                return text, code
+        if code == lang:
+            others: dict[str, list[str]] = {}
+            for table in (labels, aliases):
+                for other, names in table.items():
+                    if other != code:
+                        others.setdefault(other, []).extend(names)
+            alias = best_alias(aliases.get(code, ()), others)
+            if alias:
+                return alias, code
+    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, "en")
+
+
+# ---------------------------------------------------------------- CLDR names
+
+
+@cache
+def _english_index(kind: str) -> dict[str, str]:
+    """English CLDR display name (folded) -> code, for territories, languages or currencies."""
+    en = Locale("en")
+    table = {"territory": en.territories, "language": en.languages, "currency": en.currencies}[kind]
+    index = {fold(str(name).lower()): code for code, name in table.items()}
+    if kind == "territory":
+        index.update(_EN_ALIASES)
+    if kind == "language":
+        index.update({fold(f"{name} language".lower()): code for code, name in table.items()})
+    return index
+
+
+def cldr_name(english: str, kind: str, lang: str) -> str | None:
+    """CLDR's name in ``lang`` of the territory / language / currency whose English name
+    (or ISO code) is ``english``; ``None`` if CLDR does not know it."""
+    text = english.strip()
+    iso = kind == "currency" and re.fullmatch(r"[A-Z]{3}", text)
+    code = text if iso else _english_index(kind).get(fold(text.lower()))
+    if not code:
+        return None
+    try:
+        loc = Locale.parse(lang.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return None
+    table = {"territory": loc.territories, "language": loc.languages, "currency": loc.currencies}[kind]
+    name = table.get(code)
+    return str(name) if name else None
+
+
+def kind_of(classes: Iterable[str]) -> str | None:
+    """``territory``/``language``/``currency`` for an entity of these classes (Q-ids), else ``None``."""
+    found = set(classes)
+    if found & COUNTRY_CLASSES:
+        return "territory"
+    if found & LANGUAGE_CLASSES:
+        return "language"
+    if found & CURRENCY_CLASSES:
+        return "currency"
+    return None
+
+
+# ---------------------------------------------------------------- fetching
+
+
+def _classes(kg: KG, iris: list[str], timeout_s: float | None) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    entities = [i for i in iris if i.startswith(WD + "Q")]
+    for start in range(0, len(entities), 200):
+        values = " ".join(iri_ref(i) for i in entities[start:start + 200])
+        sparql = f"SELECT ?s ?c WHERE {{ VALUES ?s {{ {values} }} ?s {iri_ref(P31)} ?c }}"
+        for row in kg.query(sparql, timeout_s=timeout_s).rows:
+            out.setdefault(row["s"].value, set()).add(local_id(row["c"].value) or "")
+    return out
+
+
+def fetch_names(kg: KG, iris: Iterable[str], lang: str, *,
+                timeout_s: float | None = None) -> dict[str, tuple[str | None, str | None]]:
+    """``{iri: (name, its language)}`` by the quality rule (CLDR for countries, languages
+    and currencies).  A KG fault leaves names out (the caller shows the id)."""
+    wanted = sorted({i for i in iris if i})
+    try:
+        labels: LabelTable = fetch_labels(kg, wanted, timeout_s=timeout_s, properties=(RDFS_LABEL,))
+        aliases: LabelTable = fetch_labels(kg, wanted, timeout_s=timeout_s, properties=(SKOS_ALT,))
+        classes = _classes(kg, wanted, timeout_s)
+    except KGError:
+        return {}
+    names: dict[str, tuple[str | None, str | None]] = {}
+    for iri in wanted:
+        own = labels.get(iri, {})
+        kind = kind_of(classes.get(iri, ()))
+        english = (own.get("en") or [None])[0]
+        cldr = cldr_name(english, kind, lang) if (kind and english) else None
+        names[iri] = (cldr, lang) if cldr else choose_label(own, aliases.get(iri, {}), lang)
+    return names
+
+
+def names_for_ids(kg: KG, ids: Iterable[str], lang: str, *,
+                  timeout_s: float | None = None) -> dict[str, tuple[str | None, str | None]]:
+    """``{id: (name, its language)}`` for entity (``Q…``) and property (``P…``) ids.  A
+    property's labels sit on ``wd:P…`` (Wikidata dumps) or ``wdt:P…`` (some extracts):
+    both are read and merged."""
+    wanted = sorted(set(ids))
+    iris = [entity_iri(i) for i in wanted] + [prop_iri(i) for i in wanted if i.startswith("P")]
+    try:
+        labels: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(RDFS_LABEL,))
+        aliases: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(SKOS_ALT,))
+        classes = _classes(kg, iris, timeout_s)
+    except KGError:
+        return {}
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for pid in wanted:
+        nodes = [entity_iri(pid)] + ([prop_iri(pid)] if pid.startswith("P") else [])
+        own: dict[str, list[str]] = {}
+        alt: dict[str, list[str]] = {}
+        for node in nodes:
+            for code, texts in labels.get(node, {}).items():
+                own.setdefault(code, []).extend(texts)
+            for code, texts in aliases.get(node, {}).items():
+                alt.setdefault(code, []).extend(texts)
+        kind = kind_of(classes.get(entity_iri(pid), ()))
+        english = (own.get("en") or [None])[0]
+        cldr = cldr_name(english, kind, lang) if (kind and english) else None
+        out[pid] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+    return out

@@ -23,12 +23,12 @@ from typing import TypeVar
 from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import COMPLEX_SHAPES, Candidate
+from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate
 from qa.generate import Backend
-from qa.label import pick_label
+from qa.label import fetch_names, names_for_ids, pick_label
 from qa.score import Scorer
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer
@@ -37,7 +37,9 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
            "Validation"]
 
 MAX_ANSWERS = 200
-STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label")
+NAMED_CANDIDATES = 10
+"""Candidates whose entities and properties are named (the explanation shows at most these)."""
+STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
 T = TypeVar("T")
@@ -87,19 +89,26 @@ class Pipeline:
 
     # ------------------------------------------------------------------ entry points
 
-    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
-        """Answer one question; never raises for user input or service faults."""
+    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
+               question_lang: str | None = None) -> Turn:
+        """Answer one question; never raises for user input or service faults.
+
+        ``lang`` is the language of the answer (default: the question's); the question is
+        parsed in ``question_lang`` when given, else in the language detected from its text."""
         started = time.perf_counter()
         turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
                     backend=self.backend.name)
         turn.validator = self.validator_state if use_validator else "off"
         try:
-            self._timed(turn, "detect", lambda: self.detect(turn, question, lang))
+            self._timed(turn, "detect", lambda: self.detect(turn, question, lang, question_lang))
             candidates = self._timed(turn, "generate", lambda: self.generate(turn))
             if candidates:
                 self._answer(turn, candidates, self.validation if use_validator else None)
             else:
                 turn.status = Status.NO_CANDIDATES
+            ids = _ids_to_name(turn)
+            if ids:
+                self._timed(turn, "name", lambda: self.name(turn, ids))
         except InputError as exc:
             self._fail(turn, Status.BAD_INPUT, exc)
         except KGQAError as exc:
@@ -120,27 +129,29 @@ class Pipeline:
 
     # ------------------------------------------------------------------ the stages, in order
 
-    def detect(self, turn: Turn, question: str | None, lang: str | None) -> None:
+    def detect(self, turn: Turn, question: str | None, lang: str | None, question_lang: str | None = None) -> None:
         """Clean the question (raises :class:`~core.errors.InputError`), detect its language,
-        and settle the language of the answer (the asked one when supported)."""
+        and settle the language of the answer (the asked one when supported) and the one the
+        question is parsed in (``question_lang`` when supported, else the detected one)."""
         ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
         text = clean_question(question, self.max_question_chars)
         turn.question = text
         turn.detected_lang = detect_language(text)
         turn.lang = ui_lang or turn.detected_lang or "en"
+        turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
         if lang and lang not in SUPPORTED_LANGUAGES:
             turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
 
     def generate(self, turn: Turn) -> list[Candidate]:
         """The backend's candidates, best first (reported in ``turn.candidates``)."""
-        candidates = self.backend.ask(turn.question, turn.lang)
+        candidates = self.backend.ask(turn.question, parse_lang(turn))
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]
         return candidates
 
     def verbalize(self, turn: Turn, verbalizer: Verbalizer) -> list[str]:
         """Every candidate in words (kept for the explanation even when none is scored)."""
-        texts = verbalizer.many([c.sparql for c in turn.candidates], turn.lang)
+        texts = verbalizer.many([c.sparql for c in turn.candidates], parse_lang(turn))
         for view, text in zip(turn.candidates, texts, strict=True):
             view.verbalization = text
         return texts
@@ -166,9 +177,11 @@ class Pipeline:
         complex_mask = _complex_mask(candidates)
         backend = [c.backend_score for c in turn.candidates]
         passed = gate.passes(backend, scores, self.threshold, complex_mask)
-        for view, s, ok in zip(turn.candidates, scores, passed, strict=True):
+        for view, s, ok, complex_shape in zip(turn.candidates, scores, passed, complex_mask, strict=True):
             view.validator_score = round(float(s), 6)
             view.passed = bool(ok)
+            view.compared = gate.compared(view.validator_score, view.backend_score, self.threshold, complex_shape,
+                                          yes_no=view.shape == "ask")
         return gate.choose(backend, scores, self.threshold, complex_mask)
 
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
@@ -177,6 +190,11 @@ class Pipeline:
         if kept.comparison is not None:
             return evaluate_comparison(self.kg, kept.comparison, timeout_s=self.query_timeout_s)
         return self.kg.query(kept.sparql, timeout_s=self.query_timeout_s, max_rows=MAX_ANSWERS + 1)
+
+    def name(self, turn: Turn, ids: set[str]) -> None:
+        """Name ``ids`` (what the first candidates are about: their entities and properties)
+        in the user's language, for the "what I understood" line and the explanation."""
+        turn.names = names_for_ids(self.kg, ids, turn.lang, timeout_s=self.query_timeout_s)
 
     def label(self, turn: Turn, result: QueryResult | ComparisonOutcome) -> None:
         """Name the answers in (or near) the user's language; a comparison answers with its
@@ -193,6 +211,12 @@ class Pipeline:
         chosen = self._choose(turn, candidates, validation)
         if chosen is None:
             turn.status = Status.ABSTAINED
+            return
+        partial = partial_link(candidates[chosen])
+        if partial is not None:  # the entity only shares part of the name typed: never answer for it
+            turn.status = Status.ABSTAINED
+            turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
+            turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
             return
         view = turn.candidates[chosen]
         view.kept = True
@@ -272,14 +296,11 @@ class Pipeline:
         turn.total_answers = len(terms)
         terms = terms[:MAX_ANSWERS]
         uris = [t.value for t in terms if t.kind == "uri"]
-        try:
-            labels = fetch_labels(self.kg, uris, timeout_s=self.query_timeout_s) if uris else {}
-        except KGError:
-            labels = {}
+        names = fetch_names(self.kg, uris, turn.lang, timeout_s=self.query_timeout_s) if uris else {}
         items = []
         for t in terms:
             if t.kind == "uri":
-                label, label_lang = pick_label(labels.get(t.value, {}), turn.lang)
+                label, label_lang = names.get(t.value, (None, None))
                 qid = local_id(t.value)
                 items.append(AnswerItem(t.value, qid, label or qid or t.value, label_lang))
             else:
@@ -290,3 +311,21 @@ class Pipeline:
 def _complex_mask(candidates: list[Candidate]) -> list[bool]:
     """Per candidate: whether it has one of the complex shapes the gate may treat apart."""
     return [c.shape in COMPLEX_SHAPES for c in candidates]
+
+
+def _ids_to_name(turn: Turn) -> set[str]:
+    ids = {i for view in turn.candidates[:NAMED_CANDIDATES] for i in (*view.entities, *view.properties)}
+    if turn.message_key == "only_know":
+        ids.add(turn.message_args["qid"])
+    return ids
+
+
+def partial_link(candidate: Candidate) -> Link | None:
+    """An entity link that covers only part of the name the user typed ("Roger Federer"
+    linked to Roger Troutman by "Roger"), else ``None``."""
+    return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def parse_lang(turn: Turn) -> str:
+    """The language the question is read in: the chosen question language, else the detected one."""
+    return turn.question_lang or turn.detected_lang or turn.lang

@@ -57,6 +57,22 @@ class AnswerItem:
                 "datatype": self.datatype, "type": self.kind}
 
 
+@dataclass(frozen=True)
+class Compared:
+    """The score the gate compared for one candidate and the threshold it was compared
+    with, by name (for an honest explanation)."""
+
+    score: float
+    threshold: float
+    score_name: str = "validator"  # validator | blended | confidence
+    threshold_name: str = "answer"  # answer | yes_no | complex
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's object."""
+        return {"score": self.score, "threshold": self.threshold, "score_name": self.score_name,
+                "threshold_name": self.threshold_name}
+
+
 @dataclass
 class CandidateView:
     """A candidate as reported back: backend score, validator score, kept flag."""
@@ -70,13 +86,15 @@ class CandidateView:
     shape: str = ""
     entities: tuple[str, ...] = ()
     properties: tuple[str, ...] = ()
+    compared: Compared | None = None  # what the gate compared with what (None: not scored)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's candidate object."""
         return {"sparql": self.sparql, "backend_score": self.backend_score,
                 "validator_score": self.validator_score, "kept": self.kept,
                 "verbalization": self.verbalization, "passed": self.passed, "shape": self.shape,
-                "entities": list(self.entities), "properties": list(self.properties)}
+                "entities": list(self.entities), "properties": list(self.properties),
+                "compared": self.compared.to_json() if self.compared else None}
 
 
 @dataclass
@@ -103,6 +121,8 @@ class Turn:
     timings_ms: dict[str, float] = field(default_factory=dict)  # per stage (qa.pipeline.STAGES) + "total"
     comparison: dict[str, Any] | None = None
     total_answers: int = 0
+    question_lang: str | None = None  # the language the question was parsed in (chosen, else detected)
+    names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -135,6 +155,8 @@ class Turn:
             "rank": self.rank,
             "timings_ms": self.timings_ms,
             "total_answers": self.total_answers,
+            "question_lang": self.question_lang,
+            "names": {k: list(v) for k, v in self.names.items()},
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

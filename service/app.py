@@ -178,10 +178,11 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
         return _error(400, "bad_input", str(exc))
+    given = lang if lang in SUPPORTED_LANGUAGES else None  # GERBIL's lang is the question's language
     try:
-        done = answer_and_log(pipeline, text, lang if lang in SUPPORTED_LANGUAGES else None, session_log,
+        done = answer_and_log(pipeline, text, given, session_log,
                               render=lambda turn, _turn_id: qald_reply(turn, text, lang), session_id=session_id,
-                              source="api", log_bad_input=False)
+                              source="api", log_bad_input=False, question_lang=given)
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)
         return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)

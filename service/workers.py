@@ -112,11 +112,12 @@ def _worker_main(conn: Connection, settings: Settings, questions_at_once: int) -
                          "backend": pipeline.backend.name}))
     while True:
         try:
-            question, lang, use_validator = conn.recv()
+            question, lang, use_validator, question_lang = conn.recv()
         except (EOFError, OSError):  # the app went away
             return
         try:
-            reply: tuple[str, Any] = ("turn", pipeline.answer(question, lang, use_validator=use_validator))
+            reply: tuple[str, Any] = ("turn", pipeline.answer(question, lang, use_validator=use_validator,
+                                                                      question_lang=question_lang))
         except Exception as exc:  # a bug: reported as an error turn, the worker keeps serving
             log.exception("worker failed on a question")
             reply = ("error", f"{type(exc).__name__}: {exc}")
@@ -167,14 +168,15 @@ class WorkerPipeline:
 
     # ------------------------------------------------------------------ answering
 
-    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
+    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
+               question_lang: str | None = None) -> Turn:
         """Answer ``question`` in a free worker (same contract as :meth:`Pipeline.answer`)."""
         started = time.perf_counter()
         worker = self._free_worker()
         if worker is None:
             return self._unavailable(question, lang, "no worker process became free", started)
         try:
-            worker.conn.send((question, lang, use_validator))
+            worker.conn.send((question, lang, use_validator, question_lang))
             kind, payload = worker.conn.recv()
         except (EOFError, OSError) as exc:
             log.error("worker process %s died while answering: %s", worker.process.pid, exc)

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qa.turn import Compared
+
 POLICIES = ("first", "best", "blend", "mix")
 
 
@@ -67,6 +69,17 @@ class GatePolicy:
             return validator_score
         w = self.rank_weight
         return (1 - w) * validator_score + w * clip_unit(backend_score)
+
+    def compared(self, validator_score: float, backend_score: float, threshold: float, complex_shape: bool = False,
+                 *, yes_no: bool = False) -> Compared:
+        """What :meth:`passes` compares for one candidate: a complex candidate under a
+        ``complex_threshold`` is judged by its validator score against that threshold (named
+        "yes/no" for an ASK); otherwise the gated score (a blend for ``mix``) against
+        ``threshold``."""
+        if complex_shape and self.complex_threshold is not None:
+            return Compared(validator_score, self.complex_threshold, "validator", "yes_no" if yes_no else "complex")
+        return Compared(self.gated_score(validator_score, backend_score), threshold,
+                        "blended" if self.mode == "mix" else "validator", "answer")
 
     def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
         """Whether a candidate with this backend score could pass the gate at all, i.e.

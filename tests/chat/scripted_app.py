@@ -35,7 +35,45 @@ SCRIPT: dict[str, list[Candidate]] = {
     "Which things are cities?": [Candidate("SELECT ?x WHERE { ?x wdt:P31 wd:Q515 }", 0.7)],
     # yes/no
     "Ist Berlin eine Stadt?": [Candidate("ASK { wd:Q64 wdt:P31 wd:Q515 }", 0.8)],
+    # candidates that say what they are about (issue 14): the "what I understood" line
+    "Where was Einstein born?": [Candidate(Q.format(s="wd:Q937", p="wdt:P19"), 0.9, shape="plain",
+                                           entities=("Q937",), properties=("P19",))],
+    "Where did Albert Einstein die?": [Candidate(Q.format(s="wd:Q937", p="wdt:P20"), 0.9, shape="plain",
+                                                 entities=("Q937",), properties=("P20",))],  # no value
+    "Quelles sont les langues officielles de la Suisse ?": [Candidate(
+        Q.format(s="wd:Q39", p="wdt:P37"), 0.9, shape="plain", entities=("Q39",), properties=("P37",))],
+    "Какая столица Германии?": [Candidate(Q.format(s="wd:Q183", p="wdt:P36"), 0.9, shape="plain",
+                                          entities=("Q183",), properties=("P36",))],
+    "德国的首都是什么？": [Candidate(Q.format(s="wd:Q183", p="wdt:P36"), 0.9, shape="plain",
+                                  entities=("Q183",), properties=("P36",))],
 }
+
+WD = "http://www.wikidata.org/entity/"
+EXTRA_FACTS = (  # Switzerland's languages: Italian has only a code-like French alias, one has no name at all
+    (WD + "Q39", "http://www.w3.org/2000/01/rdf-schema#label", ("Switzerland", "en")),
+    (WD + "Q652", "http://www.w3.org/2000/01/rdf-schema#label", ("Italian", "en")),
+    (WD + "Q652", "http://www.w3.org/2004/02/skos/core#altLabel", ("it", "fr")),
+    (WD + "Q652", "http://www.wikidata.org/prop/direct/P31", WD + "Q1288568"),
+    (WD + "Q39", "http://www.wikidata.org/prop/direct/P37", WD + "Q652"),
+    (WD + "Q39", "http://www.wikidata.org/prop/direct/P37", WD + "Q76346"),
+    (WD + "Q39", "http://www.wikidata.org/prop/direct/P37", WD + "Q188"),
+    (WD + "Q188", "http://www.w3.org/2000/01/rdf-schema#label", ("German", "en")),
+    (WD + "Q188", "http://www.w3.org/2000/01/rdf-schema#label", ("allemand", "fr")),
+    (WD + "Q188", "http://www.w3.org/2004/02/skos/core#altLabel", ("de", "fr")),
+)
+
+
+def store_with_extras():
+    """The tiny graph plus :data:`EXTRA_FACTS`."""
+    import pyoxigraph as ox
+
+    from tests import tiny_kg
+
+    store = tiny_kg.memory_store()
+    for s, p, o in EXTRA_FACTS:
+        obj = ox.Literal(o[0], language=o[1]) if isinstance(o, tuple) else ox.NamedNode(o)
+        store.add(ox.Quad(ox.NamedNode(s), ox.NamedNode(p), obj))
+    return store
 SLOW_PREFIX = "Slowly: "
 """A question ``SLOW_PREFIX + q`` takes :data:`SLOW_S` seconds, then answers like ``q``
 (so ordering and concurrency tests can make one question overtake-prone)."""
@@ -67,11 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     from qa.detect import warm_up
     from qa.pipeline import Pipeline
     from service.session_log import SessionLog
-    from tests import tiny_kg
 
     settings = load_settings({}, port=args.port, log_path=Path(args.log_path), validator=False,
                              kg_source=Path("tiny.nt"), rate_limit_per_minute=0)  # the suite asks fast on purpose
-    pipeline = Pipeline(scripted_backend(), EmbeddedKG(tiny_kg.memory_store()), validator_state="unavailable")
+    pipeline = Pipeline(scripted_backend(), EmbeddedKG(store_with_extras()), validator_state="unavailable")
     warm_up()
     app = build_app(pipeline, settings, SessionLog(settings.log_path))
     launch_app(app, settings)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from qa.detect import SUPPORTED_LANGUAGES, detect_language, script_language
+from qa.detect import SEED_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, script_language
+
+WRITTEN = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "short_questions.json"
+"""The seed languages' written short questions (also read by benchmarks/language_detection.py --written)."""
 
 # Hand-written short questions (not from the bench), several per language.
 QUESTIONS: dict[str, list[str]] = {
@@ -33,10 +37,31 @@ QUESTIONS: dict[str, list[str]] = {
 }
 
 
-@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("lang", sorted(QUESTIONS))
 def test_short_questions_in_every_supported_language(lang: str) -> None:
     guesses = [detect_language(q) for q in QUESTIONS[lang]]
     assert guesses == [lang] * len(guesses)
+
+
+def test_written_seed_language_questions_are_detected_at_97_percent_each() -> None:
+    """be, lt, hy, ba, ar, hi, bn, am, nl (plus ru, uk: be must be told apart from them)."""
+    by_lang: dict[str, Counter[str]] = {}
+    written = json.loads(WRITTEN.read_text(encoding="utf-8"))
+    for lang, questions in written.items():
+        for text in questions if not lang.startswith("_") else ():
+            by_lang.setdefault(lang, Counter())[detect_language(text)] += 1
+    assert set(SEED_LANGUAGES) <= set(by_lang) <= set(SUPPORTED_LANGUAGES)
+    low = {lang: dict(guesses) for lang, guesses in by_lang.items() if guesses[lang] / guesses.total() < 0.97}
+    assert not low, f"below 97%: {low}"
+
+
+def test_belarusian_is_told_apart_from_ukrainian_and_russian() -> None:
+    assert detect_language("Дзе нарадзіўся Янка Купала?") == "be"
+    assert detect_language("Якая вышыня Эверэста?") == "be"
+    assert detect_language("Яка висота Евересту?") == "uk"
+    assert detect_language("Какая высота Эвереста?") == "ru"
+    assert detect_language("Кто такой Эйнштейн?") == "ru"
+    assert detect_language("Эйнштейн ҡайҙа тыуған?") == "ba"
 
 
 def test_script_languages_outside_the_ui_set() -> None:

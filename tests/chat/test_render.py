@@ -213,10 +213,11 @@ def test_abstention_is_a_localized_dont_know_with_the_rejected_candidate(tiny_kg
     turn = pipeline.answer("Where was Einstein born?", "de")
     html = render_html(turn, threshold=pipeline.threshold)
     assert turn.status == "abstained"
-    assert "Das weiß ich nicht" in html and "Warum ich es nicht weiß" in html
-    assert "vom Validator abgelehnt" in html and "30%" in html
+    assert "Ich bin nicht sicher, ob ich Ihre Frage verstanden habe" in html and "Warum ich es nicht weiß" in html
+    assert 'data-kind="not-understood"' in html
+    assert "vom Validator abgelehnt" in html and "30%" in html and "nicht bestanden" in html
     assert "kgqa-value" not in html  # no answer value is shown
-    assert render_text(turn).startswith("Das weiß ich nicht")
+    assert render_text(turn).startswith("Ich bin nicht sicher")
 
 
 def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_kg_client) -> None:
@@ -226,7 +227,8 @@ def test_abstention_when_no_candidate_can_reach_the_mix_gate_says_rejected(tiny_
     turn = pipeline.answer("Where was Einstein born?", "de")
     html = render_html(turn, threshold=pipeline.threshold)
     assert turn.status == "abstained" and all(c.validator_score is None for c in turn.candidates)
-    assert "vom Validator abgelehnt" in html  # not "the query returned nothing"
+    assert "nicht bewertet" in html  # never scored: not "rejected by the validator", not "returned nothing"
+    assert "vom Validator abgelehnt" not in html and "lieferte im Wissensgraphen nichts" not in html
     assert "kgqa-value" not in html
 
 
@@ -245,7 +247,7 @@ def test_a_candidate_below_the_mix_is_rejected_even_with_a_validator_score_above
 def test_no_candidates_is_explained(tiny_kg_client) -> None:
     turn = _pipeline(tiny_kg_client, {}).answer("Кто такой Иван?")
     html = render_html(turn)
-    assert "Я не знаю" in html and "Бэкенд не нашёл запроса" in html
+    assert "Я не уверен, что правильно понял вопрос" in html and "Бэкенд не нашёл запроса" in html
 
 
 def test_validator_unavailable_is_stated_in_the_explanation(tiny_kg_client) -> None:

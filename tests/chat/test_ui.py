@@ -25,8 +25,9 @@ def _free_port() -> int:
 
 
 @pytest.mark.parametrize(("header", "expected"), [
-    ("de-DE,de;q=0.9,en;q=0.8", "de"), ("zh-CN,zh;q=0.9", "zh"), ("nl-NL,nl;q=0.9,uk;q=0.5", "uk"),
-    ("", "en"), (None, "en"), ("ar", "en"),
+    ("de-DE,de;q=0.9,en;q=0.8", "de"), ("zh-CN,zh;q=0.9", "zh"), ("nl-NL,nl;q=0.9,uk;q=0.5", "nl"),
+    ("ko-KR,ko;q=0.9,uk;q=0.5", "uk"),
+    ("", "en"), (None, "en"), ("ar", "ar"), ("ko", "en"),
 ])
 def test_accept_language(header: str | None, expected: str) -> None:
     assert accept_language(header) == expected
@@ -58,10 +59,12 @@ def test_header_states_the_validator_explicitly_and_escapes(tiny_kg_client) -> N
     assert "Frag Wikidata" in html
 
 
-def test_language_selector_lists_auto_and_ten_languages() -> None:
+def test_language_selector_lists_auto_and_every_chat_language() -> None:
     choices = language_choices("fr")
     assert choices[0] == ("Détection automatique", "auto")
-    assert [v for _, v in choices[1:]] == ["en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt"]
+    assert [v for _, v in choices[1:]] == ["en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt",
+                                           "be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl"]
+    assert ("Беларуская", "be") in choices and ("Lietuvių", "lt") in choices
 
 
 def test_build_app_from_a_ready_pipeline(tiny_kg_client, tmp_path: Path) -> None:
@@ -90,7 +93,7 @@ def test_ask_api_over_http_logs_before_answering(tiny_kg_client, tmp_path: Path)
     finally:
         app.close()
     assert "Ulm" in html and "wikidata.org/wiki/Q3012" in html
-    assert "Das weiß ich nicht" in dont_know
+    assert "Ich bin nicht sicher" in dont_know
     rows = list(log.turns())
     assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?"]
     assert [r["abstained"] for r in rows] == [False, True]
@@ -136,12 +139,12 @@ def test_one_worker_drains_a_sessions_pending_questions_in_order(tiny_kg_client,
         assert [m["role"] for m in history] == ["user", "user"]  # the blank question shows no bubble
         drainer = respond("auto", state, None)
         first = next(drainer)
-        assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(6))]  # busy: no-op
+        assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(8))]  # busy: no-op
         rest = list(drainer)
         rows = list(log.turns())
     assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?", "   "]
     final = rest[-1][5]["value"]
     assert [m["role"] for m in final] == ["user", "user", "assistant", "assistant", "assistant"]
-    assert "Ulm" in final[2]["content"] and "Das weiß ich nicht" in final[3]["content"]
+    assert "Ulm" in final[2]["content"] and "Ich bin nicht sicher" in final[3]["content"]
     assert len(first[5]["value"]) == 3 and not state.draining and not state.pending
-    assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(6))]  # nothing pending
+    assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(8))]  # nothing pending
