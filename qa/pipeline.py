@@ -17,6 +17,7 @@ from qa.candidate import Candidate, is_complex
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
 from qa.generate import Backend
+from qa.guard import screen
 from qa.label import pick_label
 
 MAX_ANSWERS = 200
@@ -95,6 +96,7 @@ class Turn:
     timings_ms: dict[str, float] = field(default_factory=dict)
     comparison: dict[str, Any] | None = None
     total_answers: int = 0
+    rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
 
     def to_json(self) -> dict[str, Any]:
         """The stable ``kgqa ask --json`` contract (plus diagnostic extras)."""
@@ -118,6 +120,7 @@ class Turn:
             "rank": self.rank,
             "timings_ms": self.timings_ms,
             "total_answers": self.total_answers,
+            "rejected": self.rejected,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison
@@ -196,6 +199,8 @@ class Pipeline:
 
     def _run(self, turn: Turn, use_validator: bool) -> None:
         candidates: list[Candidate] = self._timed(turn, "backend", lambda: self.backend.ask(turn.question, turn.lang))
+        screened = self._timed(turn, "guard", lambda: screen(candidates))  # nothing runs a rejected candidate
+        candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]
         if not candidates:

@@ -33,6 +33,7 @@ from starlette.concurrency import run_in_threadpool
 
 from core.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
+from qa.guard import screen
 from qa.pipeline import Pipeline
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import RateLimiter, client_key
@@ -168,7 +169,7 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
         return _error(400, "bad_input", str(exc))
     lang = _pick_lang(params.get("lang"), text)
     try:
-        candidates = pipeline.backend.ask(text, lang)
+        candidates = screen(pipeline.backend.ask(text, lang)).as_written  # never pass on a rejected candidate
     except (BackendError, KGError) as exc:
         if not is_service_fault(exc):
             log.error("backend error on /api/qa/full: %s", exc)

@@ -9,6 +9,7 @@ from chat.messages import turn_message
 from core.errors import BackendTimeout, BackendUnavailable, KGUnavailable
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate
+from qa.guard import DEFAULT_LIMIT
 from qa.label import pick_label
 from qa.pipeline import Pipeline
 from tests import tiny_kg
@@ -106,6 +107,11 @@ def test_pick_label_prefers_related_language():
     assert pick_label({}, "de") == (None, None)
 
 
+def _unlimited(sparql: str, lang: str) -> str:
+    """The candidate as its backend wrote it (the guard appends a LIMIT to a SELECT without one)."""
+    return sparql.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")
+
+
 def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
     from validator.gate import GatePolicy
 
@@ -122,7 +128,7 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
     cands = {"Where was Einstein born?": [Candidate(CAPITAL, 0.95), Candidate(BIRTHPLACE, 0.7),
                                           Candidate(NOTHING, 0.3)]}
     scorer = RecordingScorer(by_text)
-    pipe = _pipeline(cands, scorer=scorer, verbalize=lambda s, lang: s, gate=policy, threshold=0.8)
+    pipe = _pipeline(cands, scorer=scorer, verbalize=_unlimited, gate=policy, threshold=0.8)
     turn = pipe.answer("Where was Einstein born?", "en")
     assert scorer.seen == [CAPITAL, BIRTHPLACE, NOTHING]  # one can pass: the whole list is scored
     assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, 1.0]
@@ -133,7 +139,7 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
 
     none_reach = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.5), Candidate(CAPITAL, 0.1)]}
     scorer = RecordingScorer(by_text)
-    turn = _pipeline(none_reach, scorer=scorer, verbalize=lambda s, lang: s, gate=policy,
+    turn = _pipeline(none_reach, scorer=scorer, verbalize=_unlimited, gate=policy,
                      threshold=0.8).answer("Where was Einstein born?", "en")
     assert scorer.seen == [] and turn.status == "abstained" and not turn.answered
     assert all(c.validator_score is None for c in turn.candidates) and "validator not run" in turn.notes[-1]

@@ -1,0 +1,65 @@
+"""Candidates are untrusted: a QAnswer-shaped server on 127.0.0.1 returns malicious SPARQL;
+every one is rejected before anything runs it (validator off, the worst case), nothing
+leaves for the URL a candidate names, and the next question is answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from backends.qanswer import QAnswerBackend
+from kg.client import EmbeddedKG
+from qa.pipeline import Pipeline
+from tests import tiny_kg
+from tests.service.faulty_http import Reply, Request, ScriptedServer
+
+GOOD = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
+
+
+def malicious(listener: str) -> dict[str, tuple[str, str]]:
+    """Name -> (candidate, expected reason); ``listener`` is a URL that must receive nothing."""
+    return {
+        "cartesian": ("SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?a ?b ?c . ?d ?e ?f . }",
+                      "unanchored_pattern"),
+        "order_by_cartesian": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?a ?b ?c . ?d ?e ?f . } "
+                               "ORDER BY ?a ?b ?c ?d", "unanchored_pattern"),
+        "service": (f"SELECT ?answer WHERE {{ SERVICE <{listener}/sparql> {{ wd:Q937 wdt:P19 ?answer }} }}",
+                    "service"),
+        "from": (f"SELECT ?answer FROM <{listener}/graph> WHERE {{ wd:Q937 wdt:P19 ?answer }}", "dataset_clause"),
+        "update": (f"LOAD <{listener}/data.nt>", "update"),
+        "unbounded_path": ("SELECT ?answer WHERE { ?x wdt:P279* ?answer }", "unbounded_path"),
+    }
+
+
+@pytest.mark.parametrize("name", ["cartesian", "order_by_cartesian", "service", "from", "update", "unbounded_path"])
+def test_malicious_candidate_is_rejected_and_the_next_question_answered(name: str):
+    def listen(req: Request) -> Reply:
+        return Reply.json({"head": {"vars": ["answer"]}, "results": {"bindings": [
+            {"answer": {"type": "literal", "value": "from the attacker"}}]}})
+
+    with ScriptedServer(listen) as listener:
+        bad, reason = malicious(listener.url)[name]
+
+        def qanswer(req: Request) -> Reply:
+            query = bad if req.query["question"][0] == "evil" else GOOD
+            return Reply.json({"question": req.query["question"][0],
+                               "queries": [{"query": query, "confidence": 0.99, "kb": "wikidata"}]})
+
+        with ScriptedServer(qanswer) as server:
+            backend = QAnswerBackend(server.url, timeout_s=5)
+            pipe = Pipeline(backend, EmbeddedKG(tiny_kg.memory_store()))
+            turn = pipe.answer("evil", "en", use_validator=False)
+            after = pipe.answer("Where was Einstein born?", "en", use_validator=False)
+    assert turn.status == "no_candidates" and not turn.answered and turn.candidates == []
+    assert [r["reason"] for r in turn.rejected] == [reason]
+    assert turn.to_json()["rejected"] == turn.rejected
+    assert listener.requests == []  # no outbound request for the URL a candidate named
+    assert after.answered and [a.id for a in after.answers] == ["Q3012"] and after.rejected == []
+
+
+def test_control_the_store_itself_would_call_the_service_url():
+    """Without the guard the embedded store does send a request to a ``SERVICE`` URL: the
+    listener above would have seen it."""
+    with ScriptedServer(lambda req: Reply.json({"head": {"vars": ["answer"]}, "results": {"bindings": []}})) as srv:
+        sparql = malicious(srv.url)["service"][0]
+        EmbeddedKG(tiny_kg.memory_store()).query(sparql, timeout_s=5)
+    assert len(srv.requests) >= 1
