@@ -250,6 +250,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "it": "Ho rimosso i caratteri di controllo dalla domanda.",
         "pt": "Removi caracteres de controle da sua pergunta.",
     },
+    "notice_invalid_unicode": {
+        "en": "Part of your question was not valid text; I replaced it with \ufffd.",
+        "de": "Ein Teil Ihrer Frage war kein gültiger Text; ich habe ihn durch \ufffd ersetzt.",
+        "ru": "Часть вопроса не была корректным текстом; я заменил её на \ufffd.",
+        "zh": "您的问题中有部分不是有效文本；我已将其替换为 \ufffd。",
+        "fr": "Une partie de votre question n'était pas du texte valide ; je l'ai remplacée par \ufffd.",
+        "es": "Parte de su pregunta no era texto válido; la reemplacé por \ufffd.",
+        "uk": "Частина запитання не була коректним текстом; я замінив її на \ufffd.",
+        "ja": "質問の一部が有効なテキストではなかったため、\ufffd に置き換えました。",
+        "it": "Parte della domanda non era testo valido; l'ho sostituita con \ufffd.",
+        "pt": "Parte da sua pergunta não era texto válido; substituí-a por \ufffd.",
+    },
     "rate_limited": {
         "en": "You are asking very fast. Please wait {seconds} s and ask again.",
         "de": "Sie fragen sehr schnell. Bitte warten Sie {seconds} s und fragen Sie erneut.",

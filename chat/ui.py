@@ -31,6 +31,7 @@ from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from core.errors import SessionLogError
 from core.settings import Settings
+from core.text import had_invalid_text, valid_unicode
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language, warm_up
 from qa.pipeline import Pipeline, Turn
 from service.ratelimit import RateLimiter
@@ -116,6 +117,8 @@ def input_notices(raw: str | None) -> list[str]:
         notices.append("notice_control")
     if _MARKUP.search(text):
         notices.append("notice_markup")
+    if had_invalid_text(text):
+        notices.append("notice_invalid_unicode")
     return notices
 
 
@@ -198,6 +201,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         return (state, *ui_updates(state.ui_lang, AUTO))
 
     def add_user(question: str | None, lang_value: str | None, state: ChatState | None):
+        question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
         state = state or ChatState()
         with state.lock:
             state.pending.append((question or "", lang_value or AUTO))
@@ -347,6 +351,7 @@ def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
 
     def ask(question: str, lang: str = AUTO) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
+        question, lang = valid_unicode(question), valid_unicode(lang)  # before anything else sees them
         selected = None if lang in (None, "", AUTO) else lang
         turn = pipeline.answer(question, selected)
         html = render_html(turn, notices=input_notices(question), threshold=_threshold(pipeline))

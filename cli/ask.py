@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from chat.messages import turn_message
-from chat.render import render_text
+from chat.messages import message, turn_message
+from chat.render import render_text, ui_language
 from cli.main import add_common, settings_from_args
+from core.text import had_invalid_text, valid_unicode
 from service.factory import build_pipeline
 
 
@@ -26,9 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_ask(args: argparse.Namespace) -> int:
     """Answer and print; exit 2 on bad input, 3 on a service fault."""
 
+    question = valid_unicode(args.question)  # invalid bytes in argv arrive as lone surrogates
+    lang = valid_unicode(args.lang) if args.lang else None
     settings = settings_from_args(args)
     pipeline = build_pipeline(settings)
-    turn = pipeline.answer(args.question, args.lang, use_validator=not args.no_validator)
+    turn = pipeline.answer(question, lang, use_validator=not args.no_validator)
+    if had_invalid_text(question):
+        print(message("notice_invalid_unicode", ui_language(turn.lang)), file=sys.stderr)
     if args.json:
         print(json.dumps({**turn.to_json(), "message": turn_message(turn)}, ensure_ascii=False, indent=1))
     else:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
+from core.text import valid_unicode
 
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
 """Languages the chat speaks (UI text, messages, language selector)."""
@@ -218,7 +219,7 @@ def clean_question(text: str | None, max_chars: int) -> str:
 
     Raises :class:`EmptyQuestion` or :class:`QuestionTooLong`.
     """
-    raw = text or ""
+    raw = valid_unicode(text)
     if len(raw) > max_chars:
         raise QuestionTooLong(len(raw), max_chars)
     cleaned = _CONTROL.sub(" ", unicodedata.normalize("NFC", raw))

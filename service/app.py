@@ -32,6 +32,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from core.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
+from core.text import had_invalid_text, valid_unicode
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.guard import screen
 from qa.pipeline import Pipeline
@@ -71,7 +72,12 @@ async def _params(request: Request) -> dict[str, str]:
         raw = await _body(request)
         for key, vals in parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True).items():
             values[key] = vals[-1]
-    return values
+    return {key: valid_unicode(value) for key, value in values.items()}  # before anything else sees them
+
+
+def _with_notices(reply: dict[str, Any], text: str) -> dict[str, Any]:
+    """``reply`` plus ``"notices": ["invalid_unicode"]`` when some of ``text`` could not be read."""
+    return {**reply, "notices": ["invalid_unicode"]} if had_invalid_text(text) else reply
 
 
 async def _body(request: Request) -> bytes:
@@ -176,7 +182,7 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
             return _error(500, "internal_error", type(exc).__name__)
         log.warning("service fault on /api/qa/full: %s", exc)
         return _error(503, "service_unavailable", type(exc).__name__, RETRY_AFTER_S)
-    return _json(qa_full_reply(text, candidates, kb))
+    return _json(_with_notices(qa_full_reply(text, candidates, kb), text))
 
 
 def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, session_id: str) -> JSONResponse:
@@ -184,6 +190,7 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
         return _error(400, "bad_input", str(exc))
+    text, lang = valid_unicode(text), valid_unicode(lang) or None
     turn = pipeline.answer(text, lang if lang in SUPPORTED_LANGUAGES else None)
     if session_log is not None and turn.status != "bad_input":
         try:
@@ -192,7 +199,7 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         except SessionLogError as exc:
             log.error("session log write failed; not answering: %s", exc)
             return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
-    reply = qald_reply(turn, text, lang)
+    reply = _with_notices(qald_reply(turn, text, lang), text)
     if turn.status == "bad_input":
         return _json(reply, 400)
     if turn.status == "service_error":
