@@ -250,6 +250,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "it": "Ho rimosso i caratteri di controllo dalla domanda.",
         "pt": "Removi caracteres de controle da sua pergunta.",
     },
+    "busy": {
+        "en": "Many people are asking right now, so I cannot take your question. Please ask again in a minute.",
+        "de": "Gerade fragen sehr viele Leute, daher kann ich Ihre Frage nicht annehmen. Bitte fragen Sie in "
+              "einer Minute noch einmal.",
+        "ru": "Сейчас очень много вопросов, поэтому я не могу принять ваш. Пожалуйста, спросите ещё раз "
+              "через минуту.",
+        "zh": "现在提问的人很多，我暂时无法接收您的问题。请一分钟后再问。",
+        "fr": "Beaucoup de personnes posent des questions en ce moment ; je ne peux pas prendre la vôtre. "
+              "Reposez-la dans une minute.",
+        "es": "Ahora mismo pregunta mucha gente y no puedo aceptar su pregunta. Vuelva a preguntar en un minuto.",
+        "uk": "Зараз дуже багато запитань, тому я не можу прийняти ваше. Будь ласка, спитайте ще раз за хвилину.",
+        "ja": "現在たくさんの質問が寄せられているため、ご質問を受け付けられません。1 分後にもう一度お試しください。",
+        "it": "In questo momento molte persone stanno chiedendo e non posso accettare la domanda. Riprova tra "
+              "un minuto.",
+        "pt": "Muitas pessoas estão perguntando agora e não posso aceitar sua pergunta. Pergunte de novo em um "
+              "minuto.",
+    },
     "notice_invalid_unicode": {
         "en": "Part of your question was not valid text; I replaced it with \ufffd.",
         "de": "Ein Teil Ihrer Frage war kein gültiger Text; ich habe ihn durch \ufffd ersetzt.",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import re
 import threading
 import time
@@ -29,18 +30,22 @@ import gradio as gr
 
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
+from chat.sessions import MAX_WAITING, Backlog, Sessions
 from core.errors import SessionLogError
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language, warm_up
 from qa.pipeline import Pipeline, Turn
-from service.ratelimit import RateLimiter
+from service.ratelimit import ClientLimiter
 from service.session_log import SessionLog, new_session_id, new_turn_id
 from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
 AUTO = "auto"
+QUEUE_MAX = 4 * MAX_WAITING
+"""Gradio's queue bound (every submit queues one drain event, most of them no-ops)."""
+MAX_UPLOAD_BYTES = 1024
 PIPELINE_CONCURRENCY = 2
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
@@ -166,6 +171,11 @@ def _relocalize_bad_input(turn: Turn, raw: str, fallback_lang: str) -> None:
 # ---------------------------------------------------------------- the app
 
 
+def busy_turn(raw: str, lang: str) -> Turn:
+    """A turn that was not taken because too many questions are waiting."""
+    return Turn(question=raw, lang=lang, detected_lang=None, status="busy", message_key="busy")
+
+
 def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
     """A turn that was not answered because its session asks too fast."""
     return Turn(question=raw, lang=lang, detected_lang=None, status="rate_limited",
@@ -173,11 +183,17 @@ def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
 
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
-              concurrency: int = PIPELINE_CONCURRENCY) -> gr.Blocks:
+              concurrency: int = PIPELINE_CONCURRENCY, limiter: ClientLimiter | None = None,
+              max_waiting: int = MAX_WAITING) -> gr.Blocks:
     """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch).
 
-    At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once."""
-    limiter = RateLimiter(settings.rate_limit_per_minute)
+    At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once,
+    at most ``max_waiting`` wait (more get "busy" at once).  ``limiter`` is the process's
+    one rate limit (chat and ``/ask`` share it; pass the same one to the API to share it
+    with ``/api/qa/full`` and ``/gerbil``), keyed by client address."""
+    limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
+    sessions: Sessions[ChatState] = Sessions(ChatState)
+    backlog = Backlog(max_waiting)
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
                    changed: bool = True) -> tuple[Any, ...]:
@@ -196,28 +212,56 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             chat_update,
         )
 
+    def session(request: gr.Request | None, given: ChatState | None = None) -> ChatState:
+        """The tab's one state, whichever of its events runs first (see chat.sessions); without
+        a Gradio session (a direct call) the ``given`` state."""
+        key = request.session_hash if request else None
+        if not key:
+            return given or ChatState()
+        return sessions.get(key, lambda: ChatState(ui_lang=accept_language(request.headers.get("accept-language"))))
+
     def on_load(request: gr.Request) -> tuple[Any, ...]:
-        state = ChatState(ui_lang=accept_language(request.headers.get("accept-language") if request else None))
+        state = session(request)
         return (state, *ui_updates(state.ui_lang, AUTO))
 
-    def add_user(question: str | None, lang_value: str | None, state: ChatState | None):
+    def add_user(question: str | None, lang_value: str | None, state: ChatState | None,
+                 request: gr.Request | None = None):
         question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
-        state = state or ChatState()
+        state = session(request, state)
+        taken = not (question or "").strip() or backlog.try_add()
         with state.lock:
-            state.pending.append((question or "", lang_value or AUTO))
+            if taken:
+                state.pending.append((question or "", lang_value or AUTO))
             if (question or "").strip():
                 state.history.append({"role": "user", "content": render_question_html(question or "")})
+        if not taken:  # too many waiting: say so now (logged), do not queue
+            html, turn_id, _ = answer_turn(busy_turn(question, ui_language(_selected(lang_value) or state.ui_lang)),
+                                           question, _selected(lang_value), state, _client_ip(request))
+            with state.lock:
+                state.history.append({"role": "assistant", "content": html})
+                if turn_id:
+                    state.turn_ids[len(state.history) - 1] = turn_id
+        with state.lock:
             history = list(state.history)
         return history, gr.update(value=""), state
 
     def answer_one(raw: str, selected: str | None, state: ChatState,
-                   client_ip: str | None) -> tuple[str, str | None, str]:
+                   request: gr.Request | None) -> tuple[str, str | None, str]:
         """Answer, render and log one question; returns (HTML, turn id or None, UI language)."""
-        wait_s = limiter.acquire(state.session_id)
+        peer = request.client.host if request and request.client else None
+        wait_s = limiter.acquire(peer, request.headers if request else None)
         if wait_s > 0:
             turn = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s)
         else:
             turn = pipeline.answer(raw, selected)
+        return answer_turn(turn, raw, selected, state, _client_ip(request))
+
+    def _client_ip(request: gr.Request | None) -> str | None:
+        return request.client.host if (settings.store_ips and request and request.client) else None
+
+    def answer_turn(turn: Turn, raw: str, selected: str | None, state: ChatState,
+                    client_ip: str | None) -> tuple[str, str | None, str]:
+        """Render and log ``turn``; returns (HTML, turn id or None, UI language)."""
         if turn.status == "bad_input" and not selected:
             _relocalize_bad_input(turn, raw, state.ui_lang)
         started = time.perf_counter()
@@ -241,7 +285,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
         Every submit triggers this; when a worker is already draining the session, this
         call has nothing to do (that worker picks the new question up)."""
-        state = state or ChatState()
+        state = session(request, state)
         with state.lock:
             idle = state.draining or not state.pending
             if not idle:
@@ -249,7 +293,6 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         if idle:  # (never yield while holding the lock: the generator pauses at a yield)
             yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
             return
-        client_ip = request.client.host if (settings.store_ips and request and request.client) else None
         try:
             while True:
                 with state.lock:
@@ -259,7 +302,11 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     raw, asked_lang = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
                 before = state.ui_lang
-                html, turn_id, ui = answer_one(raw, selected, state, client_ip)
+                try:
+                    html, turn_id, ui = answer_one(raw, selected, state, request)
+                finally:
+                    if raw.strip():
+                        backlog.done()
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
@@ -317,17 +364,18 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                                elem_id="kgqa-language", interactive=True)
         ui_outputs = [header, question, send, language, chatbot]
 
-        app.load(on_load, None, [state, *ui_outputs], api_visibility="private")
+        app.load(on_load, None, [state, *ui_outputs], api_visibility="private", queue=False)
+        app.unload(lambda request: sessions.drop(request.session_hash if request else None))
         for trigger in (question.submit, send.click):
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
             trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
-                    api_visibility="private").then(
+                    api_visibility="private", trigger_mode="multiple").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
                 trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
-        gr.api(_api_ask(pipeline, session_log), api_name="ask", concurrency_limit=concurrency,
+        gr.api(_api_ask(pipeline, session_log, limiter, backlog), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
     return app
 
@@ -345,15 +393,31 @@ def _feedback_value(liked: object) -> int | None:
     return None
 
 
-def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
-    """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
-    renders exactly like the chat, returns the answer HTML."""
+def _selected(lang_value: str | None) -> str | None:
+    return None if lang_value in (None, "", AUTO) else lang_value
 
-    def ask(question: str, lang: str = AUTO) -> str:
+
+def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, limiter: ClientLimiter,
+             backlog: Backlog):
+    """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
+    renders exactly like the chat, returns the answer HTML.  It takes its tokens from the
+    chat's rate limit and counts in its backlog."""
+
+    def ask(question: str, lang: str = AUTO, request: gr.Request = None) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
         question, lang = valid_unicode(question), valid_unicode(lang)  # before anything else sees them
-        selected = None if lang in (None, "", AUTO) else lang
-        turn = pipeline.answer(question, selected)
+        selected = _selected(lang)
+        peer = request.client.host if request and request.client else None
+        wait_s = limiter.acquire(peer, request.headers if request else None)
+        if wait_s > 0:
+            turn = rate_limited_turn(question, ui_language(selected or "en"), wait_s)
+        elif not backlog.try_add():
+            turn = busy_turn(question, ui_language(selected or "en"))
+        else:
+            try:
+                turn = pipeline.answer(question, selected)
+            finally:
+                backlog.done()
         html = render_html(turn, notices=input_notices(question), threshold=_threshold(pipeline))
         session_log.log_turn(turn, session_id="api-" + new_session_id()[:8], selected_lang=selected,
                              threshold=_threshold(pipeline), source="chat-api")
@@ -368,10 +432,15 @@ def css() -> str:
 
 
 def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
-    """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS."""
-    app.queue(default_concurrency_limit=1)
+    """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
+
+    Gradio's queue is bounded (the chat's own backlog answers "busy" long before it
+    fills); uploads are capped at 1 KB (the chat has no upload); uvicorn believes no
+    ``X-Forwarded-For`` (the rate limiter does, from ``settings.trusted_proxies`` only)."""
+    os.environ["FORWARDED_ALLOW_IPS"] = ""  # read by the uvicorn server Gradio starts
+    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
     return app.launch(server_name=settings.host, server_port=settings.port, theme=theme(), css=CSS,
-                      show_error=False, ssr_mode=False, **kwargs)
+                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, **kwargs)
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,

@@ -19,6 +19,7 @@ client addresses are neither logged nor kept (the limiter sees a salted hash).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import threading
@@ -30,6 +31,7 @@ from urllib.parse import parse_qs
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from core.errors import BackendError, InputError, KGError, SessionLogError, is_service_fault
 from core.text import had_invalid_text, valid_unicode
@@ -37,12 +39,13 @@ from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.guard import screen
 from qa.pipeline import Pipeline
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
-from service.ratelimit import RateLimiter, client_key
+from service.ratelimit import ClientLimiter, RateLimiter
 from service.session_log import SessionLog, new_session_id
 
 log = logging.getLogger("kgqa.service")
 
 MAX_BODY_BYTES = 64 * 1024
+BODY_TIMEOUT_S = 10.0
 MAX_CONCURRENT_QUESTIONS = 2
 """Questions (``/api/qa/full``, ``/gerbil``) worked on at once; more wait their turn
 (a burst must not run dozens of backends and validators at once on a few cores)."""
@@ -65,11 +68,11 @@ def _pick_lang(lang: str | None, text: str) -> str:
     return code if code in SUPPORTED_LANGUAGES else detect_language(text)
 
 
-async def _params(request: Request) -> dict[str, str]:
+async def _params(request: Request, timeout_s: float = BODY_TIMEOUT_S) -> dict[str, str]:
     """Query-string parameters, overridden by a form-encoded body on POST."""
     values = {k: v for k, v in request.query_params.items()}
     if request.method == "POST":
-        raw = await _body(request)
+        raw = await _body(request, timeout_s)
         for key, vals in parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True).items():
             values[key] = vals[-1]
     return {key: valid_unicode(value) for key, value in values.items()}  # before anything else sees them
@@ -80,16 +83,22 @@ def _with_notices(reply: dict[str, Any], text: str) -> dict[str, Any]:
     return {**reply, "notices": ["invalid_unicode"]} if had_invalid_text(text) else reply
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise _TooLarge()
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise _TooLarge()
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(timeout_s):  # a body shorter than its Content-Length ends here
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise _TooLarge()
+                chunks.append(chunk)
+    except TimeoutError as exc:
+        raise _BadBody(408, "request body not received in time") from exc
+    except ClientDisconnect as exc:
+        raise _BadBody(400, "client disconnected before sending its body") from exc
     return b"".join(chunks)
 
 
@@ -97,23 +106,34 @@ class _TooLarge(Exception):
     """Internal: the request body exceeds :data:`MAX_BODY_BYTES`."""
 
 
+class _BadBody(Exception):
+    """Internal: the request body came too slowly, or the client left while sending it."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
 def create_app(
     pipeline: Pipeline,
     *,
     kb: str = "wikidata",
-    rate_limiter: RateLimiter | None = None,
+    rate_limiter: RateLimiter | ClientLimiter | None = None,
     session_log: SessionLog | None = None,
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
+    body_timeout_s: float = BODY_TIMEOUT_S,
 ) -> FastAPI:
     """The web API over an assembled :class:`Pipeline` (its backend serves ``/api/qa/full``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
     one random session id per app, no client address) before the reply is sent.  At
     most ``max_concurrent`` questions are worked on at once (the rest wait in uvicorn's
-    thread pool); ``/health`` never waits.
+    thread pool); ``/health`` never waits.  ``rate_limiter`` is the process's one limit
+    (:class:`ClientLimiter`; pass the chat's to share it), keyed by client address.
     """
     app = FastAPI(title="KGQA service", version="0.1.0", docs_url=None, redoc_url=None, openapi_url=None)
-    limiter = rate_limiter if rate_limiter is not None else RateLimiter(0)
+    limiter = rate_limiter if isinstance(rate_limiter, ClientLimiter) else ClientLimiter(rate_limiter or RateLimiter(0))
     app.state.pipeline = pipeline
     app.state.rate_limiter = limiter
     api_session = new_session_id()
@@ -129,7 +149,7 @@ def create_app(
     async def guard(request: Request, call_next):
         started = time.perf_counter()
         if request.url.path != "/health":
-            wait = limiter.acquire(client_key(request.client.host if request.client else None))
+            wait = limiter.acquire(request.client.host if request.client else None, request.headers)
             if wait > 0:
                 response = _error(429, "rate_limited", "too many requests; slow down", wait)
                 _log(request, response.status_code, started)
@@ -140,18 +160,23 @@ def create_app(
         _log(request, response.status_code, started)
         return response
 
+    @app.exception_handler(_BadBody)
+    async def bad_body(request: Request, exc: _BadBody) -> JSONResponse:
+        log.info("%s %s: %s", request.method, request.url.path, exc.detail)  # no traceback, no address
+        return _error(exc.status, "bad_body", exc.detail)
+
     @app.exception_handler(_TooLarge)
     async def too_large(request: Request, exc: _TooLarge) -> JSONResponse:
         return _error(413, "too_large", f"request body exceeds {MAX_BODY_BYTES} bytes")
 
     @app.api_route("/api/qa/full", methods=["GET", "POST"])
     async def qa_full(request: Request) -> JSONResponse:
-        params = await _params(request)
+        params = await _params(request, body_timeout_s)
         return await _run_sync(limited(lambda: _qa_full(pipeline, params, kb)))
 
     @app.post("/gerbil")
     async def gerbil(request: Request) -> JSONResponse:
-        raw = await _body(request)
+        raw = await _body(request, body_timeout_s)
         return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
     @app.get("/health")
