@@ -14,6 +14,7 @@ browser's ``Accept-Language``).  Every piece of user or KG text is escaped by
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import os
@@ -46,6 +47,8 @@ AUTO = "auto"
 QUEUE_MAX = 4 * MAX_WAITING
 """Gradio's queue bound (every submit queues one drain event, most of them no-ops)."""
 MAX_UPLOAD_BYTES = 1024
+SETTLE_S = 300.0
+"""How long a tab's last update waits for the tab's questions to be answered."""
 PIPELINE_CONCURRENCY = 2
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
@@ -318,6 +321,25 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             with state.lock:
                 state.draining = False
 
+    async def settle(state: ChatState | None, request: gr.Request) -> Any:
+        """After each submit's drain: once the tab has nothing left to answer, show its whole
+        history.  The chat box shows whichever update reached the browser last, and a
+        submit's own "question shown" update may arrive after the answer the drain sent for
+        it; this last update (it starts only after that submit's updates were applied)
+        puts every answer back.  Async: waiting holds no thread."""
+        state = session(request, state)
+        deadline = time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline:
+            with state.lock:
+                if not state.draining and not state.pending:
+                    return gr.update(value=list(state.history))
+            await asyncio.sleep(0.2)
+        return gr.skip()
+
+    def forget(request: gr.Request) -> None:
+        """The tab was closed: drop its state."""
+        sessions.drop(request.session_hash if request else None)
+
     def on_like(data: gr.LikeData, state: ChatState | None) -> None:
         if state is None:
             return
@@ -365,13 +387,14 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         ui_outputs = [header, question, send, language, chatbot]
 
         app.load(on_load, None, [state, *ui_outputs], api_visibility="private", queue=False)
-        app.unload(lambda request: sessions.drop(request.session_hash if request else None))
+        app.unload(forget)
         for trigger in (question.submit, send.click):
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
             trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
                     api_visibility="private", trigger_mode="multiple").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
-                trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
+                trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
+                settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")

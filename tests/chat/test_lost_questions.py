@@ -79,3 +79,36 @@ def test_fifty_questions_straight_after_load_are_all_answered_and_logged(chat_pr
     assert counts == [QUESTIONS] * TABS, (counts, shown, lost, out.read_text(errors="replace")[-2000:])
     assert lost == [], lost
     assert len(logged) == TABS * QUESTIONS
+
+
+def test_lone_surrogate_typed_in_the_chat_gets_the_notice_and_an_answer(chat_process):
+    """The chat UI's entry point: a textbox value holding a lone surrogate (which a page
+    script can produce) is answered with the invalid-text notice, then the tab goes on."""
+    from playwright.sync_api import sync_playwright
+
+    from chat.messages import message
+
+    url, log_path, _ = chat_process
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"}).new_page()
+        page.goto(url)
+        page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
+        page.eval_on_selector("#kgqa-question textarea", """box => {
+            box.value = 'Was ist die Hauptstadt von Deutschland? surrogate \\uD800';
+            box.dispatchEvent(new Event('input', {bubbles: true}));
+        }""")
+        page.locator("#kgqa-question textarea").press("Enter")
+        page.wait_for_function("document.querySelectorAll('.kgqa-answer').length >= 1", timeout=60_000)
+        first = page.locator(".kgqa-answer").last.inner_text()
+        box = page.locator("#kgqa-question textarea")
+        box.fill("Was ist die Hauptstadt von Deutschland? next")
+        box.press("Enter")
+        page.wait_for_function("document.querySelectorAll('.kgqa-answer').length >= 2", timeout=60_000)
+        second = page.locator(".kgqa-answer").last.inner_text()
+        browser.close()
+    assert message("notice_invalid_unicode", "de") in first and "Berlin" in first
+    assert "Berlin" in second and message("notice_invalid_unicode", "de") not in second
+    with sqlite3.connect(log_path) as db:
+        questions = [q for (q,) in db.execute("SELECT question FROM turns WHERE question LIKE '%surrogate%'")]
+    assert questions == ["Was ist die Hauptstadt von Deutschland? surrogate \ufffd"]
