@@ -49,6 +49,8 @@ QUEUE_MAX = 4 * MAX_WAITING
 MAX_UPLOAD_BYTES = 1024
 SETTLE_S = 300.0
 """How long a tab's last update waits for the tab's questions to be answered."""
+ORPHAN_S = 20.0
+"""Questions waiting this long with no drain running are answered by the waiting update."""
 PIPELINE_CONCURRENCY = 2
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
@@ -329,10 +331,19 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         puts every answer back.  Async: waiting holds no thread."""
         state = session(request, state)
         deadline = time.monotonic() + SETTLE_S
+        undrained_since: float | None = None
         while time.monotonic() < deadline:
             with state.lock:
                 if not state.draining and not state.pending:
                     return gr.update(value=list(state.history))
+                undrained = not state.draining and bool(state.pending)
+            now = time.monotonic()
+            undrained_since = (undrained_since or now) if undrained else None
+            if undrained_since is not None and now - undrained_since > ORPHAN_S:
+                # questions left with no drain for long (the drain's event was closed, and no
+                # submit came to start another): answer them here rather than never
+                await asyncio.to_thread(lambda: list(respond(AUTO, state, request)))
+                continue
             await asyncio.sleep(0.2)
         return gr.skip()
 
