@@ -12,6 +12,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from backends.local.generator import LocalBackend
 from core.settings import DEFAULT_BENCH_DIR, load_settings
 from evaluation.formats import load_dataset
