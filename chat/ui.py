@@ -368,15 +368,15 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return
         gr.Info(message("feedback_thanks", state.ui_lang), duration=2)
 
-    def on_clear(state: ChatState | None) -> ChatState:
-        state = state or ChatState()
+    def on_clear(state: ChatState | None, request: gr.Request = None) -> ChatState:
+        state = session(request, state)
         with state.lock:
             state.turn_ids.clear()
             state.history.clear()
         return state
 
-    def on_language(lang_value: str, state: ChatState | None):
-        state = state or ChatState()
+    def on_language(lang_value: str, state: ChatState | None, request: gr.Request = None):
+        state = session(request, state)
         if lang_value and lang_value != AUTO:
             state.ui_lang = ui_language(lang_value)
         return (state, *ui_updates(state.ui_lang, lang_value or AUTO))
