@@ -59,6 +59,10 @@ def test_fifty_questions_straight_after_load_are_all_answered_and_logged(chat_pr
         for i in range(QUESTIONS):  # straight after load: no wait for the load event, nor for answers
             for tab, page in enumerate(pages):
                 box = page.locator("#kgqa-question textarea")
+                # a person cannot type the next question before the box is cleared (a few ms);
+                # filling it earlier, the clear would wipe the new text before it is submitted
+                page.wait_for_function("document.querySelector('#kgqa-question textarea').value === ''",
+                                       timeout=30_000)
                 box.fill(_question(tab, i) + f" run {run}")
                 box.press("Enter")
                 asked.append(_question(tab, i) + f" run {run}")
