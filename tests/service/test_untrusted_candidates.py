@@ -63,3 +63,41 @@ def test_control_the_store_itself_would_call_the_service_url():
         sparql = malicious(srv.url)["service"][0]
         EmbeddedKG(tiny_kg.memory_store()).query(sparql, timeout_s=5)
     assert len(srv.requests) >= 1
+
+
+@pytest.mark.slow
+def test_kgqa_serve_process_rejects_a_service_candidate_and_answers_the_next(tiny_nt, tmp_path):
+    """The same through ``kgqa serve`` as a real process (validator off): ``/gerbil`` gives no
+    answer for the SERVICE candidate, the listener it names hears nothing, the next
+    question is answered."""
+    import httpx
+
+    from tests.service.faulty_http import free_port
+    from tests.service.test_cli_serve import _kgqa, _stop, _wait_http
+
+    with ScriptedServer(lambda req: Reply.json({"head": {"vars": ["answer"]}, "results": {"bindings": [
+            {"answer": {"type": "literal", "value": "from the attacker"}}]}})) as listener:
+        bad = malicious(listener.url)["service"][0]
+
+        def qanswer(req: Request) -> Reply:
+            query = bad if "evil" in req.query["question"][0] else GOOD
+            return Reply.json({"question": "q", "queries": [{"query": query, "confidence": 0.99, "kb": "wikidata"}]})
+
+        with ScriptedServer(qanswer) as upstream:
+            port = free_port()
+            api = _kgqa("serve", "--backend", "qanswer", "--qanswer-url", upstream.url, "--kg-source", str(tiny_nt),
+                        "--no-validator", "--cache-dir", str(tmp_path / "cache"), "--port", str(port),
+                        "--log-path", str(tmp_path / "s.sqlite"))
+            try:
+                base = f"http://127.0.0.1:{port}"
+                _wait_http(base + "/health", api, timeout_s=120)
+                evil = httpx.post(base + "/gerbil", content=b"query=evil question&lang=en", timeout=30)
+                good = httpx.post(base + "/gerbil", content=b"query=Where was Einstein born?&lang=en", timeout=30)
+                passed_on = httpx.get(base + "/api/qa/full", params={"question": "evil"}, timeout=30)
+            finally:
+                _stop(api)
+    assert evil.json()["questions"][0]["answers"][0]["results"]["bindings"] == []
+    assert good.json()["questions"][0]["answers"][0]["results"]["bindings"] == [
+        {"answer": {"type": "uri", "value": "http://www.wikidata.org/entity/Q3012"}}]
+    assert passed_on.json()["queries"] == []  # never passed on to another instance either
+    assert listener.requests == []
