@@ -6,8 +6,10 @@ this product.
 
 Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 
-* ``timeout_s`` is the budget of one :meth:`QAnswerBackend.ask`, retries included;
-  each attempt may use what is left of it, so ``ask`` never takes much longer.
+* ``timeout_s`` is the deadline of one :meth:`QAnswerBackend.ask`, retries, backoff and
+  every socket read included (a server dripping a byte a second is cut at it); the
+  reply is cut past ``max_bytes`` (:class:`BackendResponseError`).  The loop is
+  :class:`core.resilience.HttpCaller`, shared with the remote SPARQL client.
 * refused connections, 5xx and 429 are retried at most ``retries`` times with
   exponential backoff; a 429's ``Retry-After`` is honoured when it fits in the budget,
   otherwise the call fails at once with :class:`BackendUnavailable`.
@@ -20,6 +22,7 @@ Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Iterable
@@ -27,8 +30,8 @@ from typing import Any
 
 import httpx
 
-from core.errors import BackendError, BackendResponseError, BackendTimeout, BackendUnavailable
-from core.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
+from core.errors import BackendResponseError, BackendTimeout, BackendUnavailable
+from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, HttpReply
 from qa.candidate import Candidate
 from qa.generate import MAX_CANDIDATES
 
@@ -36,15 +39,17 @@ log = logging.getLogger(__name__)
 
 QA_PATH = "/api/qa/full"
 
-
-class _Retryable(Exception):
-    """Internal: an attempt failed in a way worth retrying."""
-
-    def __init__(self, error: BackendError, wait_s: float | None = None, cause: BaseException | None = None) -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.wait_s = wait_s
-        self.cause = cause
+ERRORS: ErrorTable = {
+    Fault.TIMEOUT: BackendTimeout,
+    Fault.UNREACHABLE: BackendUnavailable,
+    Fault.RATE_LIMITED: BackendUnavailable,
+    Fault.SERVER_ERROR: BackendUnavailable,
+    Fault.BREAKER_OPEN: BackendUnavailable,
+    Fault.TOO_LARGE: BackendResponseError,
+    Fault.REJECTED: BackendResponseError,
+    Fault.BAD_STATUS: BackendResponseError,
+}
+"""What each HTTP fault is to a user of this backend."""
 
 
 class QAnswerBackend:
@@ -64,18 +69,18 @@ class QAnswerBackend:
         failure_threshold: int = 5,
         reset_timeout_s: float = 30.0,
         user_agent: str = "kgqa/0.1",
+        max_bytes: int = DEFAULT_MAX_BYTES,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be positive")
         self.base_url = base_url.rstrip("/")
         self.kb = kb
         self.timeout_s = float(timeout_s)
-        self.retries = max(0, int(retries))
-        self.backoff = backoff or Backoff()
-        self.breaker = breaker or CircuitBreaker(failure_threshold, reset_timeout_s)
-        self._client = httpx.Client(headers={"User-Agent": user_agent, "Accept": "application/json"},
-                                    transport=transport, follow_redirects=False)
+        self._http = HttpCaller(ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff,
+                                breaker=breaker or CircuitBreaker(failure_threshold, reset_timeout_s),
+                                max_bytes=max_bytes, transport=transport,
+                                headers={"User-Agent": user_agent, "Accept": "application/json"})
+        self.retries = self._http.retries
+        self.breaker = self._http.breaker
 
     @property
     def url(self) -> str:
@@ -84,7 +89,7 @@ class QAnswerBackend:
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
-        self._client.close()
+        self._http.close()
 
     def warm_up(self, langs: Iterable[str]) -> None:
         """Nothing to warm here: the remote service keeps its own models loaded."""
@@ -95,63 +100,16 @@ class QAnswerBackend:
         Raises :class:`BackendTimeout`, :class:`BackendUnavailable` or
         :class:`BackendResponseError`.
         """
-        if not self.breaker.allow():
-            raise BackendUnavailable(
-                f"{self.url}: circuit breaker open after repeated failures; "
-                f"next try in {self.breaker.retry_in():.1f}s")
+        params = {"question": question, "lang": lang, "kb": self.kb}
         try:
-            candidates = self._ask_with_retries(question, lang)
-        except BackendError as exc:
-            self.breaker.record_failure()
+            return self._http.call("GET", self.url, self._parse, params=params)
+        except (BackendTimeout, BackendUnavailable, BackendResponseError) as exc:
             log.warning("qanswer backend failed: %s", exc)
             raise
-        except BaseException:
-            self.breaker.record_failure()
-            raise
-        self.breaker.record_success()
-        return candidates
 
-    def _ask_with_retries(self, question: str, lang: str) -> list[Candidate]:
-        budget = Budget(self.timeout_s)
-        params = {"question": question, "lang": lang, "kb": self.kb}
-        attempt = 0
-        while True:
-            try:
-                return self._attempt(params, budget)
-            except _Retryable as failure:
-                if attempt >= self.retries:
-                    raise failure.error from failure.cause
-                wait = failure.wait_s if failure.wait_s is not None else self.backoff.delay(attempt)
-                if not budget.sleep(wait):
-                    raise BackendUnavailable(
-                        f"{failure.error} (no time left in the {self.timeout_s:g}s budget to retry "
-                        f"after {wait:.1f}s)") from failure.cause
-                log.info("qanswer attempt %d failed (%s); retrying", attempt + 1, failure.error)
-                attempt += 1
-
-    def _attempt(self, params: dict[str, str], budget: Budget) -> list[Candidate]:
-        remaining = budget.remaining()
-        if remaining <= 0:
-            raise BackendTimeout(f"{self.url}: no answer within {self.timeout_s:g}s")
+    def _parse(self, reply: HttpReply) -> list[Candidate]:
         try:
-            response = self._client.get(self.url, params=params, timeout=httpx.Timeout(remaining))
-        except httpx.TimeoutException as exc:
-            raise BackendTimeout(f"{self.url}: no answer within {self.timeout_s:g}s") from exc
-        except httpx.TransportError as exc:
-            raise _Retryable(BackendUnavailable(f"{self.url}: cannot connect: {exc}"), cause=exc) from exc
-        return self._handle(response)
-
-    def _handle(self, response: httpx.Response) -> list[Candidate]:
-        status = response.status_code
-        if status == 429:
-            wait = parse_retry_after(response.headers.get("Retry-After"))
-            raise _Retryable(BackendUnavailable(f"{self.url}: rate limited (429, Retry-After={wait})"), wait)
-        if status >= 500:
-            raise _Retryable(BackendUnavailable(f"{self.url}: server error {status}"))
-        if status != 200:
-            raise BackendResponseError(f"{self.url}: unexpected HTTP status {status}")
-        try:
-            data = response.json()
+            data = json.loads(reply.body)
         except ValueError as exc:
             raise BackendResponseError(f"{self.url}: malformed JSON reply: {exc}") from exc
         return parse_candidates(data, source=self.url)

@@ -250,6 +250,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "it": "Ho rimosso i caratteri di controllo dalla domanda.",
         "pt": "Removi caracteres de controle da sua pergunta.",
     },
+    "busy": {
+        "en": "Many people are asking right now, so I cannot take your question. Please ask again in a minute.",
+        "de": "Gerade fragen sehr viele Leute, daher kann ich Ihre Frage nicht annehmen. Bitte fragen Sie in "
+              "einer Minute noch einmal.",
+        "ru": "Сейчас очень много вопросов, поэтому я не могу принять ваш. Пожалуйста, спросите ещё раз "
+              "через минуту.",
+        "zh": "现在提问的人很多，我暂时无法接收您的问题。请一分钟后再问。",
+        "fr": "Beaucoup de personnes posent des questions en ce moment ; je ne peux pas prendre la vôtre. "
+              "Reposez-la dans une minute.",
+        "es": "Ahora mismo pregunta mucha gente y no puedo aceptar su pregunta. Vuelva a preguntar en un minuto.",
+        "uk": "Зараз дуже багато запитань, тому я не можу прийняти ваше. Будь ласка, спитайте ще раз за хвилину.",
+        "ja": "現在たくさんの質問が寄せられているため、ご質問を受け付けられません。1 分後にもう一度お試しください。",
+        "it": "In questo momento molte persone stanno chiedendo e non posso accettare la domanda. Riprova tra "
+              "un minuto.",
+        "pt": "Muitas pessoas estão perguntando agora e não posso aceitar sua pergunta. Pergunte de novo em um "
+              "minuto.",
+    },
+    "notice_invalid_unicode": {
+        "en": "Part of your question was not valid text; I replaced it with \ufffd.",
+        "de": "Ein Teil Ihrer Frage war kein gültiger Text; ich habe ihn durch \ufffd ersetzt.",
+        "ru": "Часть вопроса не была корректным текстом; я заменил её на \ufffd.",
+        "zh": "您的问题中有部分不是有效文本；我已将其替换为 \ufffd。",
+        "fr": "Une partie de votre question n'était pas du texte valide ; je l'ai remplacée par \ufffd.",
+        "es": "Parte de su pregunta no era texto válido; la reemplacé por \ufffd.",
+        "uk": "Частина запитання не була коректним текстом; я замінив її на \ufffd.",
+        "ja": "質問の一部が有効なテキストではなかったため、\ufffd に置き換えました。",
+        "it": "Parte della domanda non era testo valido; l'ho sostituita con \ufffd.",
+        "pt": "Parte da sua pergunta não era texto válido; substituí-a por \ufffd.",
+    },
     "rate_limited": {
         "en": "You are asking very fast. Please wait {seconds} s and ask again.",
         "de": "Sie fragen sehr schnell. Bitte warten Sie {seconds} s und fragen Sie erneut.",
@@ -912,6 +941,29 @@ SEED_TRANSLATIONS: dict[str, dict[str, str]] = {
         "bn": "স্কোর করা হয়নি: এই কোয়েরির জন্য যাচাইকারী চালানো হয়নি",
         "am": "አልተመዘነም፦ አረጋጋጩ ለዚህ መጠይቅ አልሰራም",
         "nl": "niet gescoord: de validator is voor deze query niet uitgevoerd",
+    },
+    "busy": {
+        "be": "Цяпер пытаюцца вельмі многія, таму я не магу прыняць ваша пытанне. Калі ласка, спытайце праз хвіліну.",
+        "lt": "Šiuo metu klausia labai daug žmonių, todėl negaliu priimti jūsų klausimo. Paklauskite po minutės.",
+        "hy": "Հիմա շատերն են հարցեր տալիս, ուստի չեմ կարող ընդունել ձեր հարցը։ Խնդրում եմ կրկին հարցրեք մեկ րոպեից։",
+        "ba": "Хәҙер бик күптәр һорай, шуға һорауығыҙҙы ҡабул итә алмайым. Зинһар, бер минуттан ҡабаттан һорағыҙ.",
+        "ar": "يسأل كثيرون الآن، لذا لا أستطيع قبول سؤالك. يُرجى السؤال مرة أخرى بعد دقيقة.",
+        "hi": "अभी बहुत से लोग सवाल पूछ रहे हैं, इसलिए मैं आपका सवाल नहीं ले सकता। कृपया एक मिनट बाद फिर पूछें।",
+        "bn": "এখন অনেকে প্রশ্ন করছেন, তাই আমি আপনার প্রশ্ন নিতে পারছি না। অনুগ্রহ করে এক মিনিট পরে আবার জিজ্ঞাসা করুন।",
+        "am": "አሁን ብዙ ሰዎች እየጠየቁ ስለሆነ ጥያቄዎን መቀበል አልችልም። እባክዎ ከአንድ ደቂቃ በኋላ እንደገና ይጠይቁ።",
+        "nl": "Er stellen nu heel veel mensen vragen, dus ik kan uw vraag niet aannemen. "
+              "Vraag het over een minuut opnieuw.",
+    },
+    "notice_invalid_unicode": {
+        "be": "Частка вашага пытання не была карэктным тэкстам; я замяніў яе на \ufffd.",
+        "lt": "Dalis jūsų klausimo nebuvo tinkamas tekstas; pakeičiau ją į \ufffd.",
+        "hy": "Ձեր հարցի մի մասը վավեր տեքստ չէր. այն փոխարինեցի \ufffd-ով։",
+        "ba": "Һорауығыҙҙың бер өлөшө дөрөҫ текст түгел ине; уны \ufffd менән алмаштырҙым.",
+        "ar": "جزء من سؤالك لم يكن نصًا صالحًا؛ استبدلته بـ \ufffd.",
+        "hi": "आपके सवाल का एक हिस्सा मान्य टेक्स्ट नहीं था; मैंने उसे \ufffd से बदल दिया।",
+        "bn": "আপনার প্রশ্নের একটি অংশ বৈধ টেক্সট ছিল না; আমি সেটি \ufffd দিয়ে বদলে দিয়েছি।",
+        "am": "የጥያቄዎ ክፍል ትክክለኛ ጽሑፍ አልነበረም፤ በ\ufffd ተክቼዋለሁ።",
+        "nl": "Een deel van uw vraag was geen geldige tekst; ik heb het vervangen door \ufffd.",
     },
     "expl_developer": {"be": "Для распрацоўшчыкаў", "lt": "Kūrėjams", "hy": "Մշակողների համար", "ba": "Эшләүселәр өсөн",
                        "ar": "عرض المطوّر", "hi": "डेवलपर दृश्य", "bn": "ডেভেলপার ভিউ", "am": "የገንቢ እይታ",

@@ -486,7 +486,7 @@ def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | N
     ``turn_id`` (hex) is carried as a ``kgqa-turn-<id>`` class so feedback finds its turn.
     """
     parts = [notices_html(notices, turn.lang), answer_html(turn)]
-    if turn.status not in (Status.BAD_INPUT, Status.SERVICE_ERROR, Status.ERROR, Status.RATE_LIMITED):
+    if turn.status not in (Status.BAD_INPUT, Status.SERVICE_ERROR, Status.ERROR, Status.RATE_LIMITED, Status.BUSY):
         parts.append(explanation_html(turn, threshold=threshold))
     lang = escape(ui_language(turn.lang))
     classes = "kgqa-answer kgqa-status-" + re.sub(r"[^a-z_]", "", turn.status)

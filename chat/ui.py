@@ -17,8 +17,10 @@ additionally sanitizes HTML.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
+import os
 import re
 import threading
 import time
@@ -33,19 +35,28 @@ import gradio as gr
 from chat.examples import example_questions, examples_label, placeholder
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
+from chat.sessions import MAX_WAITING, Backlog, Sessions
 from core.errors import SessionLogError
 from core.settings import Settings
+from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, warm_up
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
-from service.ratelimit import RateLimiter
+from service.ratelimit import ClientLimiter
 from service.session_log import SessionLog, new_session_id
 from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
 AUTO = "auto"
+QUEUE_MAX = 4 * MAX_WAITING
+"""Gradio's queue bound (every submit queues one drain event, most of them no-ops)."""
+MAX_UPLOAD_BYTES = 1024
+SETTLE_S = 300.0
+"""How long a tab's last update waits for the tab's questions to be answered."""
+ORPHAN_S = 20.0
+"""Questions waiting this long with no drain running are answered by the waiting update."""
 PIPELINE_CONCURRENCY = 2
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
@@ -135,6 +146,8 @@ def input_notices(raw: str | None) -> list[str]:
         notices.append("notice_control")
     if _MARKUP.search(text):
         notices.append("notice_markup")
+    if had_invalid_text(text):
+        notices.append("notice_invalid_unicode")
     return notices
 
 
@@ -176,17 +189,28 @@ def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]
 # ---------------------------------------------------------------- the app
 
 
+def busy_turn(raw: str, lang: str) -> Turn:
+    """A turn that was not taken because too many questions are waiting."""
+    return Turn.unanswered(raw, lang, Status.BUSY)
+
+
 def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
     """A turn that was not answered because its session asks too fast."""
     return Turn.unanswered(raw, lang, Status.RATE_LIMITED, message_args={"seconds": max(1, math.ceil(wait_s))})
 
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
-              concurrency: int = PIPELINE_CONCURRENCY) -> gr.Blocks:
+              concurrency: int = PIPELINE_CONCURRENCY, limiter: ClientLimiter | None = None,
+              max_waiting: int = MAX_WAITING) -> gr.Blocks:
     """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch).
 
-    At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once."""
-    limiter = RateLimiter(settings.rate_limit_per_minute)
+    At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once,
+    at most ``max_waiting`` wait (more get "busy" at once).  ``limiter`` is the process's
+    one rate limit (chat and ``/ask`` share it; pass the same one to the API to share it
+    with ``/api/qa/full`` and ``/gerbil``), keyed by client address."""
+    limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
+    sessions: Sessions[ChatState] = Sessions(ChatState)
+    backlog = Backlog(max_waiting)
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
                    changed: bool = True) -> tuple[Any, ...]:
@@ -207,24 +231,54 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             gr.update(choices=language_choices(ui, "ui_question_auto"), label=message("ui_question_language", ui)),
         )
 
+    def session(request: gr.Request | None, given: ChatState | None = None) -> ChatState:
+        """The tab's one state, whichever of its events runs first (see chat.sessions); without
+        a Gradio session (a direct call) the ``given`` state."""
+        key = request.session_hash if request else None
+        if not key:
+            return given or ChatState()
+        return sessions.get(key, lambda: ChatState(ui_lang=accept_language(request.headers.get("accept-language"))))
+
     def on_load(request: gr.Request) -> tuple[Any, ...]:
-        state = ChatState(ui_lang=accept_language(request.headers.get("accept-language") if request else None))
+        state = session(request)
         return (state, *ui_updates(state.ui_lang, AUTO))
 
-    def add_user(question: str | None, lang_value: str | None, state: ChatState | None):
-        state = state or ChatState()
+    def add_user(question: str | None, lang_value: str | None, state: ChatState | None,
+                 request: gr.Request | None = None):
+        question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
+        state = session(request, state)
+        taken = not (question or "").strip() or backlog.try_add()
         with state.lock:
-            state.pending.append((question or "", lang_value or AUTO))
+            if taken:
+                state.pending.append((question or "", lang_value or AUTO))
             if (question or "").strip():
                 state.history.append({"role": "user", "content": render_question_html(question or "")})
+        if not taken:  # too many waiting: say so now (logged), do not queue
+            busy = busy_turn(question, ui_language(_selected(lang_value) or state.ui_lang))
+            html, turn_id, _ = answer_turn(question, _selected(lang_value), state, _client_ip(request), refused=busy)
+            with state.lock:
+                state.history.append({"role": "assistant", "content": html})
+                if turn_id:
+                    state.turn_ids[len(state.history) - 1] = turn_id
+        with state.lock:
             history = list(state.history)
         return history, gr.update(value=""), state
 
     def answer_one(raw: str, selected: str | None, state: ChatState,
-                   client_ip: str | None) -> tuple[str, str | None, str]:
+                   request: gr.Request | None) -> tuple[str, str | None, str]:
         """Answer, render and log one question; returns (HTML, turn id or None, UI language)."""
-        wait_s = limiter.acquire(state.session_id)
+        peer = request.client.host if request and request.client else None
+        wait_s = limiter.acquire(peer, request.headers if request else None)
         refused = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s) if wait_s > 0 else None
+        return answer_turn(raw, selected, state, _client_ip(request), refused=refused)
+
+    def _client_ip(request: gr.Request | None) -> str | None:
+        return request.client.host if (settings.store_ips and request and request.client) else None
+
+    def answer_turn(raw: str, selected: str | None, state: ChatState, client_ip: str | None, *,
+                    refused: Turn | None = None) -> tuple[str, str | None, str]:
+        """Answer ``raw`` (unless ``refused`` already decided the turn), render and log it;
+        returns (HTML, turn id or None, UI language)."""
         try:
             done = answer_and_log(pipeline, raw, selected, session_log, render=_renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
@@ -242,7 +296,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
         Every submit triggers this; when a worker is already draining the session, this
         call has nothing to do (that worker picks the new question up)."""
-        state = state or ChatState()
+        state = session(request, state)
         with state.lock:
             idle = state.draining or not state.pending
             if not idle:
@@ -250,7 +304,6 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         if idle:  # (never yield while holding the lock: the generator pauses at a yield)
             yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
             return
-        client_ip = request.client.host if (settings.store_ips and request and request.client) else None
         try:
             while True:
                 with state.lock:
@@ -259,7 +312,11 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                         return
                     raw, asked_lang = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
-                html, turn_id, _ = answer_one(raw, selected, state, client_ip)
+                try:
+                    html, turn_id, _ = answer_one(raw, selected, state, request)
+                finally:
+                    if raw.strip():
+                        backlog.done()
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
@@ -270,6 +327,34 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         finally:
             with state.lock:
                 state.draining = False
+
+    async def settle(state: ChatState | None, request: gr.Request) -> Any:
+        """After each submit's drain: once the tab has nothing left to answer, show its whole
+        history.  The chat box shows whichever update reached the browser last, and a
+        submit's own "question shown" update may arrive after the answer the drain sent for
+        it; this last update (it starts only after that submit's updates were applied)
+        puts every answer back.  Async: waiting holds no thread."""
+        state = session(request, state)
+        deadline = time.monotonic() + SETTLE_S
+        undrained_since: float | None = None
+        while time.monotonic() < deadline:
+            with state.lock:
+                if not state.draining and not state.pending:
+                    return gr.update(value=list(state.history))
+                undrained = not state.draining and bool(state.pending)
+            now = time.monotonic()
+            undrained_since = (undrained_since or now) if undrained else None
+            if undrained_since is not None and now - undrained_since > ORPHAN_S:
+                # questions left with no drain for long (the drain's event was closed, and no
+                # submit came to start another): answer them here rather than never
+                await asyncio.to_thread(lambda: list(respond(AUTO, state, request)))
+                continue
+            await asyncio.sleep(0.2)
+        return gr.skip()
+
+    def forget(request: gr.Request) -> None:
+        """The tab was closed: drop its state."""
+        sessions.drop(request.session_hash if request else None)
 
     def on_like(data: gr.LikeData, state: ChatState | None) -> None:
         if state is None:
@@ -288,15 +373,15 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return
         gr.Info(message("feedback_thanks", state.ui_lang), duration=2)
 
-    def on_clear(state: ChatState | None) -> ChatState:
-        state = state or ChatState()
+    def on_clear(state: ChatState | None, request: gr.Request = None) -> ChatState:
+        state = session(request, state)
         with state.lock:
             state.turn_ids.clear()
             state.history.clear()
         return state
 
-    def on_language(lang_value: str, state: ChatState | None):
-        state = state or ChatState()
+    def on_language(lang_value: str, state: ChatState | None, request: gr.Request = None):
+        state = session(request, state)
         if lang_value and lang_value != AUTO:
             state.ui_lang = ui_language(lang_value)
         return (state, *ui_updates(state.ui_lang, lang_value or AUTO))
@@ -332,23 +417,26 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                                             elem_id="kgqa-question-language", interactive=True)
         ui_outputs = [header, question, send, language, chatbot, examples, question_language]
 
-        app.load(on_load, None, [state, *ui_outputs], api_visibility="private")
+        app.load(on_load, None, [state, *ui_outputs], api_visibility="private", queue=False)
+        app.unload(forget)
         for trigger in (question.submit, send.click):
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
             trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
-                    api_visibility="private").then(
+                    api_visibility="private", trigger_mode="multiple").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
-                trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
+                trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
+                settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
         examples.click(pick_example, [examples], [question], queue=False, api_visibility="private").then(
             add_user, [question, language, state], [chatbot, question, state], queue=False,
             api_visibility="private").then(
             respond, [language, state], [state, *ui_outputs], api_visibility="private",
-            trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline")
+            trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
+            settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
         question_language.input(on_question_language, [question_language, state], [state], api_visibility="private")
         chatbot.like(on_like, [state], None, api_visibility="private")
         chatbot.clear(on_clear, [state], [state], api_visibility="private")
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
-        gr.api(_api_ask(pipeline, session_log), api_name="ask", concurrency_limit=concurrency,
+        gr.api(_api_ask(pipeline, session_log, limiter, backlog), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
     return app
 
@@ -375,15 +463,33 @@ def _renderer(pipeline: Pipeline | WorkerPipeline, raw: str) -> Callable[[Turn, 
     return render
 
 
-def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog):
-    """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
-    renders exactly like the chat, returns the answer HTML."""
+def _selected(lang_value: str | None) -> str | None:
+    return None if lang_value in (None, "", AUTO) else lang_value
 
-    def ask(question: str, lang: str = AUTO) -> str:
+
+def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, limiter: ClientLimiter,
+             backlog: Backlog):
+    """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
+    renders exactly like the chat, returns the answer HTML.  It takes its tokens from the
+    chat's rate limit and counts in its backlog."""
+
+    def ask(question: str, lang: str = AUTO, request: gr.Request = None) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
-        selected = None if lang in (None, "", AUTO) else lang
-        return answer_and_log(pipeline, question, selected, session_log, render=_renderer(pipeline, question),
-                              session_id="api-" + new_session_id()[:8], source="chat-api").shown
+        question, lang = valid_unicode(question), valid_unicode(lang)  # before anything else sees them
+        selected = _selected(lang)
+        peer = request.client.host if request and request.client else None
+        wait_s = limiter.acquire(peer, request.headers if request else None)
+        refused = None
+        if wait_s > 0:
+            refused = rate_limited_turn(question, ui_language(selected or "en"), wait_s)
+        elif not backlog.try_add():
+            refused = busy_turn(question, ui_language(selected or "en"))
+        try:
+            return answer_and_log(pipeline, question, selected, session_log, render=_renderer(pipeline, question),
+                                  session_id="api-" + new_session_id()[:8], source="chat-api", refused=refused).shown
+        finally:
+            if refused is None:
+                backlog.done()
 
     return ask
 
@@ -394,10 +500,15 @@ def css() -> str:
 
 
 def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
-    """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS."""
-    app.queue(default_concurrency_limit=1)
+    """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
+
+    Gradio's queue is bounded (the chat's own backlog answers "busy" long before it
+    fills); uploads are capped at 1 KB (the chat has no upload); uvicorn believes no
+    ``X-Forwarded-For`` (the rate limiter does, from ``settings.trusted_proxies`` only)."""
+    os.environ["FORWARDED_ALLOW_IPS"] = ""  # read by the uvicorn server Gradio starts
+    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
     return app.launch(server_name=settings.host, server_port=settings.port, theme=theme(), css=CSS,
-                      show_error=False, ssr_mode=False, **kwargs)
+                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, **kwargs)
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,

@@ -13,6 +13,7 @@ from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.main import add_common, settings_from_args
 from core.errors import SessionLogError
+from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.turn import Status, Turn
 from service.factory import build_pipeline
@@ -37,6 +38,8 @@ def run_ask(args: argparse.Namespace) -> int:
     """Answer, log and print; exit 2 on bad input, 3 on a service fault, 4 when the turn
     could not be logged (nothing is printed then but the apology)."""
 
+    question = valid_unicode(args.question)  # invalid bytes in argv arrive as lone surrogates
+    lang = valid_unicode(args.lang) if args.lang else None
     settings = settings_from_args(args)
     try:
         session_log = None if args.no_log else SessionLog(settings.log_path, store_ips=settings.store_ips)
@@ -51,9 +54,9 @@ def run_ask(args: argparse.Namespace) -> int:
         return render_text(turn)
 
     try:
-        done = answer_and_log(pipeline, args.question, args.lang, session_log, render=render,
+        done = answer_and_log(pipeline, question, lang, session_log, render=render,
                               session_id="cli-" + new_session_id()[:8], source="cli",
-                              use_validator=not args.no_validator, question_lang=args.lang)
+                              use_validator=not args.no_validator, question_lang=lang)
     except TurnNotLogged as exc:
         print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
         print(f"({exc})", file=sys.stderr)
@@ -61,6 +64,8 @@ def run_ask(args: argparse.Namespace) -> int:
     finally:
         if session_log is not None:
             session_log.close()
+    if had_invalid_text(question):
+        print(message("notice_invalid_unicode", ui_language(done.turn.lang)), file=sys.stderr)
     print(done.shown)
     if done.turn.status == Status.BAD_INPUT:
         return 2

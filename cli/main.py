@@ -24,6 +24,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--qanswer-url", dest="qanswer_url", help="base URL of a QAnswer-compatible API")
     parser.add_argument("--threshold", dest="threshold", type=float, help="validator gate threshold")
     parser.add_argument("--timeout", dest="timeout_s", type=float, help="backend/endpoint timeout in seconds")
+    parser.add_argument("--trusted-proxies", dest="trusted_proxies",
+                        help="comma-separated proxy addresses/networks whose X-Forwarded-For is believed")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -32,7 +34,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
     overrides = {}
     for name in ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s",
-                 "log_path", "host", "port", "validator_dir"):
+                 "log_path", "host", "port", "validator_dir", "trusted_proxies"):
         value = getattr(args, name, None)
         if value is not None and name in ("kg_source", "cache_dir", "log_path", "validator_dir"):
             value = Path(value)

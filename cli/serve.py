@@ -15,7 +15,7 @@ from kg.store import check_source, kg_paths
 from service.app import create_app
 from service.factory import build_pipeline
 from service.kgserve import oxigraph_command, query_url
-from service.ratelimit import RateLimiter
+from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve
 from service.session_log import SessionLog
 
@@ -52,7 +52,8 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
     pipeline = build_pipeline(settings)
-    app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=RateLimiter(args.api_rate_limit),
+    limiter = ClientLimiter(RateLimiter(args.api_rate_limit), settings.trusted_proxies)
+    app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=limiter,
                      session_log=SessionLog(settings.log_path))
     print(f"kgqa serve: backend={pipeline.backend.name} validator={pipeline.validator_state} "
           f"on http://{settings.host}:{args.serve_port}", file=sys.stderr)

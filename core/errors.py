@@ -17,7 +17,8 @@ localizes what users see from the exception *class*.
     ├── BackendError               a candidate-generating backend failed
     │   ├── BackendTimeout
     │   ├── BackendUnavailable     refused connection, 5xx, 429, circuit breaker open
-    │   └── BackendResponseError   malformed JSON or wrong shape
+    │   ├── BackendResponseError   malformed JSON or wrong shape
+    │   └── CandidateRejected      a candidate off the SPARQL allow-list (qa.guard; never run)
     ├── AssetError                 a shipped or built asset (model, ranker, lexicon) is unusable
     │   ├── ModelLoadError         missing or corrupt model file (names it)
     │   └── LexiconError           malformed property lexicon (names it)
@@ -99,6 +100,19 @@ class BackendUnavailable(BackendError):
 
 class BackendResponseError(BackendError):
     """The backend answered with malformed JSON or an unexpected shape."""
+
+
+class CandidateRejected(BackendError):
+    """A backend's candidate is off the SPARQL allow-list (:mod:`qa.guard`): it is never run.
+
+    ``reason`` is a short code (``service``, ``unanchored_pattern``, ``update`` ...),
+    ``detail`` says what was found, ``sparql`` is the rejected text."""
+
+    def __init__(self, reason: str, sparql: str, detail: str = "") -> None:
+        super().__init__(f"candidate rejected ({reason}): {detail}")
+        self.reason = reason
+        self.sparql = sparql
+        self.detail = detail
 
 
 class AssetError(KGQAError):

@@ -1,16 +1,32 @@
 """Resilience helpers shared by the HTTP clients (QAnswer backend, remote SPARQL
-endpoint): a time budget, exponential backoff, ``Retry-After`` parsing and a circuit
-breaker.  Nothing here knows about a particular error class: callers translate."""
+endpoint): a time budget, exponential backoff, ``Retry-After`` parsing, a circuit
+breaker, and :class:`HttpCaller`, the one retry loop both clients use: one deadline per
+call (retries, sleeps and every socket read included), a byte cap on the reply, and one
+table translating httpx's exceptions (:data:`HTTPX_FAULTS`) into :class:`Fault`, which
+each client maps to its own :mod:`core.errors` classes."""
 
 from __future__ import annotations
 
+import contextvars
 import email.utils
+import enum
+import logging
+import ssl
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpcore
+import httpx
+
+from core.errors import KGQAError
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -135,3 +151,251 @@ class CircuitBreaker:
             if self._trial_in_flight or self._failures >= self.failure_threshold:
                 self._opened_at = self._clock()
             self._trial_in_flight = False
+
+
+# ---------------------------------------------------------------- one HTTP call, one deadline
+
+
+class Fault(enum.Enum):
+    """What went wrong with an HTTP call, whatever the client (each client maps these to its
+    own :mod:`core.errors` classes)."""
+
+    TIMEOUT = "timeout"  # the call's deadline passed, or the server said it timed out (504)
+    UNREACHABLE = "unreachable"  # refused, reset, closed early, garbled HTTP (retried)
+    RATE_LIMITED = "rate_limited"  # 429 (retried; Retry-After honoured when it fits)
+    SERVER_ERROR = "server_error"  # 5xx (retried)
+    REJECTED = "rejected"  # 400: the request itself is bad (not retried; the server is alive)
+    BAD_STATUS = "bad_status"  # any other non-2xx status (not retried)
+    TOO_LARGE = "too_large"  # the reply is larger than the byte cap
+    BREAKER_OPEN = "breaker_open"  # the circuit breaker is open: nothing was sent
+
+
+RETRIED = frozenset({Fault.UNREACHABLE, Fault.RATE_LIMITED, Fault.SERVER_ERROR})
+
+HTTPX_FAULTS: tuple[tuple[type[Exception], Fault], ...] = (
+    (httpx.TimeoutException, Fault.TIMEOUT),
+    (httpx.TransportError, Fault.UNREACHABLE),  # connect errors, resets, protocol errors
+    (httpx.StreamError, Fault.UNREACHABLE),
+)
+"""The one translation table of httpx's exceptions (first match wins), as httpx maps httpcore's."""
+
+ErrorTable = Mapping[Fault, type[KGQAError]]
+"""A client's error class for each :class:`Fault`."""
+
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("kgqa_http_deadline", default=None)
+
+
+@dataclass(frozen=True)
+class HttpReply:
+    """A whole (capped) HTTP reply."""
+
+    status: int
+    headers: httpx.Headers
+    body: bytes
+    url: str
+
+
+class _Failure(Exception):
+    """Internal: one attempt failed with ``fault``."""
+
+    def __init__(self, fault: Fault, detail: str, wait_s: float | None = None) -> None:
+        super().__init__(detail)
+        self.fault = fault
+        self.detail = detail
+        self.wait_s = wait_s
+
+
+def _remaining(timeout: float | None) -> float | None:
+    """``timeout`` shortened to what is left before this thread's call deadline."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise httpcore.ReadTimeout("the call's deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A socket stream whose every read and write ends by the call's deadline, so that a
+    server dripping one byte at a time is cut at the deadline (httpx's timeouts apply per
+    read)."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, _remaining(timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _remaining(timeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._stream.start_tls(ssl_context, server_hostname, _remaining(timeout)))
+
+    def get_extra_info(self, info: str) -> object:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's socket backend with :class:`_DeadlineStream` streams."""
+
+    def __init__(self) -> None:
+        self._backend = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._backend.connect_tcp(host, port, _remaining(timeout), local_address,
+                                                         socket_options))
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._backend.connect_unix_socket(path, _remaining(timeout), socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class DeadlineTransport(httpx.HTTPTransport):
+    """httpx's own transport over :class:`_DeadlineBackend` (httpx offers no per-call
+    deadline; its connection pool is given the deadline-aware socket backend instead)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pool = httpcore.ConnectionPool(network_backend=_DeadlineBackend(), max_connections=20,
+                                             max_keepalive_connections=10, keepalive_expiry=5.0)
+
+
+class HttpCaller:
+    """The retry and circuit-breaker loop of both HTTP clients (QAnswer, remote SPARQL).
+
+    One :meth:`call` has ONE deadline, ``timeout_s``, for everything: connecting, every
+    read, every retry and every backoff sleep.  The reply is streamed and cut past
+    ``max_bytes``.  Refused connections, 5xx and 429 are retried at most ``retries`` times
+    (a 429's ``Retry-After`` is honoured when it fits in the time left); the breaker fails
+    fast after repeated failed calls.  Every fault becomes ``errors[fault]`` (a
+    :class:`KGQAError`), raised ``from`` the foreign exception when there is one.
+    """
+
+    def __init__(self, errors: ErrorTable, *, timeout_s: float = 10.0, retries: int = 2,
+                 backoff: Backoff | None = None, breaker: CircuitBreaker | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES, headers: Mapping[str, str] | None = None,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        if timeout_s <= 0:
+            raise ValueError("timeout_s must be positive")
+        self.errors = errors
+        self.timeout_s = float(timeout_s)
+        self.retries = max(0, int(retries))
+        self.backoff = backoff or Backoff()
+        self.breaker = breaker or CircuitBreaker(failure_threshold=5, reset_timeout_s=30.0)
+        self.max_bytes = max_bytes
+        self._client = httpx.Client(headers=dict(headers or {}), transport=transport or DeadlineTransport(),
+                                    follow_redirects=False)
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def call(self, method: str, url: str, parse: Callable[[HttpReply], T], *,
+             params: Mapping[str, str] | None = None, data: Mapping[str, str] | None = None,
+             timeout_s: float | None = None) -> T:
+        """``parse(reply)`` of the first good reply; raises ``errors[fault]`` otherwise.
+
+        ``parse`` runs inside the breaker's accounting: a malformed reply counts as a
+        failed call, a :attr:`Fault.REJECTED` one (the request was bad) as a live server."""
+        if not self.breaker.allow():
+            raise self.errors[Fault.BREAKER_OPEN](
+                f"{url}: circuit breaker open after repeated failures; next try in {self.breaker.retry_in():.1f}s")
+        budget = Budget(timeout_s or self.timeout_s)
+        token = _DEADLINE.set(time.monotonic() + budget.seconds)
+        try:
+            result = parse(self._with_retries(method, url, budget, params, data))
+        except self.errors[Fault.REJECTED]:
+            self.breaker.record_success()  # the server is alive; the request was bad
+            raise
+        except BaseException:
+            self.breaker.record_failure()
+            raise
+        finally:
+            _DEADLINE.reset(token)
+        self.breaker.record_success()
+        return result
+
+    def _with_retries(self, method: str, url: str, budget: Budget, params: Mapping[str, str] | None,
+                      data: Mapping[str, str] | None) -> HttpReply:
+        attempt = 0
+        while True:
+            try:
+                return self._attempt(method, url, budget, params, data)
+            except _Failure as failure:
+                cause = failure.__cause__
+                if failure.fault not in RETRIED or attempt >= self.retries:
+                    raise self.errors[failure.fault](f"{url}: {failure.detail}") from (cause or failure)
+                wait = failure.wait_s if failure.wait_s is not None else self.backoff.delay(attempt)
+                if not budget.sleep(wait):
+                    raise self.errors[failure.fault](
+                        f"{url}: {failure.detail} (no time left in the {budget.seconds:g}s budget to retry "
+                        f"after {wait:.1f}s)") from (cause or failure)
+                log.info("%s: attempt %d failed (%s); retrying", url, attempt + 1, failure.detail)
+                attempt += 1
+
+    def _attempt(self, method: str, url: str, budget: Budget, params: Mapping[str, str] | None,
+                 data: Mapping[str, str] | None) -> HttpReply:
+        remaining = budget.remaining()
+        if remaining <= 0:
+            raise _Failure(Fault.TIMEOUT, f"no answer within {budget.seconds:g}s")
+        try:
+            with self._client.stream(method, url, params=params, data=data,
+                                     timeout=httpx.Timeout(remaining)) as response:
+                body = self._read_capped(response, budget)
+        except httpx.HTTPError as exc:
+            fault = _translate(exc)
+            detail = f"no answer within {budget.seconds:g}s" if fault is Fault.TIMEOUT else f"cannot connect: {exc!r}"
+            raise _Failure(fault, detail) from exc
+        reply = HttpReply(response.status_code, response.headers, body, url)
+        _check_status(reply)
+        return reply
+
+    def _read_capped(self, response: httpx.Response, budget: Budget) -> bytes:
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise _Failure(Fault.TOO_LARGE, f"reply of {declared} bytes exceeds the {self.max_bytes}-byte cap")
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():  # decoded bytes: a compressed bomb is cut too
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise _Failure(Fault.TOO_LARGE, f"reply exceeds the {self.max_bytes}-byte cap")
+            if budget.expired():
+                raise _Failure(Fault.TIMEOUT, f"no whole answer within {budget.seconds:g}s")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _translate(exc: httpx.HTTPError) -> Fault:
+    for kind, fault in HTTPX_FAULTS:
+        if isinstance(exc, kind):
+            return fault
+    return Fault.UNREACHABLE
+
+
+def _check_status(reply: HttpReply) -> None:
+    status = reply.status
+    if 200 <= status < 300:
+        return
+    snippet = reply.body[:200].decode("utf-8", errors="replace")
+    if status == 429:
+        wait = parse_retry_after(reply.headers.get("Retry-After"))
+        raise _Failure(Fault.RATE_LIMITED, f"rate limited (429, Retry-After={wait})", wait)
+    if status == 504 or (status >= 500 and "timeout" in snippet.lower()):
+        raise _Failure(Fault.TIMEOUT, f"query timed out on the server ({status})")
+    if status >= 500:
+        raise _Failure(Fault.SERVER_ERROR, f"server error {status}: {snippet}")
+    if status == 400:
+        raise _Failure(Fault.REJECTED, f"the server rejected the request (400): {snippet}")
+    raise _Failure(Fault.BAD_STATUS, f"unexpected HTTP status {status}: {snippet}")

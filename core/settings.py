@@ -44,6 +44,7 @@ class Settings:
     retries: int = 2
     max_question_chars: int = 1000
     rate_limit_per_minute: int = 30
+    trusted_proxies: str = ""  # comma-separated addresses/networks whose X-Forwarded-For is believed
     store_ips: bool = False
 
     @property

@@ -15,6 +15,28 @@ from rapidfuzz.distance import Levenshtein
 MIN_PHONETIC = 3  # shortest phonetic key that is indexed or looked up
 MAX_PHONETIC_TOKENS = 6
 
+# --------------------------------------------------------------------------- valid Unicode first
+
+REPLACEMENT = "\ufffd"
+"""U+FFFD, what a lone surrogate or an invalid byte becomes."""
+
+
+def valid_unicode(text: str | None) -> str:
+    """``text`` as valid Unicode: a surrogate pair becomes its character, a lone surrogate
+    (including ``surrogateescape``'s stand-ins for invalid bytes in ``sys.argv``) U+FFFD.
+    Every entry point calls this before anything else sees the text."""
+    raw = text or ""
+    if raw.isascii():
+        return raw
+    return raw.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def had_invalid_text(text: str | None) -> bool:
+    """True when ``text`` (already through :func:`valid_unicode`) holds U+FFFD: the user
+    gets a notice that something in it could not be read."""
+    return REPLACEMENT in (text or "")
+
+
 # --------------------------------------------------------------------------- normalization
 
 _CJK = (

@@ -1,24 +1,19 @@
 """The :class:`KG` protocol and its two clients: the embedded pyoxigraph store and a
-remote SPARQL endpoint over HTTP through SPARQLWrapper (Wikidata, QALD-10,
-``oxigraph serve-read-only``)."""
+remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only``)."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import time
-import urllib.error
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import pyoxigraph
-from SPARQLWrapper import JSON, POST, URLENCODED, SPARQLWrapper
-from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, QueryBadFormed, SPARQLWrapperException
 
 from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
-from core.resilience import Backoff, Budget, CircuitBreaker, parse_retry_after
+from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller
 from kg.sparql import RDFS_LABEL, SKOS_ALT, iri_ref, with_prefixes
 
 log = logging.getLogger(__name__)
@@ -136,26 +131,34 @@ class EmbeddedKG:
         return QueryResult(vars=names, rows=rows)
 
 
-class _Wrapper(SPARQLWrapper):
-    """SPARQLWrapper keeping fractional timeouts (its ``setTimeout`` truncates to whole
-    seconds, which would turn a 0.5 s budget into "no timeout")."""
+KG_ERRORS: ErrorTable = {
+    Fault.TIMEOUT: KGTimeout,
+    Fault.UNREACHABLE: KGUnavailable,
+    Fault.RATE_LIMITED: KGUnavailable,
+    Fault.SERVER_ERROR: KGUnavailable,
+    Fault.BREAKER_OPEN: KGUnavailable,
+    Fault.TOO_LARGE: KGUnavailable,
+    Fault.REJECTED: KGQueryError,
+    Fault.BAD_STATUS: KGUnavailable,
+}
+"""What each HTTP fault is to a user of the KG."""
 
-    def setTimeout(self, timeout: float) -> None:  # SPARQLWrapper's method name
-        """Seconds for connecting and for each read (as ``urlopen`` applies them)."""
-        self.timeout = timeout  # type: ignore[assignment]
+SPARQL_JSON = "application/sparql-results+json"
 
 
 class RemoteKG:
-    """A remote SPARQL 1.1 endpoint (Wikidata, QALD-10, ``oxigraph serve-read-only``)
-    through SPARQLWrapper: form-encoded POST, SPARQL-JSON results by content negotiation.
+    """A remote SPARQL 1.1 endpoint (Wikidata, QALD-10, ``oxigraph serve-read-only``):
+    form-encoded POST (the SPARQL 1.1 protocol), SPARQL-JSON results by content negotiation.
 
-    ``timeout_s`` bounds one :meth:`query`, retries included.  Refused connections,
-    5xx and 429 are retried at most ``retries`` times with exponential backoff (a
-    429's ``Retry-After`` is honoured when it fits in the time left); a circuit
-    breaker fails fast with :class:`KGUnavailable` after repeated failures.
-    SPARQLWrapper's and urllib's exceptions never leave this class: they become
-    :class:`KGQueryError` (400), :class:`KGTimeout` (client or server timeout) or
-    :class:`KGUnavailable` (refused, 5xx, 429, other statuses, malformed replies).
+    ``timeout_s`` is the deadline of one :meth:`query`, retries, backoff and every socket
+    read included; the reply is cut past ``max_bytes``.  Refused connections, 5xx and 429
+    are retried at most ``retries`` times with exponential backoff (a 429's ``Retry-After``
+    is honoured when it fits in the time left); a circuit breaker fails fast with
+    :class:`KGUnavailable` after repeated failures.  The loop is
+    :class:`core.resilience.HttpCaller`, shared with the QAnswer client; its faults become
+    :class:`KGQueryError` (400), :class:`KGTimeout` (client deadline, 504 or a server
+    timeout) or :class:`KGUnavailable` (refused, 5xx, 429, other statuses, too large,
+    malformed replies).
     """
 
     name = "remote"
@@ -169,131 +172,31 @@ class RemoteKG:
         retries: int = 2,
         backoff: Backoff | None = None,
         breaker: CircuitBreaker | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         self.endpoint = endpoint
         self.timeout_s = timeout_s
         self.user_agent = user_agent
-        self.retries = max(0, int(retries))
-        self.backoff = backoff or Backoff()
-        self.breaker = breaker or CircuitBreaker(failure_threshold=5, reset_timeout_s=30.0)
+        self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff, breaker=breaker,
+                                max_bytes=max_bytes, headers={"User-Agent": user_agent, "Accept": SPARQL_JSON})
+        self.retries = self._http.retries
+        self.breaker = self._http.breaker
 
     def close(self) -> None:
-        """Nothing to release (urllib opens one connection per request)."""
+        """Close the HTTP connection pool."""
+        self._http.close()
 
     def query(self, sparql: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> QueryResult:
         """POST ``sparql`` to the endpoint and parse the SPARQL-JSON reply."""
-        if not self.breaker.allow():
-            raise KGUnavailable(f"{self.endpoint}: circuit breaker open after repeated failures; "
-                                f"next try in {self.breaker.retry_in():.1f}s")
-        budget = Budget(timeout_s or self.timeout_s)
         try:
-            raw = self._post_with_retries(_ensure_prefixes(sparql), budget)
-            result = _parse_sparql_json(raw, self.endpoint, max_rows)
+            return self._http.call("POST", self.endpoint,
+                                   lambda reply: _parse_sparql_json(reply.body, self.endpoint, max_rows),
+                                   data={"query": _ensure_prefixes(sparql)}, timeout_s=timeout_s)
         except KGQueryError:
-            self.breaker.record_success()  # the endpoint is alive; the query was bad
             raise
         except KGError as exc:
-            self.breaker.record_failure()
             log.warning("SPARQL endpoint failed: %s", exc)
             raise
-        except BaseException:
-            self.breaker.record_failure()
-            raise
-        self.breaker.record_success()
-        return result
-
-    def _post_with_retries(self, sparql: str, budget: Budget) -> bytes:
-        attempt = 0
-        while True:
-            try:
-                return self._post(sparql, budget)
-            except _RetryableKG as failure:
-                if attempt >= self.retries:
-                    raise failure.error from failure.cause
-                wait = failure.wait_s if failure.wait_s is not None else self.backoff.delay(attempt)
-                if not budget.sleep(wait):
-                    raise KGUnavailable(f"{failure.error} (no time left to retry after {wait:.1f}s)") from failure.cause
-                attempt += 1
-
-    def _wrapper(self, sparql: str, timeout_s: float) -> SPARQLWrapper:
-        """A fresh SPARQLWrapper for one request (the wrapper is stateful, not thread-safe)."""
-        wrapper = _Wrapper(self.endpoint, agent=self.user_agent)
-        wrapper.setMethod(POST)
-        wrapper.setRequestMethod(URLENCODED)  # body "query=...", the SPARQL 1.1 protocol's form POST
-        wrapper.setReturnFormat(JSON)
-        wrapper.setOnlyConneg(True)  # ask for JSON by Accept header only (no format=/output= parameters)
-        wrapper.setTimeout(timeout_s)
-        wrapper.setQuery(sparql)
-        return wrapper
-
-    def _post(self, sparql: str, budget: Budget) -> bytes:
-        remaining = budget.remaining()
-        timed_out = KGTimeout(f"{self.endpoint} did not answer within {budget.seconds:g}s")
-        if remaining <= 0:
-            raise timed_out
-        try:
-            # the raw body, not QueryResult.convert(): it would only warn on a wrong content
-            # type, and our parser turns every malformed reply into KGUnavailable
-            with self._wrapper(sparql, remaining).query().response as response:
-                return response.read()
-        except QueryBadFormed as exc:
-            raise KGQueryError(f"{self.endpoint} rejected the query: {_snippet(exc)}") from exc
-        except EndPointInternalError as exc:  # HTTP 500
-            raise self._server_error(500, _snippet(exc)) from exc
-        except urllib.error.HTTPError as exc:  # every status SPARQLWrapper does not map itself
-            raise self._http_error(exc) from exc
-        except SPARQLWrapperException as exc:  # 401 Unauthorized, 404 EndPointNotFound, 414 URITooLong
-            raise KGUnavailable(f"{self.endpoint}: {type(exc).__name__}: {_snippet(exc)}") from exc
-        except TimeoutError as exc:  # socket timeout while connecting or reading
-            raise timed_out from exc
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                raise timed_out from exc
-            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: cannot connect: {exc.reason}"), cause=exc) from exc
-        except (OSError, http.client.HTTPException) as exc:  # reset, closed early, garbled status line
-            raise _RetryableKG(KGUnavailable(f"{self.endpoint}: cannot connect: {exc!r}"), cause=exc) from exc
-
-    def _http_error(self, exc: urllib.error.HTTPError) -> KGError | _RetryableKG:
-        """A non-200 status that SPARQLWrapper re-raised as urllib's ``HTTPError``."""
-        status = exc.code
-        try:
-            snippet = exc.read()[:200].decode("utf-8", errors="replace")
-        except OSError:
-            snippet = ""
-        if status == 429:
-            # SPARQLWrapper has no retry policy of its own; the header is read from urllib's error
-            wait = parse_retry_after(exc.headers.get("Retry-After") if exc.headers else None)
-            return _RetryableKG(KGUnavailable(f"{self.endpoint}: rate limited (429, Retry-After={wait})"), wait)
-        if status >= 500:
-            return self._server_error(status, snippet)
-        return KGUnavailable(f"{self.endpoint}: unexpected HTTP status {status}: {snippet}")
-
-    def _server_error(self, status: int, snippet: str) -> KGError | _RetryableKG:
-        if status == 504 or "timeout" in snippet.lower():
-            return KGTimeout(f"{self.endpoint}: query timed out on the server ({status})")
-        return _RetryableKG(KGUnavailable(f"{self.endpoint}: server error {status}: {snippet}"))
-
-
-def _snippet(exc: SPARQLWrapperException) -> str:
-    """The start of the endpoint's reply carried by a SPARQLWrapper exception."""
-    text = str(exc)
-    marker = "Response:"
-    if marker in text:
-        text = text.split(marker, 1)[1]
-    text = text.strip()
-    if text.startswith(("b'", 'b"')):  # SPARQLWrapper formats the body's bytes with repr()
-        text = text[2:-1]
-    return text[:200]
-
-
-class _RetryableKG(Exception):
-    """Internal: an endpoint call failed in a way worth retrying."""
-
-    def __init__(self, error: KGError, wait_s: float | None = None, cause: BaseException | None = None) -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.wait_s = wait_s
-        self.cause = cause
 
 
 def _parse_sparql_json(raw: bytes, source: str, max_rows: int | None) -> QueryResult:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
-from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT
+from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
 
 SEED_LANGUAGES: tuple[str, ...] = ("be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -253,7 +253,7 @@ def clean_question(text: str | None, max_chars: int) -> str:
 
     Raises :class:`EmptyQuestion` or :class:`QuestionTooLong`.
     """
-    raw = text or ""
+    raw = valid_unicode(text)
     if len(raw) > max_chars:
         raise QuestionTooLong(len(raw), max_chars)
     cleaned = _CONTROL.sub(" ", unicodedata.normalize("NFC", raw))

@@ -28,6 +28,7 @@ from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate
 from qa.generate import Backend
+from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids, pick_label
 from qa.score import Scorer
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
@@ -125,7 +126,7 @@ class Pipeline:
         :class:`~core.errors.BackendError` / :class:`~core.errors.KGError` on faults."""
         turn = Turn(question=question or "", lang="en", detected_lang=None, backend=self.backend.name)
         self.detect(turn, question, lang)
-        return Generated(turn.question, turn.lang, self.generate(turn))
+        return Generated(turn.question, turn.lang, self._screened(turn).as_written)
 
     # ------------------------------------------------------------------ the stages, in order
 
@@ -144,10 +145,16 @@ class Pipeline:
 
     def generate(self, turn: Turn) -> list[Candidate]:
         """The backend's candidates, best first (reported in ``turn.candidates``)."""
-        candidates = self.backend.ask(turn.question, parse_lang(turn))
+        screened = self._screened(turn)
+        candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]
         return candidates
+
+    def _screened(self, turn: Turn) -> Screened:
+        """The backend's candidates through the SPARQL allow-list (:mod:`qa.guard`): nothing
+        later runs, scores or shows a rejected candidate."""
+        return screen(self.backend.ask(turn.question, parse_lang(turn)))
 
     def verbalize(self, turn: Turn, verbalizer: Verbalizer) -> list[str]:
         """Every candidate in words (kept for the explanation even when none is scored)."""

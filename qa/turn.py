@@ -20,6 +20,7 @@ class Status(StrEnum):
     SERVICE_ERROR = "service_error"  # backend or KG unavailable or too slow: try again
     ERROR = "error"  # a bug
     RATE_LIMITED = "rate_limited"  # not answered: asked too fast
+    BUSY = "busy"  # not answered: too many questions already waiting
 
 
 ABSTAIN_STATUSES = frozenset({Status.ABSTAINED, Status.NO_CANDIDATES})
@@ -31,6 +32,7 @@ _MESSAGE_KEYS: dict[Status, str] = {
     Status.SERVICE_ERROR: "service_unavailable",
     Status.ERROR: "internal_error",
     Status.RATE_LIMITED: "rate_limited",
+    Status.BUSY: "busy",
 }
 
 
@@ -123,6 +125,7 @@ class Turn:
     total_answers: int = 0
     question_lang: str | None = None  # the language the question was parsed in (chosen, else detected)
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
+    rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -157,6 +160,7 @@ class Turn:
             "total_answers": self.total_answers,
             "question_lang": self.question_lang,
             "names": {k: list(v) for k, v in self.names.items()},
+            "rejected": self.rejected,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

@@ -19,6 +19,7 @@ client addresses are neither logged nor kept (the limiter sees a salted hash).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import threading
@@ -30,19 +31,22 @@ from urllib.parse import parse_qs
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
 
 from core.errors import BackendError, InputError, KGError, is_service_fault
+from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
-from service.ratelimit import RateLimiter, client_key
+from service.ratelimit import ClientLimiter, RateLimiter
 from service.session_log import SessionLog, new_session_id
 
 log = logging.getLogger("kgqa.service")
 
 MAX_BODY_BYTES = 64 * 1024
+BODY_TIMEOUT_S = 10.0
 MAX_CONCURRENT_QUESTIONS = 2
 """Questions (``/api/qa/full``, ``/gerbil``) worked on at once; more wait their turn
 (a burst must not run dozens of backends and validators at once on a few cores)."""
@@ -60,26 +64,37 @@ def _error(status: int, error: str, detail: str, retry_after: float | None = Non
     return _json({"error": error, "detail": detail}, status, headers)
 
 
-async def _params(request: Request) -> dict[str, str]:
+async def _params(request: Request, timeout_s: float = BODY_TIMEOUT_S) -> dict[str, str]:
     """Query-string parameters, overridden by a form-encoded body on POST."""
     values = {k: v for k, v in request.query_params.items()}
     if request.method == "POST":
-        raw = await _body(request)
+        raw = await _body(request, timeout_s)
         for key, vals in parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True).items():
             values[key] = vals[-1]
-    return values
+    return {key: valid_unicode(value) for key, value in values.items()}  # before anything else sees them
 
 
-async def _body(request: Request) -> bytes:
+def _with_notices(reply: dict[str, Any], text: str) -> dict[str, Any]:
+    """``reply`` plus ``"notices": ["invalid_unicode"]`` when some of ``text`` could not be read."""
+    return {**reply, "notices": ["invalid_unicode"]} if had_invalid_text(text) else reply
+
+
+async def _body(request: Request, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise _TooLarge()
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise _TooLarge()
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(timeout_s):  # a body shorter than its Content-Length ends here
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise _TooLarge()
+                chunks.append(chunk)
+    except TimeoutError as exc:
+        raise _BadBody(408, "request body not received in time") from exc
+    except ClientDisconnect as exc:
+        raise _BadBody(400, "client disconnected before sending its body") from exc
     return b"".join(chunks)
 
 
@@ -87,23 +102,34 @@ class _TooLarge(Exception):
     """Internal: the request body exceeds :data:`MAX_BODY_BYTES`."""
 
 
+class _BadBody(Exception):
+    """Internal: the request body came too slowly, or the client left while sending it."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
 def create_app(
     pipeline: Pipeline,
     *,
     kb: str = "wikidata",
-    rate_limiter: RateLimiter | None = None,
+    rate_limiter: RateLimiter | ClientLimiter | None = None,
     session_log: SessionLog | None = None,
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
+    body_timeout_s: float = BODY_TIMEOUT_S,
 ) -> FastAPI:
     """The web API over an assembled :class:`Pipeline` (:meth:`Pipeline.candidates` serves ``/api/qa/full``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
     one random session id per app, no client address) before the reply is sent.  At
     most ``max_concurrent`` questions are worked on at once (the rest wait in uvicorn's
-    thread pool); ``/health`` never waits.
+    thread pool); ``/health`` never waits.  ``rate_limiter`` is the process's one limit
+    (:class:`ClientLimiter`; pass the chat's to share it), keyed by client address.
     """
     app = FastAPI(title="KGQA service", version="0.1.0", docs_url=None, redoc_url=None, openapi_url=None)
-    limiter = rate_limiter if rate_limiter is not None else RateLimiter(0)
+    limiter = rate_limiter if isinstance(rate_limiter, ClientLimiter) else ClientLimiter(rate_limiter or RateLimiter(0))
     app.state.pipeline = pipeline
     app.state.rate_limiter = limiter
     api_session = new_session_id()
@@ -119,7 +145,7 @@ def create_app(
     async def guard(request: Request, call_next):
         started = time.perf_counter()
         if request.url.path != "/health":
-            wait = limiter.acquire(client_key(request.client.host if request.client else None))
+            wait = limiter.acquire(request.client.host if request.client else None, request.headers)
             if wait > 0:
                 response = _error(429, "rate_limited", "too many requests; slow down", wait)
                 _log(request, response.status_code, started)
@@ -130,18 +156,23 @@ def create_app(
         _log(request, response.status_code, started)
         return response
 
+    @app.exception_handler(_BadBody)
+    async def bad_body(request: Request, exc: _BadBody) -> JSONResponse:
+        log.info("%s %s: %s", request.method, request.url.path, exc.detail)  # no traceback, no address
+        return _error(exc.status, "bad_body", exc.detail)
+
     @app.exception_handler(_TooLarge)
     async def too_large(request: Request, exc: _TooLarge) -> JSONResponse:
         return _error(413, "too_large", f"request body exceeds {MAX_BODY_BYTES} bytes")
 
     @app.api_route("/api/qa/full", methods=["GET", "POST"])
     async def qa_full(request: Request) -> JSONResponse:
-        params = await _params(request)
+        params = await _params(request, body_timeout_s)
         return await _run_sync(limited(lambda: _qa_full(pipeline, params, kb)))
 
     @app.post("/gerbil")
     async def gerbil(request: Request) -> JSONResponse:
-        raw = await _body(request)
+        raw = await _body(request, body_timeout_s)
         return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
     @app.get("/health")
@@ -170,7 +201,7 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
             return _error(500, "internal_error", type(exc).__name__)
         log.warning("service fault on /api/qa/full: %s", exc)
         return _error(503, "service_unavailable", type(exc).__name__, RETRY_AFTER_S)
-    return _json(qa_full_reply(generated.question, generated.candidates, kb))
+    return _json(_with_notices(qa_full_reply(generated.question, generated.candidates, kb), generated.question))
 
 
 def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, session_id: str) -> JSONResponse:
@@ -178,10 +209,12 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
         return _error(400, "bad_input", str(exc))
+    text, lang = valid_unicode(text), valid_unicode(lang) or None
     given = lang if lang in SUPPORTED_LANGUAGES else None  # GERBIL's lang is the question's language
     try:
         done = answer_and_log(pipeline, text, given, session_log,
-                              render=lambda turn, _turn_id: qald_reply(turn, text, lang), session_id=session_id,
+                              render=lambda turn, _turn_id: _with_notices(qald_reply(turn, text, lang), text),
+                              session_id=session_id,
                               source="api", log_bad_input=False, question_lang=given)
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)

@@ -1,6 +1,10 @@
-"""A per-session token-bucket rate limiter, shared by the web API and the chat UI.
+"""One token-bucket rate limit for every door: the chat UI, the chat's ``/ask``,
+``/api/qa/full`` and ``/gerbil`` all take their tokens from one :class:`ClientLimiter`
+per process, keyed by the client's address (a page reload cannot reset it), hashed in
+memory and never stored.  ``X-Forwarded-For`` is believed only when the connection
+comes from one of the configured ``trusted_proxies`` (``Settings.trusted_proxies``).
 
-Keys are opaque strings (a Gradio session hash, or :func:`client_key` of an address).
+Keys are opaque strings (:func:`client_key` of an address).
 Buckets live in memory only and the least recently used ones are dropped beyond
 ``max_keys``, so memory stays bounded; nothing is written anywhere.
 
@@ -16,11 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 _PROCESS_SECRET = secrets.token_bytes(32)
 
@@ -82,3 +87,60 @@ def client_key(address: str | None, secret: bytes = _PROCESS_SECRET) -> str:
     """An opaque, per-process key for a client address, so that no IP is kept even in
     memory (HMAC with a random secret drawn at start-up)."""
     return hmac.new(secret, (address or "?").encode(), hashlib.sha256).hexdigest()[:16]
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_proxies(spec: str | Iterable[str] | None) -> tuple[Network, ...]:
+    """Trusted proxies from ``"10.0.0.1, 192.168.0.0/24"`` (addresses or networks).
+
+    Raises :class:`ValueError` for an entry that is neither."""
+    items = spec.split(",") if isinstance(spec, str) else list(spec or ())
+    return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in items if item.strip())
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+class ClientLimiter:
+    """The one rate limit of a process, keyed by client address.
+
+    The address is the connection's peer, unless the peer is a trusted proxy: then it is
+    the right-most ``X-Forwarded-For`` entry that is not itself a trusted proxy (entries
+    left of it were written by the client and prove nothing)."""
+
+    def __init__(self, limiter: RateLimiter, trusted_proxies: str | Iterable[str] | None = None) -> None:
+        self.limiter = limiter
+        self.trusted = parse_proxies(trusted_proxies)
+
+    @classmethod
+    def per_minute(cls, per_minute: float, trusted_proxies: str | Iterable[str] | None = None) -> ClientLimiter:
+        """A limiter of ``per_minute`` questions per client (0: off)."""
+        return cls(RateLimiter(per_minute), trusted_proxies)
+
+    def _is_trusted(self, address: str | None) -> bool:
+        ip = _address(address or "")
+        return ip is not None and any(ip in net for net in self.trusted)
+
+    def client_address(self, peer: str | None, headers: Mapping[str, str] | None = None) -> str:
+        """The address the limit applies to (see the class docstring)."""
+        address = peer or "?"
+        if not self._is_trusted(peer):
+            return address
+        forwarded = (headers or {}).get("x-forwarded-for", "")
+        for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+            if _address(hop) is None:
+                break  # garbage: stop believing the header here
+            address = hop
+            if not self._is_trusted(hop):
+                break
+        return address
+
+    def acquire(self, peer: str | None, headers: Mapping[str, str] | None = None) -> float:
+        """Take one token for this client: 0.0 when allowed, else the seconds to wait."""
+        return self.limiter.acquire(client_key(self.client_address(peer, headers)))

@@ -13,9 +13,11 @@ from fastapi import FastAPI
 
 
 def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info") -> uvicorn.Config:
-    """The one uvicorn configuration: no access log, no server header, one process."""
+    """The one uvicorn configuration: no access log, no server header, one process, and no
+    proxy headers (uvicorn would believe ``X-Forwarded-For`` from 127.0.0.1; the rate
+    limiter believes it only from ``Settings.trusted_proxies``)."""
     return uvicorn.Config(app, host=host, port=port, access_log=False, server_header=False,
-                          log_level=log_level, workers=1, timeout_graceful_shutdown=5)
+                          log_level=log_level, workers=1, timeout_graceful_shutdown=5, proxy_headers=False)
 
 
 def serve(app: FastAPI, host: str, port: int) -> None:

@@ -31,6 +31,7 @@ from evaluation.splits import split_of
 from kg.client import KG
 from qa.candidate import COMPLEX_SHAPES
 from qa.generate import Backend
+from qa.guard import screen
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import mentions_gold
 from validator.verbalize import VERSION, Verbalizer
@@ -101,7 +102,7 @@ def execute_candidate(kg: KG, sparql: str, gold: set[str], *, timeout_s: float) 
 def records_for_item(item: EvalItem, backend: Backend, kg: KG, verbalizer: Verbalizer, *,
                      timeout_s: float = 5.0) -> list[CandidateRecord]:
     """Run the backend on one item, then execute and verbalize every candidate."""
-    candidates = backend.ask(item.text, item.lang)
+    candidates = screen(backend.ask(item.text, item.lang)).as_written  # off-list candidates never run
     gold = gold_values(item.question)
     texts = verbalizer.many([c.sparql for c in candidates], item.lang)
     # templated questions carry their entity split, and their candidates must also name the

@@ -26,6 +26,7 @@ from kg.build import build_kg
 from kg.client import EmbeddedKG
 from kg.store import open_store
 from qa.candidate import Candidate
+from qa.guard import DEFAULT_LIMIT
 from qa.pipeline import Pipeline, Validation
 from tests.stages import Verbalize
 from validator.gate import GatePolicy
@@ -95,6 +96,11 @@ def _handler(question: str, lang: str) -> list[Candidate]:
     return [Candidate(s, 1.0 - 0.1 * i) for i, s in enumerate(SCRIPT.get(question, []))]
 
 
+def _as_written(sparql: str, lang: str) -> str:
+    """The candidate as the backend wrote it (the allow-list appends a LIMIT to a SELECT without one)."""
+    return sparql.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")
+
+
 class ScriptedScorer:
     """Stands in for the cross-encoder (helper C builds the real one)."""
 
@@ -117,7 +123,7 @@ def dataset_file(tmp_path: Path) -> Path:
 
 def test_evaluate_compare_validator_end_to_end(tiny_built_kg: EmbeddedKG, dataset_file: Path, tmp_path: Path):
     pipeline = Pipeline(FakeBackend(_handler), tiny_built_kg,
-                        validation=Validation(Verbalize(), ScriptedScorer(), GatePolicy()), threshold=0.5)
+                        validation=Validation(Verbalize(_as_written), ScriptedScorer(), GatePolicy()), threshold=0.5)
     items = select_items([("tiny-e2e", load_dataset(dataset_file))], lang="all")
     assert len(items) == 9  # t:1 in en and de, seven more in en
     out = tmp_path / "out"
@@ -176,7 +182,7 @@ def test_evaluate_compare_validator_end_to_end(tiny_built_kg: EmbeddedKG, datase
     answers = {q.id: q for q in load_dataset(out / "answers.en.json").questions}
     assert set(answers) == {f"t:{i}" for i in range(1, 9)}
     assert [t.value for t in answers["t:1"].answers.values()] == [WD + "Q64"]
-    assert answers["t:1"].sparql == RIGHT_CAPITAL
+    assert answers["t:1"].sparql == f"{RIGHT_CAPITAL}\nLIMIT {DEFAULT_LIMIT}"  # what ran (the allow-list's LIMIT)
     assert answers["t:4"].answers.boolean is True
     assert answers["t:3"].answers.is_empty() and answers["t:6"].answers.is_empty()
     assert answers["t:5"].answers.values()[0].value == "1799-06-06T00:00:00Z"

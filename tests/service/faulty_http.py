@@ -112,3 +112,66 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class DripServer:
+    """A raw TCP server on 127.0.0.1 that answers every connection with ``head`` then
+    ``body``, ``chunk`` bytes every ``interval_s`` seconds (from the start when
+    ``drip_head``), the way a slow-loris server holds a client.  ``connections`` counts
+    accepted connections."""
+
+    def __init__(self, body: bytes, *, head: bytes | None = None, chunk: int = 1, interval_s: float = 0.2,
+                 drip_head: bool = False) -> None:
+        self.head = head if head is not None else (
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode())
+        self.body = body
+        self.chunk = chunk
+        self.interval_s = interval_s
+        self.drip_head = drip_head
+        self.connections = 0
+        self._stop = threading.Event()
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(16)
+        self._sock.settimeout(0.05)
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            self.connections += 1
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: socket.socket) -> None:
+        with conn:
+            conn.settimeout(1.0)
+            try:
+                conn.recv(65536)  # the request (small; its rest is never needed)
+                data = self.head + self.body
+                if not self.drip_head:
+                    conn.sendall(self.head)
+                    data = self.body
+                for i in range(0, len(data), self.chunk):
+                    if self._stop.wait(self.interval_s):
+                        return
+                    conn.sendall(data[i:i + self.chunk])
+            except OSError:
+                return  # the client hung up: what a deadline should make it do
+
+    def __enter__(self) -> DripServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self._sock.close()

@@ -10,6 +10,7 @@ import pytest
 from backends.fake import FakeBackend
 from backends.qanswer import QAnswerBackend
 from core.errors import BackendTimeout
+from qa.guard import DEFAULT_LIMIT
 from service.app import MAX_BODY_BYTES, create_app
 from service.formats import parse_gerbil_body
 from service.ratelimit import RateLimiter
@@ -97,7 +98,7 @@ def test_gerbil_raw_body_split_on_last_lang(url, backend_calls):
 def test_gerbil_answer_as_sparql_json_bindings(url):
     r = HTTP.post(url + "/gerbil", content=b"query=What is the capital of Germany?&lang=en")
     q = r.json()["questions"][0]
-    assert q["query"] == {"sparql": CAPITAL}
+    assert q["query"] == {"sparql": f"{CAPITAL}\nLIMIT {DEFAULT_LIMIT}"}  # what ran: the guard added a LIMIT
     assert q["answers"] == [{"head": {"vars": ["answer"]}, "results": {"bindings": [
         {"answer": {"type": "uri", "value": tiny_kg.BERLIN.value}}]}}]
 

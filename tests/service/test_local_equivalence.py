@@ -39,6 +39,8 @@ def _comparable(turn) -> dict:
     data = turn.to_json()
     data.pop("timings_ms")
     data.pop("backend")
+    for candidate in data["candidates"]:  # what a query names, in any order (read from its text over the API)
+        candidate["entities"], candidate["properties"] = sorted(candidate["entities"]), sorted(candidate["properties"])
     return data
 
 
