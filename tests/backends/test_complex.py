@@ -430,7 +430,8 @@ def test_written_questions_are_never_answered_wrongly(full_kg):
     pipeline = Pipeline(LocalBackend.from_settings(settings, kg), kg)
     verdicts: dict[str, str] = {}
     for q in _load_questions():
-        verdicts[q["id"]] = judge(pipeline.answer(q["question"], q["lang"], use_validator=False).to_json(), q)
+        turn = pipeline.answer(q["question"], q["lang"], use_validator=False, question_lang=q["lang"])
+        verdicts[q["id"]] = judge(turn.to_json(), q)
     wrong = sorted(k for k, v in verdicts.items() if v == "wrong")
     correct = sum(v == "correct" for v in verdicts.values())
     print(f"written complex questions: {correct}/{len(verdicts)} correct, {len(wrong)} wrong")
@@ -447,7 +448,8 @@ def test_written_questions_pass_the_shipped_validator(full_kg):
     kg, _ = full_kg
     pipeline = build_pipeline(load_settings({}), kg=kg)
     assert pipeline.validator_state == "on"
-    verdicts = {q["id"]: judge(pipeline.answer(q["question"], q["lang"]).to_json(), q) for q in _load_questions()}
+    verdicts = {q["id"]: judge(pipeline.answer(q["question"], q["lang"], question_lang=q["lang"]).to_json(), q)
+                for q in _load_questions()}
     wrong = sorted(k for k, v in verdicts.items() if v == "wrong")
     correct = sum(v == "correct" for v in verdicts.values())
     print(f"written complex questions, validator on: {correct}/{len(verdicts)} correct, {len(wrong)} wrong")
