@@ -38,6 +38,7 @@ from typing import Literal
 
 from backends.local.lexicon import default_lexicon
 from core.errors import KGError, LexiconError
+from core.phrases import Phrase, PhraseMatcher, Word, non_overlapping
 from kg.client import KG, Term
 from kg.sparql import XSD, entity_iri, literal, local_id, prop_iri, short
 from qa.candidate import Candidate
@@ -494,11 +495,37 @@ def _word_pattern(word: str) -> re.Pattern[str]:
 
 
 def find_words(text: str, words: Iterable[str]) -> list[tuple[int, int, str]]:
-    """``(start, end, word)`` of every occurrence of ``words`` in normalized ``text``."""
+    """``(start, end, word)`` of every occurrence of ``words`` in normalized ``text``
+    (what ``_word_pattern(word).finditer(text)`` finds, by one automaton per word list)."""
+    words = tuple(words)
+    matcher, terms = _word_matcher(words)
+    found = matcher.find_all(text)
     hits = []
-    for word in words:
-        hits.extend((m.start(), m.end(), word) for m in _word_pattern(word).finditer(text))
+    for word, term in zip(words, terms, strict=True):
+        if isinstance(term, Phrase):
+            hits.extend((s, e, word) for s, e in non_overlapping(found.get(term, ())))
+        else:  # a form the automaton cannot express (a leading "*" on a later word)
+            hits.extend((m.start(), m.end(), word) for m in term.finditer(text))
     return sorted(hits)
+
+
+@lru_cache(maxsize=2048)
+def _word_matcher(words: tuple[str, ...]) -> tuple[PhraseMatcher, tuple[Phrase | re.Pattern[str], ...]]:
+    """The automaton over ``words`` (built once per word list) and each word's phrase."""
+    terms = tuple(_word_phrase(word) for word in words)
+    return PhraseMatcher(t for t in terms if isinstance(t, Phrase)), terms
+
+
+def _word_phrase(word: str) -> Phrase | re.Pattern[str]:
+    """:func:`_word_pattern`'s meaning as a :class:`Phrase` (a regex where it has none)."""
+    w = normalize_text(word)
+    if _CJK.search(w):
+        return Phrase((Word(w),)) if "*" not in w else _word_pattern(word)
+    parts = w.split()
+    if not parts or any("*" in p.rstrip("*") or p == "*" for p in parts):  # "*reich*", "am *sten"
+        return _word_pattern(word)
+    return Phrase(tuple(Word(p.rstrip("*"), p.endswith("*")) for p in parts), before="letter",
+                  after="none" if w.endswith("*") else "letter", run_sep=True)
 
 
 def _words(table: Mapping[str, tuple[str, ...]], lang: str) -> tuple[str, ...]:
@@ -779,7 +806,7 @@ class Analysis:
 
 def _yes_no(text: str, lang: str) -> bool:
     first = re.sub(r"^[¿¡\"'«(]+", "", text)
-    if any(_word_pattern(w).match(first) for w in _words(YES_NO_OPENERS, lang)):
+    if any(start == 0 for start, _, _ in find_words(first, _words(YES_NO_OPENERS, lang))):
         return True
     padded = f" {text} "
     if not any(w in padded for w in _YES_NO_ANYWHERE.get(lang, ())):
@@ -1498,15 +1525,6 @@ def _list_patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patt
 
 
 # --------------------------------------------------------------------------- the local backend's hook
-
-
-def warm_up(lang: str) -> None:
-    """Compile the cue-word patterns :func:`analyze` uses for ``lang`` (they are otherwise
-    compiled on first use, several hundred milliseconds spread over the first questions in
-    each language).  Analyses a probe with a number, so that every table, operator and
-    unit pattern is built; the result is discarded."""
-    analyze("1990 2000", lang)
-    _list_patterns(lang)
 
 
 def mentions_from_links(question: str, linked: Iterable[object]) -> list[Mention]:

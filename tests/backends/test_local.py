@@ -278,20 +278,3 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
         with pytest.raises(BackendTimeout):
             local.ask("Where was Albert Einstein born?", "en")
         assert local._adjacency_cache == {}  # nothing learnt from failed queries
-
-
-def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_client: EmbeddedKG,
-                                                                      index: LabelIndex):
-    from backends.local.complex import _operator_pattern
-    from backends.local.lexicon import PropertyLexicon
-
-    lexicon = PropertyLexicon.load()
-    warm = LocalBackend(tiny_kg_client, index, lexicon=lexicon)
-    cold = LocalBackend(tiny_kg_client, index, lexicon=PropertyLexicon.load())
-    warm.warm_up(["en", "de"])
-    built = len(lexicon._patterns)
-    assert built >= len(lexicon.phrase_index("en")) + len(lexicon.phrase_index("de"))
-    assert _operator_pattern.cache_info().currsize > 0
-    for question, lang in (("Where was Albert Einstein born?", "en"), ("Wo wurde Albert Einstein geboren?", "de")):
-        assert warm.ask(question, lang) == cold.ask(question, lang)
-    assert len(lexicon._patterns) == built  # nothing left to build while answering
