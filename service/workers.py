@@ -71,29 +71,14 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
 
 
 def build_warm_pipeline(settings: Settings) -> Pipeline:
-    """:func:`service.factory.build_pipeline` without random weight initialization, then warmed up.
+    """:func:`service.factory.build_pipeline`, then warmed up: the language detectors are
+    loaded and one question is answered (lazy models), so that the first users do not pay
+    for it."""
 
-    ``no_init_weights`` skips the random initialization of the freshly built network (its
-    weights are all loaded right after).  Warming up loads the language detectors and
-    answers one question (lazy models), so that the first users do not pay for it.
-    """
-
-    pipeline = _build(settings)
+    pipeline = build_pipeline(settings)
     warm_up()
     pipeline.answer(WARM_UP_QUESTION)
     return pipeline
-
-
-def _build(settings: Settings) -> Pipeline:
-
-    if not settings.validator:
-        return build_pipeline(settings)
-    try:
-        from transformers.initialization import no_init_weights
-    except ImportError:  # another transformers layout: build as usual
-        return build_pipeline(settings)
-    with no_init_weights():
-        return build_pipeline(settings)
 
 
 def share_cores(questions_at_once: int) -> int:

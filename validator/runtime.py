@@ -58,7 +58,7 @@ def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = No
         if cached and cached[0] == stamp:
             return cached[1], cached[2]
         config = read_config(model_dir)
-        encoder = CrossEncoder.load(model_dir, base_dir, quantized=quantized)
+        encoder = CrossEncoder.load(model_dir, base_dir, quantized=quantized, cache_dir=base_dir.parent)
         _CACHE[key] = (stamp, encoder, config)
     return encoder, config
 
