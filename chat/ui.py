@@ -31,7 +31,7 @@ from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from core.errors import SessionLogError
 from core.settings import Settings
-from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language, warm_up
+from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language
 from qa.pipeline import Pipeline, Turn
 from service.ratelimit import RateLimiter
 from service.session_log import SessionLog, new_session_id, new_turn_id
@@ -88,6 +88,7 @@ class ChatState:
     history: list[dict[str, Any]] = field(default_factory=list)
     pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
     draining: bool = False
+    header_starting: bool = False  # the header still says "starting…": refresh it with the next answer
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
@@ -195,6 +196,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
     def on_load(request: gr.Request) -> tuple[Any, ...]:
         state = ChatState(ui_lang=accept_language(request.headers.get("accept-language") if request else None))
+        state.header_starting = not pipeline_ready(pipeline)
         return (state, *ui_updates(state.ui_lang, AUTO))
 
     def add_user(question: str | None, lang_value: str | None, state: ChatState | None):
@@ -255,6 +257,11 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     raw, asked_lang = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
                 before = state.ui_lang
+                if not pipeline_ready(pipeline):  # loading: say so, then answer when the workers are up
+                    state.header_starting = True
+                    with state.lock:
+                        waiting = [*state.history, {"role": "assistant", "content": starting_html(before)}]
+                    yield (state, *ui_updates(before, lang_value or AUTO, history=waiting, changed=False))
                 html, turn_id, ui = answer_one(raw, selected, state, client_ip)
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
@@ -262,7 +269,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                         state.turn_ids[len(state.history) - 1] = turn_id
                     state.ui_lang = ui
                     history = list(state.history)
-                yield (state, *ui_updates(ui, lang_value or AUTO, history=history, changed=ui != before))
+                    refresh, state.header_starting = state.header_starting, False
+                yield (state, *ui_updates(ui, lang_value or AUTO, history=history, changed=ui != before or refresh))
         finally:
             with state.lock:
                 state.draining = False
@@ -328,6 +336,18 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     return app
 
 
+def pipeline_ready(pipeline: Pipeline | WorkerPipeline) -> bool:
+    """False while worker processes are still loading (questions then wait for them)."""
+    return not isinstance(pipeline, WorkerPipeline) or pipeline.ready
+
+
+def starting_html(lang: str) -> str:
+    """The progress message shown in place of an answer while the workers load."""
+    ui = ui_language(lang)
+    return (f'<div class="kgqa-answer" lang="{escape(ui)}" data-status="starting">'
+            f'<p class="kgqa-notice">{escape(message("starting_wait", ui))}</p></div>')
+
+
 def _threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
     return pipeline.threshold if pipeline.validator_state == "on" else None
 
@@ -371,26 +391,30 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
            **kwargs: Any) -> Any:
-    """Build the pipeline and session log from ``settings``, warm up, and serve the chat
-    answering ``concurrency`` questions at a time.
+    """Build the pipeline and session log from ``settings``, and serve the chat answering
+    ``concurrency`` questions at a time.
 
     The questions are answered in ``workers`` worker processes (default: one per question
     answered at once; see :mod:`service.workers`: questions answered in one process share
-    its interpreter lock), or, with ``workers=0``, in this process."""
+    its interpreter lock), or, with ``workers=0``, in this process.  Worker processes load
+    in the background: the UI is served at once, says "starting…", and questions asked
+    meanwhile wait for the workers with a progress message."""
 
     started = time.perf_counter()
     processes = concurrency if workers is None else workers
     pipeline: Pipeline | WorkerPipeline
     if processes > 0:
-        pipeline = WorkerPipeline(settings, processes)
+        pipeline = WorkerPipeline(settings, processes, wait=False)
     else:
         if settings.validator:
             log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
                      share_cores(concurrency), concurrency)
         pipeline = build_warm_pipeline(settings)
-    log.info("pipeline ready in %.1f s (%s, validator %s)", time.perf_counter() - started,
-             f"{processes} worker processes" if processes > 0 else "in the app process", pipeline.validator_state)
+    if processes > 0:
+        log.info("loading the pipeline for %d worker processes in the background; serving the UI now", processes)
+    else:
+        log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
+                 pipeline.validator_state)
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
-    warm_up()  # language detection of bad input happens here
     app = build_app(pipeline, settings, session_log, concurrency=concurrency)
     return launch_app(app, settings, **kwargs)

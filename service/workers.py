@@ -367,6 +367,9 @@ class WorkerPipeline:
                 f"the loading process exited (status {self._template.exitcode})")
             log.error("workers could not start: %s", self._failure)
         self.ready_s = time.monotonic() - self.started_at
+        if self._failure is None:
+            log.info("%d worker processes ready in %.1f s (validator %s)", self.workers, self.ready_s,
+                     self.validator_state)
         self._ready.set()
 
     def _spawn(self) -> _Worker:
