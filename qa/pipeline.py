@@ -123,6 +123,16 @@ class Turn:
             out["comparison"] = self.comparison
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Turn:
+        """The turn :meth:`to_json` described (how ``kgqa ask`` reads a running ``kgqa serve``'s turn)."""
+        answers = [AnswerItem(a["value"], a["id"], a["label"], a["label_lang"], a["datatype"], a["type"])
+                   for a in data["answers"]]
+        candidates = [CandidateView(**{**c, "entities": tuple(c["entities"]), "properties": tuple(c["properties"])})
+                      for c in data["candidates"]]
+        plain = {k: v for k, v in data.items() if k not in ("answers", "candidates")}
+        return cls(**plain, answers=answers, candidates=candidates)
+
 
 class Pipeline:
     """The one answering pipeline.  ``validator`` may be ``None`` (validator off)."""

@@ -8,7 +8,10 @@ Endpoints:
 * ``POST /gerbil`` - GERBIL's QALD web-service protocol: raw body
   ``query=<text>&lang=<xx>``; replies QALD-JSON with the *gated* answer (one answer
   set or empty bindings = abstain), booleans as ``boolean``.
-* ``GET /health`` - liveness plus a cheap KG probe.
+* ``POST /api/ask`` - ``question=&lang=&validator=off``: the full turn as ``kgqa ask --json``
+  prints it (``kgqa ask`` uses a running ``kgqa serve`` this way).
+* ``GET /health`` - liveness plus a cheap KG probe (with worker processes: ``starting``
+  while they load, and the workers stuck past their deadline).
 
 Faults: bad input -> 400; rate limit -> 429 + ``Retry-After``; backend/KG service
 faults -> 503 + ``Retry-After`` (the GERBIL reply still carries valid QALD-JSON with
@@ -37,6 +40,7 @@ from qa.pipeline import Pipeline
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import RateLimiter, client_key
 from service.session_log import SessionLog, new_session_id
+from service.workers import WorkerPipeline
 
 log = logging.getLogger("kgqa.service")
 
@@ -91,14 +95,15 @@ class _TooLarge(Exception):
 
 
 def create_app(
-    pipeline: Pipeline,
+    pipeline: Pipeline | WorkerPipeline,
     *,
     kb: str = "wikidata",
     rate_limiter: RateLimiter | None = None,
     session_log: SessionLog | None = None,
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
 ) -> FastAPI:
-    """The web API over an assembled :class:`Pipeline` (its backend serves ``/api/qa/full``).
+    """The web API over an assembled :class:`Pipeline` or :class:`WorkerPipeline` (its
+    backend serves ``/api/qa/full``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
     one random session id per app, no client address) before the reply is sent.  At
@@ -147,6 +152,11 @@ def create_app(
         raw = await _body(request)
         return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
+    @app.post("/api/ask")
+    async def ask(request: Request) -> JSONResponse:
+        params = await _params(request)
+        return await _run_sync(limited(lambda: _ask(pipeline, params)))
+
     @app.get("/health")
     async def health() -> JSONResponse:
         return await _run_sync(lambda: _health(pipeline))
@@ -158,7 +168,7 @@ async def _run_sync(fn: Callable[[], JSONResponse]) -> JSONResponse:
     return await run_in_threadpool(fn)
 
 
-def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONResponse:
+def _qa_full(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], kb: str) -> JSONResponse:
     requested_kb = (params.get("kb") or kb).strip()
     if requested_kb != kb:
         return _error(400, "unknown_kb", f"this service answers over kb={kb!r} only")
@@ -178,7 +188,8 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
     return _json(qa_full_reply(text, candidates, kb))
 
 
-def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, session_id: str) -> JSONResponse:
+def _gerbil(pipeline: Pipeline | WorkerPipeline, raw: bytes, session_log: SessionLog | None,
+            session_id: str) -> JSONResponse:
     try:
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
@@ -203,13 +214,45 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
     return _json(reply)
 
 
-def _health(pipeline: Pipeline) -> JSONResponse:
+def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str]) -> JSONResponse:
+    """``kgqa ask``'s turn, answered here (form ``question``, ``lang``, ``validator=off``)."""
+    lang = (params.get("lang") or "").strip().lower()
+    turn = pipeline.answer(params.get("question"), lang if lang in SUPPORTED_LANGUAGES else None,
+                           use_validator=params.get("validator") != "off")
+    return _json(turn.to_json())
+
+
+def _health(pipeline: Pipeline | WorkerPipeline) -> JSONResponse:
+    if isinstance(pipeline, WorkerPipeline):
+        return _workers_health(pipeline)
     out: dict[str, Any] = {"status": "ok", "backend": getattr(pipeline.backend, "name", "?"),
                            "kg": getattr(pipeline.kg, "name", "?"), "validator": pipeline.validator_state}
     try:
         pipeline.kg.query("ASK { }", timeout_s=2.0)
     except KGError as exc:
         out.update(status="degraded", kg_error=type(exc).__name__)
+        return _json(out, 503)
+    return _json(out)
+
+
+def _workers_health(pool: WorkerPipeline) -> JSONResponse:
+    """Workers: ``starting`` until loaded; ``degraded`` with the ids of workers past their
+    deadline (``stuck``), or when no worker answers a KG probe."""
+    out: dict[str, Any] = {"status": "ok", "backend": pool.backend.name,
+                           "kg": "remote" if pool.settings.kg_endpoint else "embedded",
+                           "validator": pool.validator_state, "workers": len(pool.pids()), "stuck": pool.stuck()}
+    if not pool.ready:
+        out["status"] = "starting"
+        return _json(out, 503, {"Retry-After": "1"})
+    if pool.failure is not None:
+        out.update(status="degraded", error=pool.failure)
+        return _json(out, 503)
+    try:
+        pool.probe()
+    except KGError as exc:
+        out.update(status="degraded", kg_error=type(exc).__name__)
+    if out["stuck"] or out["status"] != "ok":
+        out["status"] = "degraded"
         return _json(out, 503)
     return _json(out)
 

@@ -255,10 +255,11 @@ class WorkerPipeline:
         return self._ready.wait(timeout_s)
 
     def stuck(self) -> list[int]:
-        """Workers answering one request for longer than ``deadline_s`` (about to be killed)."""
+        """Workers busy with one request for more than half of ``deadline_s`` (killed at the deadline)."""
         now = time.monotonic()
         with self._lock:
-            return [w.pid for w in self._all if w.busy_since is not None and now - w.busy_since > self.deadline_s]
+            return [w.pid for w in self._all
+                    if w.busy_since is not None and now - w.busy_since > self.deadline_s / 2]
 
     def pids(self) -> list[int]:
         """Process ids of the live workers."""

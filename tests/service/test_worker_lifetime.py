@@ -8,13 +8,17 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from chat.messages import message, turn_message
 from core.settings import load_settings
+from service.app import create_app
+from service.server import ServerThread
 from service.workers import WorkerPipeline
 from tests.service.faulty_http import Reply, Request, ScriptedServer
 
@@ -31,6 +35,8 @@ PARENT = """
 import json, sys, time
 from pathlib import Path
 from core.settings import load_settings
+from service.app import create_app
+from service.server import ServerThread
 from service.workers import WorkerPipeline
 settings = load_settings({}, kg_source=Path(sys.argv[1]), cache_dir=Path(sys.argv[2]), validator=False)
 pool = WorkerPipeline(settings, 2)
@@ -89,10 +95,17 @@ def test_a_query_past_its_deadline_kills_the_worker_and_the_next_user_is_answere
     with ScriptedServer(qanswer) as server:
         settings = load_settings({}, kg_source=source, cache_dir=cache, validator=False, backend="qanswer",
                                  qanswer_url=server.url, timeout_s=2.0)
-        with WorkerPipeline(settings, 1, deadline_s=DEADLINE_S) as pool:
+        with WorkerPipeline(settings, 1, deadline_s=DEADLINE_S) as pool, ServerThread(create_app(pool)) as api:
             victim = pool.pids()[0]
             started = time.monotonic()
-            turn = pool.answer("What is the capital of forever?", "en")
+            turns: list = []
+            asking = threading.Thread(target=lambda: turns.append(pool.answer("What is the capital of forever?", "en")))
+            asking.start()
+            time.sleep(DEADLINE_S * 0.75)
+            health = httpx.get(api.url + "/health", timeout=10)
+            assert health.status_code == 503 and health.json()["stuck"] == [victim]
+            asking.join(timeout=DEADLINE_S * 2)
+            [turn] = turns
             took = time.monotonic() - started
             assert turn.status == "service_error" and not turn.answered
             assert turn_message(turn) == message("service_unavailable", "en")
@@ -103,7 +116,8 @@ def test_a_query_past_its_deadline_kills_the_worker_and_the_next_user_is_answere
             assert turn.answered and turn.answers[0].id == "Q64"
             assert time.monotonic() - started <= 2.0
             assert victim not in pool.pids() and len(pool.pids()) == 1
-            pool.probe()  # /health's check goes through a worker too
+            health = httpx.get(api.url + "/health", timeout=10)
+            assert health.status_code == 200 and health.json()["stuck"] == []  # the probe ran in a worker
 
 
 def test_workers_are_forked_from_one_loaded_process(tiny_source: tuple[Path, Path]) -> None:
