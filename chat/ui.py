@@ -35,12 +35,12 @@ from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, detect_language
 from qa.pipeline import Pipeline, Turn
 from service.ratelimit import RateLimiter
 from service.session_log import SessionLog, new_session_id, new_turn_id
-from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
+from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
 AUTO = "auto"
-PIPELINE_CONCURRENCY = 2
+PIPELINE_CONCURRENCY = DEFAULT_WORKERS
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
@@ -56,6 +56,7 @@ CSS = """
 .kgqa-answer .kgqa-fallback { font-size: .65em; opacity: .6; margin-left: .15em; font-weight: 400; }
 .kgqa-answer .kgqa-more { opacity: .75; }
 .kgqa-answer .kgqa-notice { font-size: .85em; opacity: .75; font-style: italic; }
+.kgqa-starting { opacity: .75; font-style: italic; }
 .kgqa-answer details.kgqa-how { margin-top: .6em; font-size: .85em; }
 .kgqa-answer details.kgqa-how summary { cursor: pointer; opacity: .8; }
 .kgqa-answer details.kgqa-how dt { font-weight: 600; margin-top: .4em; }
@@ -344,8 +345,8 @@ def pipeline_ready(pipeline: Pipeline | WorkerPipeline) -> bool:
 def starting_html(lang: str) -> str:
     """The progress message shown in place of an answer while the workers load."""
     ui = ui_language(lang)
-    return (f'<div class="kgqa-answer" lang="{escape(ui)}" data-status="starting">'
-            f'<p class="kgqa-notice">{escape(message("starting_wait", ui))}</p></div>')
+    return (f'<div class="kgqa-starting" lang="{escape(ui)}" data-status="starting">'
+            f'<p>{escape(message("starting_wait", ui))}</p></div>')
 
 
 def _threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
@@ -390,7 +391,7 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
-           **kwargs: Any) -> Any:
+           pipeline: Pipeline | WorkerPipeline | None = None, **kwargs: Any) -> Any:
     """Build the pipeline and session log from ``settings``, and serve the chat answering
     ``concurrency`` questions at a time.
 
@@ -398,12 +399,14 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
     answered at once; see :mod:`service.workers`: questions answered in one process share
     its interpreter lock), or, with ``workers=0``, in this process.  Worker processes load
     in the background: the UI is served at once, says "starting…", and questions asked
-    meanwhile wait for the workers with a progress message."""
+    meanwhile wait for the workers with a progress message.  ``pipeline``: worker processes
+    already started by the caller (``app.py`` starts them before importing gradio)."""
 
     started = time.perf_counter()
     processes = concurrency if workers is None else workers
-    pipeline: Pipeline | WorkerPipeline
-    if processes > 0:
+    if pipeline is not None:
+        processes = pipeline.workers
+    elif processes > 0:
         pipeline = WorkerPipeline(settings, processes, wait=False)
     else:
         if settings.validator:

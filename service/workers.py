@@ -55,6 +55,8 @@ from service.factory import build_pipeline
 log = logging.getLogger(__name__)
 
 WARM_UP_QUESTION = "What is the capital of Germany?"
+DEFAULT_WORKERS = 2
+"""Worker processes of the chat and of ``kgqa serve`` (questions answered at once)."""
 DEFAULT_DEADLINE_S = 30.0
 """How long one question may take in a worker before the worker is killed and replaced."""
 _PR_SET_PDEATHSIG = 1
