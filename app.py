@@ -42,7 +42,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Build settings, start loading the worker processes, then serve the chat.
 
-    The worker processes are forked before gradio is imported: they load the pipeline
+    The worker processes are started before gradio is imported: they load the pipeline
     while this process loads the UI (and they carry no copy of gradio)."""
     from cli.main import settings_from_args
     from service.workers import DEFAULT_WORKERS, WorkerPipeline

@@ -57,7 +57,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
-    # workers: forked before the server starts a thread, loading in the background
+    # workers: started from this (main) thread, loading in the background
     pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False) if args.workers > 0
                                            else build_pipeline(settings))
     app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=RateLimiter(args.api_rate_limit),

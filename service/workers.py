@@ -3,8 +3,9 @@
 In one process, questions answered at the same time share one interpreter lock, so
 :class:`WorkerPipeline` gives every concurrently answered question its own process.
 
-Loading happens once.  The calling process (the chat UI, ``kgqa serve``) forks a
-*template* process at once, before it starts any thread; the template builds and warms
+Loading happens once.  The calling process (the chat UI, ``kgqa serve``) starts a
+*template* process at once (a fresh interpreter: nothing of the caller's threads or
+state comes along, and the caller goes on loading its UI meanwhile); the template builds and warms
 one :class:`~qa.pipeline.Pipeline` (store handle, label index, lexicon, model weights),
 calls ``gc.freeze()`` and then forks the ``workers``: they share everything it loaded
 copy-on-write.  The template stays single-threaded (torch runs one thread there; a
@@ -226,11 +227,14 @@ class WorkerPipeline:
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()
         self._closed = False
-        ctx = multiprocessing.get_context("fork")
+        # spawned, not forked: a fork of a process with other threads may inherit a held lock
+        # and hang; the template dies with the thread that starts it (PR_SET_PDEATHSIG), so
+        # start it from one that lives as long as the pool (the main thread)
+        ctx = multiprocessing.get_context("spawn")
         self._control, child = ctx.Pipe()
         self._template = ctx.Process(target=_template_main, args=(child, settings, workers),
                                      name="kgqa-template", daemon=True)
-        self._template.start()  # forked now, from the calling (main) thread, before any other thread
+        self._template.start()
         child.close()
         self._starter = threading.Thread(target=self._start, name="kgqa-workers-start", daemon=True)
         self._starter.start()

@@ -173,6 +173,6 @@ def test_questions_asked_while_the_workers_load_wait_with_a_progress_message(tin
         rows = list(log.turns())
     assert 'data-status="starting"' in waiting[5]["value"][-1]["content"]
     assert "sobald er bereit ist" in waiting[5]["value"][-1]["content"]
-    assert "Ulm" in answered[5]["value"][-1]["content"]
+    assert "Ulm" in answered[5]["value"][-1]["content"], [dict(r).get("error") for r in rows]  # the reason, if not
     assert 'data-validator="off"' in answered[1]  # the header no longer says "starting…"
     assert [r["question"] for r in rows] == ["Wo wurde Albert Einstein geboren?"]
