@@ -2,8 +2,9 @@
 
 When a ``kgqa serve`` answers on the configured host and ``serve_port`` (and no flag asks
 for another KG, backend or threshold), the question is answered there: no model to load.
-Otherwise the pipeline is built here, loading only what the question needs (no gradio;
-the validator's cached int8 network, see :mod:`validator.model`).  ``--local`` skips the
+Otherwise the pipeline is built here, loading only what the question needs: no gradio,
+and torch with the validator's cached int8 network (:mod:`validator.model`) only when the
+cross-encoder actually scores (most questions end before it runs).  ``--local`` skips the
 server; ``--timings`` prints where the time went (to stderr).
 """
 
@@ -95,7 +96,7 @@ def _answer_here(settings: Settings, args: argparse.Namespace, spent: dict[str, 
     factory = importlib.import_module("service.factory")
     spent["import"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    pipeline = factory.build_pipeline(settings)
+    pipeline = factory.build_pipeline(settings, lazy_validator=True)  # torch only if the validator scores
     spent["load"] = time.perf_counter() - mark
     mark = time.perf_counter()
     turn = pipeline.answer(args.question, args.lang, use_validator=not args.no_validator)
