@@ -65,7 +65,7 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGINT])
 def test_no_worker_survives_its_parent(tiny_source: tuple[Path, Path], sig: int) -> None:
     parent = subprocess.Popen([sys.executable, "-c", PARENT, *map(str, tiny_source)], cwd=ROOT,
                               stdout=subprocess.PIPE, text=True)
