@@ -40,13 +40,22 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Build settings and the pipeline, then serve the chat."""
-    from chat.ui import launch
+    """Build settings, start loading the worker processes, then serve the chat.
+
+    The worker processes are started before gradio is imported: they load the pipeline
+    while this process loads the UI (and they carry no copy of gradio)."""
     from cli.main import settings_from_args
+    from service.workers import DEFAULT_WORKERS, WorkerPipeline
 
     args = parse_args(argv)
     settings = settings_from_args(args)
-    launch(settings, **({"concurrency": args.concurrency} if args.concurrency else {}), workers=args.workers)
+    concurrency = args.concurrency or None
+    processes = args.workers if args.workers is not None else (concurrency or DEFAULT_WORKERS)
+    pool = WorkerPipeline(settings, processes, wait=False) if processes > 0 else None
+
+    from chat.ui import launch
+
+    launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
     return 0
 
 

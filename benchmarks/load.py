@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from core.settings import DEFAULT_BENCH_DIR  # noqa: E402
-from service.loadgen import Script, TurnResult, missing_turns, run_load  # noqa: E402
+from service.loadgen import ChatClient, Script, TurnResult, missing_turns, run_load  # noqa: E402
 
 FALLBACK_QUESTIONS: list[tuple[str, str]] = [
     ("What is the capital of Germany?", "auto"), ("Wo wurde Albert Einstein geboren?", "auto"),
@@ -140,12 +140,16 @@ def _free_port() -> int:
 
 
 def launch_app(port: int, log_path: Path, app_args: list[str], ready_timeout_s: float) -> subprocess.Popen:
-    """Start ``python app.py`` on ``port`` with ``log_path`` and wait until Gradio answers."""
+    """Start ``python app.py`` on ``port`` with ``log_path`` and wait until Gradio answers
+    and, since the workers load after the UI is served, until one question is answered."""
     cmd = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port),
            "--log-path", str(log_path), *app_args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(f"http://127.0.0.1:{port}", ready_timeout_s, proc)
+        first = ChatClient(f"http://127.0.0.1:{port}", timeout_s=ready_timeout_s)
+        first.ask(*FALLBACK_QUESTIONS[0])
+        first.close()
     except SystemExit:
         proc.kill()
         raise

@@ -378,8 +378,9 @@ def _score(value: float, lang: str) -> str:
 
 
 def validator_state_text(state: str, lang: str) -> str:
-    """Localized validator state line (on / off / unavailable)."""
-    key = {"on": "validator_on", "unavailable": "validator_unavailable"}.get(state, "validator_off")
+    """Localized validator state line (on / off / unavailable / starting)."""
+    key = {"on": "validator_on", "unavailable": "validator_unavailable",
+           "starting": "validator_starting"}.get(state, "validator_off")
     return message(key, ui_language(lang))
 
 

@@ -40,12 +40,12 @@ from core.errors import SessionLogError
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
-from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, warm_up
+from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
 from service.ratelimit import ClientLimiter
 from service.session_log import SessionLog, new_session_id
-from service.workers import WorkerPipeline, build_warm_pipeline, share_cores
+from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ SETTLE_S = 300.0
 """How long a tab's last update waits for the tab's questions to be answered."""
 ORPHAN_S = 20.0
 """Questions waiting this long with no drain running are answered by the waiting update."""
-PIPELINE_CONCURRENCY = 2
+PIPELINE_CONCURRENCY = DEFAULT_WORKERS
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
@@ -73,6 +73,7 @@ CSS = """
 .kgqa-answer .kgqa-fallback { font-size: .65em; opacity: .6; margin-left: .15em; font-weight: 400; }
 .kgqa-answer .kgqa-more { opacity: .75; }
 .kgqa-answer .kgqa-notice { font-size: .85em; opacity: .75; font-style: italic; }
+.kgqa-starting { opacity: .75; font-style: italic; }
 .kgqa-answer details.kgqa-how { margin-top: .6em; font-size: .85em; }
 .kgqa-answer details.kgqa-how summary { cursor: pointer; opacity: .8; }
 .kgqa-answer details.kgqa-how dt { font-weight: 600; margin-top: .4em; }
@@ -118,6 +119,7 @@ class ChatState:
     history: list[dict[str, Any]] = field(default_factory=list)
     pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
     draining: bool = False
+    header_starting: bool = False  # the header still says "starting…": refresh it with the next answer
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
@@ -241,6 +243,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
     def on_load(request: gr.Request) -> tuple[Any, ...]:
         state = session(request)
+        state.header_starting = not pipeline_ready(pipeline)
         return (state, *ui_updates(state.ui_lang, AUTO))
 
     def add_user(question: str | None, lang_value: str | None, state: ChatState | None,
@@ -312,6 +315,11 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                         return
                     raw, asked_lang = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
+                if not pipeline_ready(pipeline):  # loading: say so, then answer when the workers are up
+                    state.header_starting = True
+                    with state.lock:
+                        waiting = [*state.history, {"role": "assistant", "content": starting_html(state.ui_lang)}]
+                    yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=waiting, changed=False))
                 try:
                     html, turn_id, _ = answer_one(raw, selected, state, request)
                 finally:
@@ -322,8 +330,10 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     if turn_id:
                         state.turn_ids[len(state.history) - 1] = turn_id
                     history = list(state.history)
-                # the UI language stays as the selector (else the browser) set it
-                yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=history, changed=False))
+                    refresh, state.header_starting = state.header_starting, False
+                # the UI language stays as the selector (else the browser) set it; the header
+                # is redrawn once, when the first answer after "starting…" arrives
+                yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=history, changed=refresh))
         finally:
             with state.lock:
                 state.draining = False
@@ -441,6 +451,18 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     return app
 
 
+def pipeline_ready(pipeline: Pipeline | WorkerPipeline) -> bool:
+    """False while worker processes are still loading (questions then wait for them)."""
+    return not isinstance(pipeline, WorkerPipeline) or pipeline.ready
+
+
+def starting_html(lang: str) -> str:
+    """The progress message shown in place of an answer while the workers load."""
+    ui = ui_language(lang)
+    return (f'<div class="kgqa-starting" lang="{escape(ui)}" data-status="starting">'
+            f'<p>{escape(message("starting_wait", ui))}</p></div>')
+
+
 def _threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
     return pipeline.threshold if pipeline.validator_state == "on" else None
 
@@ -512,27 +534,33 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
-           **kwargs: Any) -> Any:
-    """Build the pipeline and session log from ``settings``, warm up, and serve the chat
-    answering ``concurrency`` questions at a time.
+           pipeline: Pipeline | WorkerPipeline | None = None, **kwargs: Any) -> Any:
+    """Build the pipeline and session log from ``settings``, and serve the chat answering
+    ``concurrency`` questions at a time.
 
     The questions are answered in ``workers`` worker processes (default: one per question
     answered at once; see :mod:`service.workers`: questions answered in one process share
-    its interpreter lock), or, with ``workers=0``, in this process."""
+    its interpreter lock), or, with ``workers=0``, in this process.  Worker processes load
+    in the background: the UI is served at once, says "starting…", and questions asked
+    meanwhile wait for the workers with a progress message.  ``pipeline``: worker processes
+    already started by the caller (``app.py`` starts them before importing gradio)."""
 
     started = time.perf_counter()
     processes = concurrency if workers is None else workers
-    pipeline: Pipeline | WorkerPipeline
-    if processes > 0:
-        pipeline = WorkerPipeline(settings, processes)
+    if pipeline is not None:
+        processes = pipeline.workers
+    elif processes > 0:
+        pipeline = WorkerPipeline(settings, processes, wait=False)
     else:
         if settings.validator:
             log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
                      share_cores(concurrency), concurrency)
         pipeline = build_warm_pipeline(settings)
-    log.info("pipeline ready in %.1f s (%s, validator %s)", time.perf_counter() - started,
-             f"{processes} worker processes" if processes > 0 else "in the app process", pipeline.validator_state)
+    if processes > 0:
+        log.info("loading the pipeline for %d worker processes in the background; serving the UI now", processes)
+    else:
+        log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
+                 pipeline.validator_state)
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
-    warm_up()  # language detection of bad input happens here
     app = build_app(pipeline, settings, session_log, concurrency=concurrency)
     return launch_app(app, settings, **kwargs)

@@ -1,23 +1,39 @@
-"""``kgqa ask "QUESTION" [--lang xx] [--backend local|qanswer] [--json] [--no-validator] [--no-log]``.
+"""``kgqa ask "QUESTION" [--lang xx] [--backend local|qanswer] [--json] [--no-validator] [--no-log] [--timings]``.
 
-The turn is committed to the session log (setting ``log_path``, source ``cli``) before
-the answer is printed, as in the chat; ``--no-log`` skips the log."""
+When a ``kgqa serve`` answers on the configured host and ``serve_port`` (and no flag asks
+for another KG, backend or threshold), the question is answered and logged there: no
+model to load.  Otherwise the pipeline is built here, loading only what the question
+needs: no gradio, and torch with the validator's cached int8 network only when the
+cross-encoder actually scores (most questions end before it runs); the turn is then
+committed to the session log (setting ``log_path``, source ``cli``) before the answer is
+printed, as in the chat.  ``--local`` skips the server, ``--no-log`` the log;
+``--timings`` prints where the time went (to stderr).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
+import time
+import urllib.parse
+import urllib.request
 
 from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.main import add_common, settings_from_args
 from core.errors import SessionLogError
+from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.turn import Status, Turn
 from service.factory import build_pipeline
 from service.session_log import SessionLog, new_session_id
+
+PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s")
+"""Flags that configure the pipeline: with any of them the question is answered here."""
+SERVER_TIMEOUT_S = 120.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-validator", dest="no_validator", action="store_true", help="take the top candidate")
     p.add_argument("--no-log", dest="no_log", action="store_true", help="do not record the turn in the session log")
     p.add_argument("--log-path", dest="log_path", help="the SQLite session log (default: setting log_path)")
+    p.add_argument("--local", action="store_true", help="answer here even when a kgqa serve is running")
+    p.add_argument("--serve-port", dest="serve_port", type=int,
+                   help="port of a running kgqa serve to use (default: setting serve_port)")
+    p.add_argument("--timings", action="store_true", help="print where the time went (stderr)")
     add_common(p)
     p.set_defaults(func=run_ask)
 
@@ -37,36 +57,86 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_ask(args: argparse.Namespace) -> int:
     """Answer, log and print; exit 2 on bad input, 3 on a service fault, 4 when the turn
     could not be logged (nothing is printed then but the apology)."""
-
+    started = time.perf_counter()
     question = valid_unicode(args.question)  # invalid bytes in argv arrive as lone surrogates
     lang = valid_unicode(args.lang) if args.lang else None
     settings = settings_from_args(args)
-    try:
-        session_log = None if args.no_log else SessionLog(settings.log_path, store_ips=settings.store_ips)
-    except SessionLogError as exc:
-        print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
-        return 4
-    pipeline = build_pipeline(settings)
+    spent: dict[str, float] = {}
+    turn: Turn | None = None
+    if not args.local and not any(getattr(args, name, None) is not None for name in PIPELINE_FLAGS):
+        turn = ask_server(settings, question, lang, use_validator=not args.no_validator, log=not args.no_log)
+        spent["server"] = time.perf_counter() - started
+    if turn is None:
+        try:
+            turn = _answer_here(settings, args, question, lang, spent)
+        except TurnNotLogged as exc:
+            print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
+            print(f"({exc})", file=sys.stderr)
+            return 4
+        except SessionLogError as exc:
+            print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
+            return 4
+    if had_invalid_text(question):
+        print(message("notice_invalid_unicode", ui_language(turn.lang)), file=sys.stderr)
+    print(_shown(turn, as_json=args.json))
+    if args.timings:
+        spent["total"] = time.perf_counter() - started
+        print(_timings_text(spent, turn), file=sys.stderr)
+    if turn.status == Status.BAD_INPUT:
+        return 2
+    return 3 if turn.status == Status.SERVICE_ERROR else 0
 
-    def render(turn: Turn, _turn_id: str) -> str:
-        if args.json:
-            return json.dumps({**turn.to_json(), "message": turn_message(turn)}, ensure_ascii=False, indent=1)
-        return render_text(turn)
 
+def ask_server(settings: Settings, question: str, lang: str | None, *, use_validator: bool = True,
+               log: bool = True) -> Turn | None:
+    """The turn from a ``kgqa serve`` on ``settings.host:settings.serve_port`` (which logs
+    it, unless ``log`` is false), or ``None`` when none answers there (nothing listening,
+    or not a kgqa serve)."""
+    host = settings.host
     try:
-        done = answer_and_log(pipeline, question, lang, session_log, render=render,
+        with socket.create_connection((host, settings.serve_port), timeout=0.2):
+            pass
+    except OSError:
+        return None
+    body = urllib.parse.urlencode({"question": question, "lang": lang or "",
+                                   "validator": "on" if use_validator else "off",
+                                   "log": "on" if log else "off"}).encode()
+    request = urllib.request.Request(f"http://{host}:{settings.serve_port}/api/ask", data=body, method="POST",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(request, timeout=SERVER_TIMEOUT_S) as reply:
+            return Turn.from_json(json.loads(reply.read()))
+    except (OSError, ValueError, KeyError, TypeError):  # another service, an error reply, a timeout
+        return None
+
+
+def _answer_here(settings: Settings, args: argparse.Namespace, question: str, lang: str | None,
+                 spent: dict[str, float]) -> Turn:
+    """Build the pipeline here (torch only if the validator scores), answer and log."""
+    session_log = None if args.no_log else SessionLog(settings.log_path, store_ips=settings.store_ips)
+    try:
+        mark = time.perf_counter()
+        pipeline = build_pipeline(settings, lazy_validator=True)
+        spent["load"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
                               session_id="cli-" + new_session_id()[:8], source="cli",
                               use_validator=not args.no_validator, question_lang=lang)
-    except TurnNotLogged as exc:
-        print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
-        print(f"({exc})", file=sys.stderr)
-        return 4
+        spent["answer"] = time.perf_counter() - mark
     finally:
         if session_log is not None:
             session_log.close()
-    if had_invalid_text(question):
-        print(message("notice_invalid_unicode", ui_language(done.turn.lang)), file=sys.stderr)
-    print(done.shown)
-    if done.turn.status == Status.BAD_INPUT:
-        return 2
-    return 3 if done.turn.status == Status.SERVICE_ERROR else 0
+    return done.turn
+
+
+def _shown(turn: Turn, *, as_json: bool) -> str:
+    if as_json:
+        return json.dumps({**turn.to_json(), "message": turn_message(turn)}, ensure_ascii=False, indent=1)
+    return render_text(turn)
+
+
+def _timings_text(spent: dict[str, float], turn: Turn) -> str:
+    parts = [f"{name} {seconds:.2f}s" for name, seconds in spent.items()]
+    stages = " ".join(f"{name} {ms / 1000:.2f}s" for name, ms in turn.timings_ms.items())
+    where = "kgqa serve" if "server" in spent and "load" not in spent else "this process"
+    return f"timings ({where}): " + ", ".join(parts) + (f"; pipeline: {stages}" if stages else "")

@@ -34,7 +34,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
     overrides = {}
     for name in ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s",
-                 "log_path", "host", "port", "validator_dir", "trusted_proxies"):
+                 "log_path", "host", "port", "serve_port", "validator_dir", "trusted_proxies"):
         value = getattr(args, name, None)
         if value is not None and name in ("kg_source", "cache_dir", "log_path", "validator_dir"):
             value = Path(value)
@@ -44,11 +44,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     return load_settings(os.environ, **overrides)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every available sub-command."""
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The parser with the sub-commands of ``modules`` (default: every available one)."""
     parser = argparse.ArgumentParser(prog="kgqa", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -61,8 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``kgqa`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # `kgqa ask` is run in loops: import only its module (the others pull in the web stack)
+    parser = build_parser(("cli.ask",) if words[:1] == ["ask"] else COMMAND_MODULES)
+    args = parser.parse_args(words)
     return int(args.func(args) or 0)
 
 

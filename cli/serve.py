@@ -10,16 +10,19 @@ import sys
 
 from cli.main import add_common, settings_from_args
 from core.errors import KGSourceError, KGUnavailable
+from core.settings import Settings
 from kg.build import build_kg
 from kg.store import check_source, kg_paths
-from service.app import create_app
+from qa.pipeline import Pipeline
+from service.app import MAX_CONCURRENT_QUESTIONS, create_app
 from service.factory import build_pipeline
 from service.kgserve import oxigraph_command, query_url
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve
 from service.session_log import SessionLog
+from service.workers import WorkerPipeline
 
-DEFAULT_SERVE_PORT = 8000
+DEFAULT_SERVE_PORT = Settings.serve_port
 DEFAULT_KG_PORT = 7878
 DEFAULT_API_RATE_LIMIT = 600  # per client and minute: GERBIL sends its questions back to back
 
@@ -29,12 +32,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("serve", help="run the web API (QAnswer /api/qa/full, GERBIL /gerbil, /health)")
     p.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
-    p.add_argument("--port", dest="serve_port", type=int, default=DEFAULT_SERVE_PORT,
-                   help=f"port to bind (default {DEFAULT_SERVE_PORT})")
+    p.add_argument("--port", dest="serve_port", type=int,
+                   help=f"port to bind (default: setting serve_port, {DEFAULT_SERVE_PORT})")
     p.add_argument("--no-validator", dest="no_validator", action="store_true", help="take the top candidate")
     p.add_argument("--log-path", dest="log_path", help="SQLite session log for /gerbil turns (setting log_path)")
     p.add_argument("--rate-limit", dest="api_rate_limit", type=int, default=DEFAULT_API_RATE_LIMIT,
                    help=f"requests per client and minute, 0 = off (default {DEFAULT_API_RATE_LIMIT})")
+    p.add_argument("--workers", type=int, default=MAX_CONCURRENT_QUESTIONS, metavar="N",
+                   help=f"worker processes answering questions (default {MAX_CONCURRENT_QUESTIONS}; 0: in this "
+                        "process, without deadlines that stop a stuck query)")
     add_common(p)
     p.set_defaults(func=run_serve)
 
@@ -51,13 +57,20 @@ def run_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
-    pipeline = build_pipeline(settings)
+    # workers: started from this (main) thread, loading in the background
+    pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False) if args.workers > 0
+                                           else build_pipeline(settings))
     limiter = ClientLimiter(RateLimiter(args.api_rate_limit), settings.trusted_proxies)
     app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=limiter,
-                     session_log=SessionLog(settings.log_path))
+                     session_log=SessionLog(settings.log_path), max_concurrent=max(1, args.workers))
     print(f"kgqa serve: backend={pipeline.backend.name} validator={pipeline.validator_state} "
-          f"on http://{settings.host}:{args.serve_port}", file=sys.stderr)
-    serve(app, settings.host, args.serve_port)
+          f"on http://{settings.host}:{settings.serve_port}"
+          + (f" ({args.workers} worker processes)" if args.workers > 0 else ""), file=sys.stderr)
+    try:
+        serve(app, settings.host, settings.serve_port)
+    finally:
+        if isinstance(pipeline, WorkerPipeline):
+            pipeline.close()
     return 0
 
 

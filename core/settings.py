@@ -39,6 +39,7 @@ class Settings:
     threshold: float | None = None
     host: str = "127.0.0.1"
     port: int = 7860
+    serve_port: int = 8000  # kgqa serve (the web API); kgqa ask uses it when it answers there
     log_path: Path = PROJECT_ROOT / ".cache" / "logs" / "sessions.sqlite"
     timeout_s: float = 10.0
     retries: int = 2

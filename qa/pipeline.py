@@ -66,6 +66,7 @@ class Generated:
     candidates: list[Candidate]
 
 
+
 class Pipeline:
     """The one answering pipeline.  ``validation`` is ``None`` with the validator off."""
 

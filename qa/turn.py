@@ -136,6 +136,18 @@ class Turn:
                    validator=validator, backend=backend, message_key=message_key(status),
                    message_args=dict(message_args or {}))
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Turn:
+        """The turn :meth:`to_json` described (how ``kgqa ask`` reads a running ``kgqa serve``'s turn)."""
+        answers = [AnswerItem(a["value"], a["id"], a["label"], a["label_lang"], a["datatype"], a["type"])
+                   for a in data["answers"]]
+        candidates = [CandidateView(**{**c, "entities": tuple(c["entities"]), "properties": tuple(c["properties"]),
+                                       "compared": Compared(**c["compared"]) if c.get("compared") else None})
+                      for c in data["candidates"]]
+        plain = {k: v for k, v in data.items() if k not in ("answers", "candidates", "status", "names")}
+        return cls(**plain, answers=answers, candidates=candidates, status=Status(data["status"]),
+                   names={k: (v[0], v[1]) for k, v in data.get("names", {}).items()})
+
     def to_json(self) -> dict[str, Any]:
         """The stable ``kgqa ask --json`` contract (plus diagnostic extras)."""
         out: dict[str, Any] = {

@@ -8,7 +8,10 @@ Endpoints:
 * ``POST /gerbil`` - GERBIL's QALD web-service protocol: raw body
   ``query=<text>&lang=<xx>``; replies QALD-JSON with the *gated* answer (one answer
   set or empty bindings = abstain), booleans as ``boolean``.
-* ``GET /health`` - liveness plus a cheap KG probe.
+* ``POST /api/ask`` - ``question=&lang=&validator=off``: the full turn as ``kgqa ask --json``
+  prints it (``kgqa ask`` uses a running ``kgqa serve`` this way).
+* ``GET /health`` - liveness plus a cheap KG probe (with worker processes: ``starting``
+  while they load, and the workers stuck past their deadline).
 
 Faults: bad input -> 400; rate limit -> 429 + ``Retry-After``; backend/KG service
 faults -> 503 + ``Retry-After`` (the GERBIL reply still carries valid QALD-JSON with
@@ -42,6 +45,7 @@ from qa.turn import Status
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.session_log import SessionLog, new_session_id
+from service.workers import WorkerPipeline
 
 log = logging.getLogger("kgqa.service")
 
@@ -112,7 +116,7 @@ class _BadBody(Exception):
 
 
 def create_app(
-    pipeline: Pipeline,
+    pipeline: Pipeline | WorkerPipeline,
     *,
     kb: str = "wikidata",
     rate_limiter: RateLimiter | ClientLimiter | None = None,
@@ -120,7 +124,9 @@ def create_app(
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
     body_timeout_s: float = BODY_TIMEOUT_S,
 ) -> FastAPI:
-    """The web API over an assembled :class:`Pipeline` (:meth:`Pipeline.candidates` serves ``/api/qa/full``).
+    """The web API over an assembled :class:`Pipeline` or :class:`WorkerPipeline`
+    (:meth:`Pipeline.candidates` serves ``/api/qa/full``, :meth:`Pipeline.answer` ``/gerbil``
+    and ``kgqa ask``'s ``/api/ask``).
 
     With a ``session_log``, every ``/gerbil`` turn is committed there (source ``api``,
     one random session id per app, no client address) before the reply is sent.  At
@@ -175,6 +181,11 @@ def create_app(
         raw = await _body(request, body_timeout_s)
         return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
+    @app.post("/api/ask")
+    async def ask(request: Request) -> JSONResponse:
+        params = await _params(request)
+        return await _run_sync(limited(lambda: _ask(pipeline, params, session_log, api_session)))
+
     @app.get("/health")
     async def health() -> JSONResponse:
         return await _run_sync(lambda: _health(pipeline))
@@ -186,7 +197,7 @@ async def _run_sync(fn: Callable[[], JSONResponse]) -> JSONResponse:
     return await run_in_threadpool(fn)
 
 
-def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONResponse:
+def _qa_full(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], kb: str) -> JSONResponse:
     requested_kb = (params.get("kb") or kb).strip()
     if requested_kb != kb:
         return _error(400, "unknown_kb", f"this service answers over kb={kb!r} only")
@@ -204,7 +215,8 @@ def _qa_full(pipeline: Pipeline, params: dict[str, str], kb: str) -> JSONRespons
     return _json(_with_notices(qa_full_reply(generated.question, generated.candidates, kb), generated.question))
 
 
-def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, session_id: str) -> JSONResponse:
+def _gerbil(pipeline: Pipeline | WorkerPipeline, raw: bytes, session_log: SessionLog | None,
+            session_id: str) -> JSONResponse:
     try:
         text, lang = parse_gerbil_body(raw)
     except ValueError as exc:
@@ -231,13 +243,54 @@ def _gerbil(pipeline: Pipeline, raw: bytes, session_log: SessionLog | None, sess
     return _json(reply)
 
 
-def _health(pipeline: Pipeline) -> JSONResponse:
+def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], session_log: SessionLog | None,
+         session_id: str) -> JSONResponse:
+    """``kgqa ask``'s turn, answered (and logged, source ``cli``, unless ``log=off``) here:
+    form ``question``, ``lang`` (the question's), ``validator=off``."""
+    lang = (params.get("lang") or "").strip().lower()
+    given = lang if lang in SUPPORTED_LANGUAGES else None
+    try:
+        done = answer_and_log(pipeline, params.get("question"), given,
+                              session_log if params.get("log") != "off" else None,
+                              render=lambda turn, _turn_id: turn.to_json(), session_id=session_id, source="cli",
+                              use_validator=params.get("validator") != "off", question_lang=given)
+    except TurnNotLogged as exc:
+        log.error("session log write failed; not answering: %s", exc)
+        return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
+    return _json(done.shown)
+
+
+def _health(pipeline: Pipeline | WorkerPipeline) -> JSONResponse:
+    if isinstance(pipeline, WorkerPipeline):
+        return _workers_health(pipeline)
     out: dict[str, Any] = {"status": "ok", "backend": pipeline.backend.name, "kg": pipeline.kg.name,
                            "validator": pipeline.validator_state}
     try:
         pipeline.kg.query("ASK { }", timeout_s=2.0)
     except KGError as exc:
         out.update(status="degraded", kg_error=type(exc).__name__)
+        return _json(out, 503)
+    return _json(out)
+
+
+def _workers_health(pool: WorkerPipeline) -> JSONResponse:
+    """Workers: ``starting`` until loaded; ``degraded`` with the ids of workers past their
+    deadline (``stuck``), or when no worker answers a KG probe."""
+    out: dict[str, Any] = {"status": "ok", "backend": pool.backend.name,
+                           "kg": "remote" if pool.settings.kg_endpoint else "embedded",
+                           "validator": pool.validator_state, "workers": len(pool.pids()), "stuck": pool.stuck()}
+    if not pool.ready:
+        out["status"] = "starting"
+        return _json(out, 503, {"Retry-After": "1"})
+    if pool.failure is not None:
+        out.update(status="degraded", error=pool.failure)
+        return _json(out, 503)
+    try:
+        pool.probe()
+    except KGError as exc:
+        out.update(status="degraded", kg_error=type(exc).__name__)
+    if out["stuck"] or out["status"] != "ok":
+        out["status"] = "degraded"
         return _json(out, 503)
     return _json(out)
 

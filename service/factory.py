@@ -13,6 +13,7 @@ from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
+from validator.runtime import load_runtime
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,12 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
     return LocalBackend.from_settings(settings, kg)
 
 
-def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend | None = None) -> Pipeline:
-    """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable'."""
+def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend | None = None,
+                   lazy_validator: bool = False) -> Pipeline:
+    """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable'.
+
+    ``lazy_validator``: load the cross-encoder (and torch) only when it first scores
+    (``kgqa ask``); its weights are then checked at that point, not here."""
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     validation = None
@@ -47,9 +52,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
         try:
-            from validator.runtime import load_runtime
-
-            runtime = load_runtime(settings, kg)
+            runtime = load_runtime(settings, kg, lazy=lazy_validator)
             validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"

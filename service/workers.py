@@ -1,76 +1,87 @@
-"""Answer questions in worker processes.
+"""Answer questions in worker processes forked from one loaded pipeline.
 
-In one process, questions answered at the same time share one interpreter lock: the
-backend's Python code, the KG store (which releases the lock for every row it returns)
-and the cross-encoder (which releases it for every tensor operation) hand the lock back
-and forth, and each hand-over can wait a whole switch interval.  :class:`WorkerPipeline`
-gives every concurrently answered question its own process instead: ``workers``
-processes, each holding its own :class:`~qa.pipeline.Pipeline` built from the same
-:class:`~core.settings.Settings` (the embedded store opens read-only in each), each
-answering one question at a time.  The calling process keeps the UI, rendering and the
-session log.
+In one process, questions answered at the same time share one interpreter lock, so
+:class:`WorkerPipeline` gives every concurrently answered question its own process.
 
-:class:`WorkerPipeline` has what the chat needs of a pipeline (``answer``,
-``validator_state``, ``threshold``, ``max_question_chars``, ``backend.name``).  A worker
-that dies while answering gives a ``service_error`` turn ("service unavailable, try
-again") and is replaced in the background (one found dead while idle is replaced without
-failing a question); an unexpected exception inside a worker gives
-an ``error`` turn.  Workers exit when the calling process goes away (their pipe closes).
+Loading happens once.  The calling process (the chat UI, ``kgqa serve``) starts a
+*template* process at once (a fresh interpreter: nothing of the caller's threads or
+state comes along, and the caller goes on loading its UI meanwhile); the template builds and warms
+one :class:`~qa.pipeline.Pipeline` (store handle, label index, lexicon, model weights),
+calls ``gc.freeze()`` and then forks the ``workers``: they share everything it loaded
+copy-on-write.  The template stays single-threaded (torch runs one thread there; a
+thread pool started before ``fork`` would hang the workers' own), so forking a
+replacement later is safe and takes milliseconds.  Each worker's pipe is handed to the
+calling process over the template's control socket.
+
+Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows the UI
+at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
+
+Deadlines: a question not answered within ``deadline_s`` is stopped by killing its
+worker (the embedded store cannot cancel a running query) and forking a replacement; the
+question gets "service unavailable".  A worker that dies while answering gives the same;
+one found dead while idle is replaced without failing a question; an unexpected exception
+inside a worker gives an ``error`` turn.
+
+Lifetime: the template and the workers die with their parent, by ``SIGTERM``,
+``SIGKILL`` or Ctrl-C: each sets ``PR_SET_PDEATHSIG`` (Linux), and each also exits when its
+pipe to the parent closes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
 import logging
 import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
+from core.errors import BackendUnavailable, KGError, KGUnavailable
 from core.settings import Settings
 from kg.build import build_kg
 from qa.detect import SUPPORTED_LANGUAGES, warm_up
-from qa.pipeline import Pipeline
+from qa.pipeline import Generated, Pipeline
 from qa.turn import Status, Turn
 from service.factory import build_pipeline
 
 log = logging.getLogger(__name__)
 
 WARM_UP_QUESTION = "What is the capital of Germany?"
+DEFAULT_WORKERS = 2
+"""Worker processes of the chat and of ``kgqa serve`` (questions answered at once)."""
+DEFAULT_DEADLINE_S = 30.0
+"""How long one question may take in a worker before the worker is killed and replaced."""
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to send ``sig`` to this process when the thread that forked it exits
+    (``prctl(PR_SET_PDEATHSIG)``); a no-op elsewhere (the pipes still end the process)."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0) != 0:
+        log.warning("prctl(PR_SET_PDEATHSIG) failed: errno %d", ctypes.get_errno())
 
 
 def build_warm_pipeline(settings: Settings) -> Pipeline:
-    """:func:`service.factory.build_pipeline` without random weight initialization, then warmed up.
+    """:func:`service.factory.build_pipeline`, then warmed up: the language detectors are
+    loaded and one question is answered (lazy models), so that the first users do not pay
+    for it."""
 
-    The validator builds its network and then loads every weight into it (a strict
-    ``load_state_dict``), so the random initialization of the freshly built network
-    (mostly the 250k x 384 word embeddings) is thrown away: about 5 s of startup on two
-    cores.  ``no_init_weights`` skips it while the pipeline is built.  Warming up loads
-    the language detectors, builds the backend's per-language text patterns and answers
-    one question (lazy models), so that the first users do not pay for it.
-    """
-
-    pipeline = _build(settings)
+    pipeline = build_pipeline(settings)
     warm_up()
-    pipeline.backend.warm_up(SUPPORTED_LANGUAGES)  # e.g. per-language text patterns, else built by the first questions
     pipeline.answer(WARM_UP_QUESTION)
     return pipeline
-
-
-def _build(settings: Settings) -> Pipeline:
-
-    if not settings.validator:
-        return build_pipeline(settings)
-    try:
-        from transformers.initialization import no_init_weights
-    except ImportError:  # another transformers layout: build as usual
-        return build_pipeline(settings)
-    with no_init_weights():
-        return build_pipeline(settings)
 
 
 def share_cores(questions_at_once: int) -> int:
@@ -92,79 +103,170 @@ class _BackendInfo:
 
 @dataclass
 class _Worker:
-    process: Any  # multiprocessing.Process (of the spawn context)
+    pid: int
     conn: Connection
+    busy_since: float | None = None
 
 
-def _worker_main(conn: Connection, settings: Settings, questions_at_once: int) -> None:
-    """A worker process: build and warm a pipeline, report, then answer until the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the worker follows when its pipe closes
+# ---------------------------------------------------------------------- the template process
+
+
+def _template_main(control: Connection, settings: Settings, questions_at_once: int) -> None:
+    """Build and warm one pipeline, report, then fork a worker for each ``spawn`` request."""
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
     try:
         if settings.validator:
-            share_cores(questions_at_once)
+            import torch
+
+            torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
+        _prepare_kg(settings)
         pipeline = build_warm_pipeline(settings)
     except Exception as exc:  # reported to the parent, which fails to start
-        log.exception("worker could not build its pipeline")
-        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+        log.exception("could not build the pipeline")
+        control.send(("failed", f"{type(exc).__name__}: {exc}"))
         return
-    conn.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
-                         "max_question_chars": pipeline.max_question_chars,
-                         "backend": pipeline.backend.name}))
+    gc.collect()
+    gc.freeze()  # loaded objects stay out of the workers' collections (no copy-on-write by the GC)
+    control.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
+                            "max_question_chars": pipeline.max_question_chars,
+                            "backend": pipeline.backend.name}))
     while True:
         try:
-            question, lang, use_validator, question_lang = conn.recv()
+            request = control.recv()
+        except (EOFError, OSError):  # the parent went away
+            os._exit(0)
+        if request != "spawn":
+            continue
+        ours, theirs = multiprocessing.Pipe()
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            ours.close()
+            _worker_main(theirs, pipeline, settings, questions_at_once)
+            os._exit(0)
+        theirs.close()
+        try:
+            control.send(("spawned", pid))
+            send_handle(control, ours.fileno(), os.getppid())
+        except OSError:
+            os._exit(0)
+        ours.close()
+
+
+def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, questions_at_once: int) -> None:
+    """A forked worker: answer requests until the pipe closes."""
+    die_with_parent()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    if settings.validator:
+        share_cores(questions_at_once)
+    while True:
+        try:
+            kind, args = conn.recv()
         except (EOFError, OSError):  # the app went away
             return
+        reply: tuple[str, Any]
         try:
-            reply: tuple[str, Any] = ("turn", pipeline.answer(question, lang, use_validator=use_validator,
-                                                                      question_lang=question_lang))
-        except Exception as exc:  # a bug: reported as an error turn, the worker keeps serving
-            log.exception("worker failed on a question")
-            reply = ("error", f"{type(exc).__name__}: {exc}")
+            if kind == "answer":
+                question, lang, use_validator, question_lang = args
+                reply = ("ok", pipeline.answer(question, lang, use_validator=use_validator,
+                                               question_lang=question_lang))
+            elif kind == "candidates":
+                reply = ("ok", pipeline.candidates(*args))
+            else:  # "probe": a cheap KG query
+                pipeline.kg.query("ASK { }", timeout_s=2.0)
+                reply = ("ok", None)
+        except Exception as exc:  # reported to the caller, the worker keeps serving
+            if kind == "answer":
+                log.exception("worker failed on a question")
+            reply = ("raised", exc)
         try:
             conn.send(reply)
-        except OSError:  # the app went away while this question was answered
-            return
+        except (OSError, TypeError, ValueError):  # the app went away, or an unpicklable error
+            with contextlib.suppress(OSError):
+                conn.send(("raised", RuntimeError(repr(reply[1]))))
 
 
 class WorkerStartError(RuntimeError):
-    """A worker process could not build its pipeline."""
+    """The worker processes could not build their pipeline."""
 
 
 class WorkerPipeline:
-    """``workers`` processes, each answering with its own pipeline built from ``settings``.
+    """``workers`` processes forked from one loaded pipeline (see the module docstring).
 
     :meth:`answer` blocks until a worker is free (at most ``wait_s``), so callers may
-    outnumber workers.  Construction starts every worker and waits until all are warm
-    (raises :class:`WorkerStartError` when one fails)."""
+    outnumber workers.  With ``wait=True`` construction waits until the workers are ready
+    (raises :class:`WorkerStartError` when loading fails); with ``wait=False`` it returns at
+    once and the first questions wait for :attr:`ready`."""
 
     def __init__(self, settings: Settings, workers: int = 2, *, wait_s: float = 120.0,
-                 start_timeout_s: float = 900.0) -> None:
+                 start_timeout_s: float = 900.0, deadline_s: float = DEFAULT_DEADLINE_S,
+                 wait: bool = True) -> None:
         if workers < 1:
             raise ValueError("need at least one worker")
         self.settings = settings
         self.workers = workers
         self.wait_s = wait_s
         self.start_timeout_s = start_timeout_s
-        self._ctx = multiprocessing.get_context("spawn")
+        self.deadline_s = deadline_s
+        self.validator_state = "starting"
+        self.threshold = settings.threshold if settings.threshold is not None else 0.5
+        self.max_question_chars = settings.max_question_chars
+        self.backend = _BackendInfo(settings.backend)
+        self.started_at = time.monotonic()
+        self.ready_s: float | None = None
+        self._ready = threading.Event()
+        self._failure: str | None = None
         self._idle: queue.Queue[_Worker] = queue.Queue()
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
+        self._spawn_lock = threading.Lock()
         self._closed = False
-        _prepare_kg(settings)  # build the store/label index once, not once per worker
-        started = [self._spawn() for _ in range(workers)]
-        try:
-            infos = [self._await_ready(w) for w in started]
-        except WorkerStartError:
-            self.close()
-            raise
-        info = infos[0]
-        self.validator_state: str = info["validator_state"]
-        self.threshold: float = info["threshold"]
-        self.max_question_chars: int = info["max_question_chars"]
-        self.backend = _BackendInfo(info["backend"])
-        for w in started:
-            self._idle.put(w)
+        # spawned, not forked: a fork of a process with other threads may inherit a held lock
+        # and hang; the template dies with the thread that starts it (PR_SET_PDEATHSIG), so
+        # start it from one that lives as long as the pool (the main thread)
+        ctx = multiprocessing.get_context("spawn")
+        self._control, child = ctx.Pipe()
+        self._template = ctx.Process(target=_template_main, args=(child, settings, workers),
+                                     name="kgqa-template", daemon=True)
+        self._template.start()
+        child.close()
+        self._starter = threading.Thread(target=self._start, name="kgqa-workers-start", daemon=True)
+        self._starter.start()
+        if wait:
+            self.wait_ready(start_timeout_s)
+            if self._failure is not None:
+                self.close()
+                raise WorkerStartError(self._failure)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def ready(self) -> bool:
+        """True once the workers answer (or loading failed: then questions get "unavailable")."""
+        return self._ready.is_set()
+
+    @property
+    def failure(self) -> str | None:
+        """Why loading failed, or ``None``."""
+        return self._failure
+
+    def wait_ready(self, timeout_s: float | None = None) -> bool:
+        """Wait until :attr:`ready` (at most ``timeout_s``); returns :attr:`ready`."""
+        return self._ready.wait(timeout_s)
+
+    def stuck(self) -> list[int]:
+        """Workers busy with one request for more than half of ``deadline_s`` (killed at the deadline)."""
+        now = time.monotonic()
+        with self._lock:
+            return [w.pid for w in self._all
+                    if w.busy_since is not None and now - w.busy_since > self.deadline_s / 2]
+
+    def pids(self) -> list[int]:
+        """Process ids of the live workers."""
+        with self._lock:
+            return [w.pid for w in self._all if _alive(w.pid)]
 
     # ------------------------------------------------------------------ answering
 
@@ -172,37 +274,74 @@ class WorkerPipeline:
                question_lang: str | None = None) -> Turn:
         """Answer ``question`` in a free worker (same contract as :meth:`Pipeline.answer`)."""
         started = time.perf_counter()
-        worker = self._free_worker()
-        if worker is None:
-            return self._unavailable(question, lang, "no worker process became free", started)
         try:
-            worker.conn.send((question, lang, use_validator, question_lang))
-            kind, payload = worker.conn.recv()
-        except (EOFError, OSError) as exc:
-            log.error("worker process %s died while answering: %s", worker.process.pid, exc)
-            self._replace(worker)
-            return self._unavailable(question, lang, "worker process exited", started)
-        self._idle.put(worker)
-        if kind == "turn":
+            kind, payload = self._call("answer", (question, lang, use_validator, question_lang))
+        except _Unavailable as exc:
+            return self._failed(question, lang, Status.SERVICE_ERROR, f"WorkerUnavailable: {exc}", started)
+        if kind == "ok":
             return payload
-        return self._failed(question, lang, Status.ERROR, f"worker: {payload}", started)
+        return self._failed(question, lang, Status.ERROR, f"worker: {type(payload).__name__}: {payload}", started)
 
-    def _free_worker(self) -> _Worker | None:
-        """The next idle live worker (one that died while idle is replaced), or ``None``
-        after ``wait_s``."""
-        deadline = time.monotonic() + self.wait_s
-        while True:
-            try:
-                worker = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return None
-            if worker.process.is_alive():
-                return worker
-            log.error("worker process %s died while idle (status %s)", worker.process.pid, worker.process.exitcode)
+    def candidates(self, question: str | None, lang: str | None = None) -> Generated:
+        """:meth:`Pipeline.candidates` in a worker (``/api/qa/full``); raises what it raises,
+        and :class:`BackendUnavailable` when no worker answers."""
+        try:
+            kind, payload = self._call("candidates", (question, lang))
+        except _Unavailable as exc:
+            raise BackendUnavailable(f"worker: {exc}") from exc
+        if kind == "raised":
+            raise payload
+        return payload
+
+    def probe(self) -> None:
+        """A cheap KG query in a worker; raises :class:`KGError` when the KG or no worker answers."""
+        try:
+            kind, payload = self._call("probe", (), wait_s=2.0)
+        except _Unavailable as exc:
+            raise KGUnavailable(f"no worker answered: {exc}") from exc
+        if kind == "raised":
+            raise payload if isinstance(payload, KGError) else KGUnavailable(str(payload))
+
+    def _call(self, kind: str, args: tuple, *, wait_s: float | None = None) -> tuple[str, Any]:
+        """Send one request to a free worker and wait for its reply, at most ``deadline_s``."""
+        limit = self.wait_s if wait_s is None else wait_s
+        if not self._ready.wait(limit):
+            raise _Unavailable("the workers are still starting")
+        worker = self._free_worker(limit)
+        if worker is None:
+            raise _Unavailable(self._failure or "no worker process became free")
+        worker.busy_since = time.monotonic()
+        try:
+            worker.conn.send((kind, args))
+            if not worker.conn.poll(self.deadline_s):
+                log.error("worker %s ran past its %.0f s deadline on a %s request: killed and replaced",
+                          worker.pid, self.deadline_s, kind)
+                self._replace(worker, kill=True)
+                raise _Unavailable(f"no reply within {self.deadline_s:g}s (worker killed)")
+            reply = worker.conn.recv()
+        except (EOFError, OSError) as exc:
+            log.error("worker process %s died while answering: %s", worker.pid, exc)
             self._replace(worker)
+            raise _Unavailable("worker process exited") from exc
+        worker.busy_since = None
+        self._idle.put(worker)
+        return reply
 
-    def _unavailable(self, question: str | None, lang: str | None, why: str, started: float) -> Turn:
-        return self._failed(question, lang, Status.SERVICE_ERROR, f"WorkerUnavailable: {why}", started)
+    def _free_worker(self, wait_s: float) -> _Worker | None:
+        """The next idle live worker (one that died while idle is replaced), or ``None``."""
+        deadline = time.monotonic() + wait_s
+        while not self._closed:
+            try:
+                worker = self._idle.get(timeout=max(0.0, min(1.0, deadline - time.monotonic())))
+            except queue.Empty:
+                if time.monotonic() >= deadline or self._failure is not None:
+                    return None
+                continue
+            if _alive(worker.pid) and not worker.conn.poll():  # EOF or a stray byte: not usable
+                return worker
+            log.error("worker process %s died while idle", worker.pid)
+            self._replace(worker)
+        return None
 
     def _failed(self, question: str | None, lang: str | None, status: Status, error: str, started: float) -> Turn:
         ui = lang if lang in SUPPORTED_LANGUAGES else "en"
@@ -213,66 +352,73 @@ class WorkerPipeline:
 
     # ------------------------------------------------------------------ processes
 
+    def _start(self) -> None:
+        """Wait for the template to load, then fork the workers (a background thread)."""
+        try:
+            if not self._control.poll(self.start_timeout_s):
+                raise WorkerStartError(f"the pipeline did not load within {self.start_timeout_s:g}s")
+            kind, payload = self._control.recv()
+            if kind != "ready":
+                raise WorkerStartError(f"worker could not build its pipeline: {payload}")
+            self.validator_state = payload["validator_state"]
+            self.threshold = payload["threshold"]
+            self.max_question_chars = payload["max_question_chars"]
+            self.backend = _BackendInfo(payload["backend"])
+            for _ in range(self.workers):
+                self._idle.put(self._spawn())
+        except (WorkerStartError, EOFError, OSError) as exc:
+            self._failure = str(exc) if isinstance(exc, WorkerStartError) else (
+                f"the loading process exited (status {self._template.exitcode})")
+            log.error("workers could not start: %s", self._failure)
+        self.ready_s = time.monotonic() - self.started_at
+        if self._failure is None:
+            log.info("%d worker processes ready in %.1f s (validator %s)", self.workers, self.ready_s,
+                     self.validator_state)
+        self._ready.set()
+
     def _spawn(self) -> _Worker:
-        parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, self.settings, self.workers),
-                                    name="kgqa-worker", daemon=True)
-        process.start()
-        child.close()
-        worker = _Worker(process, parent)
+        """Fork one worker from the template and take its pipe."""
+        with self._spawn_lock:
+            self._control.send("spawn")
+            kind, pid = self._control.recv()
+            fd = recv_handle(self._control)
+        worker = _Worker(pid, Connection(fd))
         with self._lock:
             self._all.append(worker)
         return worker
 
-    def _await_ready(self, worker: _Worker) -> dict[str, Any]:
-        try:
-            if not worker.conn.poll(self.start_timeout_s):
-                raise WorkerStartError(f"worker did not start within {self.start_timeout_s:g}s")
-            kind, payload = worker.conn.recv()
-        except (EOFError, OSError) as exc:
-            raise WorkerStartError(f"worker exited while starting (status {worker.process.exitcode})") from exc
-        if kind != "ready":
-            raise WorkerStartError(f"worker could not build its pipeline: {payload}")
-        return payload
-
-    def _replace(self, dead: _Worker) -> None:
-        """Forget ``dead`` and start a replacement in the background."""
+    def _replace(self, dead: _Worker, *, kill: bool = False) -> None:
+        """Forget ``dead`` (killing it first when asked) and fork a replacement."""
         with self._lock:
             if dead in self._all:
                 self._all.remove(dead)
+        if kill:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(dead.pid, signal.SIGKILL)
         dead.conn.close()
-        dead.process.join(timeout=1)
-
-        def start() -> None:
-            if self._closed:
-                return
-            worker = self._spawn()
-            try:
-                self._await_ready(worker)
-            except WorkerStartError as exc:
-                log.error("replacement worker failed: %s", exc)
-                return
-            self._idle.put(worker)
-
-        threading.Thread(target=start, name="kgqa-worker-restart", daemon=True).start()
-
-    def pids(self) -> list[int]:
-        """Process ids of the live workers."""
-        with self._lock:
-            return [w.process.pid for w in self._all if w.process.is_alive()]
+        if self._closed:
+            return
+        try:
+            self._idle.put(self._spawn())
+        except (EOFError, OSError) as exc:
+            self._failure = f"the loading process exited: {exc}"
+            log.error("no replacement worker: %s", self._failure)
 
     def close(self) -> None:
-        """Stop every worker."""
+        """Stop the workers and the template."""
         self._closed = True
         with self._lock:
             workers, self._all = self._all, []
         for w in workers:
             w.conn.close()
-        for w in workers:
-            w.process.join(timeout=5)
-            if w.process.is_alive():
-                w.process.kill()
-                w.process.join(timeout=5)
+        self._control.close()
+        self._template.join(timeout=5)
+        if self._template.is_alive():
+            self._template.kill()
+            self._template.join(timeout=5)
+        for w in workers:  # their template is gone: PDEATHSIG has ended them; make sure
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(w.pid, signal.SIGKILL)
 
     def __enter__(self) -> WorkerPipeline:
         return self
@@ -281,8 +427,22 @@ class WorkerPipeline:
         self.close()
 
 
+class _Unavailable(Exception):
+    """Internal: no worker could answer (the caller words it)."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _prepare_kg(settings: Settings) -> None:
-    """Build the embedded store and label index when missing (before the workers start)."""
+    """Build the embedded store and label index when missing (before loading the pipeline)."""
     if settings.kg_endpoint:
         return
 

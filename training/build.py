@@ -66,6 +66,7 @@ from training.written import WRITTEN
 from validator.convert import convert, is_complete
 from validator.gate import GatePolicy
 from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator, write_config
+from validator.runtime import load_encoder
 from validator.verbalize import VERSION as VERBALIZER_VERSION
 
 RANK_KS = tuple(range(1, 11))
@@ -375,8 +376,6 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
 
     def calibrated(config: ValidatorConfig) -> tuple[Calibration, dict[str, Any], dict[tuple[str, str, int], float]]:
         # calibrate what ships: the saved weights loaded the way the pipeline loads them
-        from validator.runtime import load_encoder
-
         write_config(config, out_dir)
         encoder, _ = load_encoder(out_dir, settings.model_dir)
         return calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
@@ -435,7 +434,6 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     the ``test`` report.
     """
     from validator.model import read_config
-    from validator.runtime import load_encoder
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
     work = Path(opts.work_dir or settings.cache_dir / "validator")

@@ -15,11 +15,14 @@ nothing is called ``encode``).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,41 +30,14 @@ import torch
 from torch import nn
 
 from core.errors import ModelLoadError
+from validator.config import CONFIG_FILE, ValidatorConfig, read_config, write_config
 
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 WEIGHTS_FILE = "model.safetensors"
-CONFIG_FILE = "config.json"
-
-
-@dataclass(frozen=True)
-class ValidatorConfig:
-    """How the shipped validator was built (``assets/validator/config.json``)."""
-
-    layers: int = 4
-    max_length: int = 80
-    batch_size: int = 64  # inference batch (a whole 60-candidate list in one packed pass)
-    threshold: float = 0.5
-    quantize: bool = True
-    int8_skip: tuple[str, ...] = ()  # Linear layers (name regexes) left in fp32 when quantizing
-    int8_per_channel: bool = False  # one int8 weight scale per output row
-    fuse_qkv: bool = False  # query/key/value merged into one Linear before quantizing
-    gate: str = "first"
-    rank_weight: float = 0.0
-    complex_threshold: float | None = None  # complex-shape candidates: validator score alone (validator.gate)
-    extra: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ValidatorConfig:
-        """Parse, ignoring unknown keys (forward compatible)."""
-        names = set(cls.__dataclass_fields__)
-        values = {k: v for k, v in data.items() if k in names}
-        if "int8_skip" in values:
-            values["int8_skip"] = tuple(values["int8_skip"] or ())
-        return cls(**values)
+TOKENIZER_FILE = "tokenizer.json"
+CACHE_FORMAT = 2
+"""Bumped whenever :func:`runtime_network` changes what the cached int8 network holds."""
+_SEPARATE_QKV = r"attention\.self\.(query|key|value)$"
 
 
 class CrossEncoderNet(nn.Module):
@@ -157,27 +133,16 @@ def save_validator(net: CrossEncoderNet, config: ValidatorConfig, out_dir: Path)
     write_config(config, out_dir)
 
 
-def write_config(config: ValidatorConfig, out_dir: Path) -> None:
-    """(Re)write ``config.json`` (e.g. after threshold calibration)."""
-    (Path(out_dir) / CONFIG_FILE).write_text(json.dumps(config.to_json(), indent=2) + "\n", encoding="utf-8")
-
-
-def read_config(model_dir: Path) -> ValidatorConfig:
-    """The shipped validator config; :class:`ModelLoadError` names a bad file."""
-    path = Path(model_dir) / CONFIG_FILE
-    try:
-        return ValidatorConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError as exc:
-        raise ModelLoadError(path, "no such file") from exc
-    except (OSError, ValueError, TypeError) as exc:
-        raise ModelLoadError(path, f"corrupt validator config: {exc}") from exc
-
-
 def load_network(model_dir: Path, base_dir: Path, config: ValidatorConfig) -> CrossEncoderNet:
     """The fine-tuned network: shipped weights on top of the base word embeddings."""
     from transformers import BertModel
 
-    bert = BertModel(_bert_config(base_dir, config.layers), add_pooling_layer=False)
+    try:
+        from transformers.initialization import no_init_weights
+    except ImportError:  # another transformers layout: initialize as usual
+        no_init_weights = contextlib.nullcontext
+    with no_init_weights():  # every weight is loaded below: skip the random initialization (~5 s)
+        bert = BertModel(_bert_config(base_dir, config.layers), add_pooling_layer=False)
     net = CrossEncoderNet(bert)
     shipped_path = Path(model_dir) / WEIGHTS_FILE
     shipped = _read_safetensors(shipped_path)
@@ -204,6 +169,7 @@ def quantize(net: CrossEncoderNet, skip: Sequence[str] = (), *, per_channel: boo
     import copy
 
     net = fuse_qkv(copy.deepcopy(net)) if fuse else net
+    skip = (*skip, _SEPARATE_QKV) if fuse else tuple(skip)  # packed_logits runs the fused qkv only
     names = {name for name, module in net.named_modules()
              if isinstance(module, nn.Linear) and not any(re.search(pattern, name) for pattern in skip)}
     qconfig = (torch.ao.quantization.per_channel_dynamic_qconfig if per_channel
@@ -290,11 +256,21 @@ class CrossEncoder:
         self.batch_size = batch_size
 
     @classmethod
-    def load(cls, model_dir: Path, base_dir: Path, *, quantized: bool | None = None) -> CrossEncoder:
-        """The shipped validator in ``model_dir`` on top of the base in ``base_dir``."""
+    def load(cls, model_dir: Path, base_dir: Path, *, quantized: bool | None = None,
+             cache_dir: Path | None = None) -> CrossEncoder:
+        """The shipped validator in ``model_dir`` on top of the base in ``base_dir``.
+
+        With ``cache_dir``, the int8 runtime network is read from a file there keyed by a
+        fingerprint of its inputs (see :func:`cached_runtime_network`): no transformers
+        import, no quantization, and the word embeddings memory-mapped (shared by every
+        process that loads them).  The tokenizer then comes from ``tokenizers`` directly."""
         config = read_config(model_dir)
-        net = load_network(model_dir, base_dir, config)
         use_int8 = config.quantize if quantized is None else quantized
+        if use_int8 and config.fuse_qkv and cache_dir is not None:
+            net = cached_runtime_network(model_dir, base_dir, config, Path(cache_dir))
+            return cls(net, PairTokenizer.load(base_dir), max_length=config.max_length,
+                       batch_size=config.batch_size)
+        net = load_network(model_dir, base_dir, config)
         if use_int8:
             net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=config.fuse_qkv)
         return cls(net, load_tokenizer(base_dir), max_length=config.max_length, batch_size=config.batch_size)
@@ -358,3 +334,124 @@ class CrossEncoder:
                 values = torch.sigmoid(packed_logits(self.net, [ids[i] for i in chunk]).float()).tolist()
                 probs.update((unique[i], v) for i, v in zip(chunk, values, strict=True))
         return [probs[(str(q), str(v))] for q, v in pairs]
+
+
+# ---------------------------------------------------------------------- the runtime cache
+
+
+@dataclass(frozen=True)
+class _Heads:
+    num_attention_heads: int
+
+
+def runtime_network(qnet: nn.Module) -> nn.Module:
+    """What :func:`packed_logits` reads of the fused int8 network ``qnet``, in plain torch
+    modules (so that loading it needs no transformers): embeddings, each layer's fused
+    ``qkv`` and its output / feed-forward parts, and the head; the unused separate
+    query/key/value projections are left out."""
+    bert = qnet.bert
+    if bert.config.hidden_act != "gelu":
+        raise ValueError(f"no plain-torch runtime for activation {bert.config.hidden_act!r}")
+    plain = nn.Module()
+    plain.head = qnet.head
+    plain.bert = nn.Module()
+    plain.bert.config = _Heads(bert.config.num_attention_heads)
+    plain.bert.embeddings = nn.Module()
+    for name in ("word_embeddings", "position_embeddings", "token_type_embeddings", "LayerNorm"):
+        setattr(plain.bert.embeddings, name, getattr(bert.embeddings, name))
+    layers = nn.ModuleList()
+    for layer in bert.encoder.layer:
+        out = nn.Module()
+        out.attention = nn.Module()
+        out.attention.self = nn.Module()
+        out.attention.self.qkv = layer.attention.self.qkv
+        out.attention.output = _dense_norm(layer.attention.output)
+        out.intermediate = nn.Module()
+        out.intermediate.dense = layer.intermediate.dense
+        out.intermediate.intermediate_act_fn = nn.GELU()
+        out.output = _dense_norm(layer.output)
+        layers.append(out)
+    plain.bert.encoder = nn.Module()
+    plain.bert.encoder.layer = layers
+    return plain.eval()
+
+
+def _dense_norm(part: nn.Module) -> nn.Module:
+    plain = nn.Module()
+    plain.dense = part.dense
+    plain.LayerNorm = part.LayerNorm
+    return plain
+
+
+def runtime_fingerprint(model_dir: Path, base_dir: Path, config: ValidatorConfig) -> str:
+    """A digest of everything the cached int8 network is made from: the shipped config and
+    weights, the base weights (by size and modification time), torch's version and
+    :data:`CACHE_FORMAT`."""
+    digest = hashlib.sha256(json.dumps([config.to_json(), torch.__version__, CACHE_FORMAT]).encode())
+    for path in (Path(model_dir) / WEIGHTS_FILE, Path(base_dir) / WEIGHTS_FILE, Path(base_dir) / CONFIG_FILE):
+        stat = path.stat()
+        digest.update(f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorConfig, cache_dir: Path) -> nn.Module:
+    """The int8 runtime network from ``cache_dir/validator-int8-<fingerprint>.pt``, built
+    (transformers, quantization) and written there the first time."""
+    try:
+        path = Path(cache_dir) / f"validator-int8-{runtime_fingerprint(model_dir, base_dir, config)}.pt"
+    except OSError as exc:
+        raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot read weights: {exc}") from exc
+    if path.is_file():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return torch.load(path, weights_only=False, mmap=True)
+        except (OSError, RuntimeError, EOFError, ValueError) as exc:  # a torn file: build it again
+            warnings.warn(f"rebuilding the validator cache {path}: {exc}", stacklevel=2)
+    net = quantize(load_network(model_dir, base_dir, config), config.int8_skip,
+                   per_channel=config.int8_per_channel, fuse=True)
+    plain = runtime_network(net)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    torch.save(plain, partial)
+    os.replace(partial, path)
+    return plain
+
+
+class PairTokenizer:
+    """The base model's tokenizer through ``tokenizers`` alone (what
+    ``PreTrainedTokenizerFast`` does for :meth:`CrossEncoder.score`: pairs, special tokens,
+    ``longest_first`` truncation), without importing transformers."""
+
+    def __init__(self, tokenizer: Any, pad_token_id: int) -> None:
+        self.tokenizer = tokenizer
+        self.pad_token_id = pad_token_id
+
+    @classmethod
+    def load(cls, base_dir: Path) -> PairTokenizer:
+        """Read ``tokenizer.json``; :class:`ModelLoadError` names a missing or bad file."""
+        from tokenizers import Tokenizer
+
+        path = Path(base_dir) / TOKENIZER_FILE
+        try:
+            tokenizer = Tokenizer.from_file(str(path))
+        except Exception as exc:  # tokenizers raises plain Exception
+            raise ModelLoadError(path, f"cannot load tokenizer: {exc}") from exc
+        pad = tokenizer.token_to_id("<pad>")
+        return cls(tokenizer, 1 if pad is None else pad)
+
+    def __call__(self, firsts: Sequence[str], seconds: Sequence[str], *, truncation: bool = True,
+                 max_length: int = 512, return_token_type_ids: bool = False,
+                 return_attention_mask: bool = False) -> dict[str, list[list[int]]]:
+        """``{"input_ids": [...]}`` for each (first, second) pair."""
+        wanted = {"max_length": max_length, "strategy": "longest_first"} if truncation else None
+        current = self.tokenizer.truncation
+        if (current and {k: current[k] for k in ("max_length", "strategy")}) != wanted:
+            if wanted is None:
+                self.tokenizer.no_truncation()
+            else:
+                self.tokenizer.enable_truncation(max_length, strategy="longest_first")
+        if self.tokenizer.padding is not None:
+            self.tokenizer.no_padding()
+        encodings = self.tokenizer.encode_batch(list(zip(firsts, seconds, strict=True)))
+        return {"input_ids": [e.ids for e in encodings]}

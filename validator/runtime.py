@@ -11,14 +11,18 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import ModelLoadError
 from core.settings import Settings
 from kg.client import KG
+from validator.config import ValidatorConfig, read_config
 from validator.convert import is_complete
 from validator.gate import GatePolicy
-from validator.model import CrossEncoder, ValidatorConfig, read_config
 from validator.verbalize import Verbalizer
+
+if TYPE_CHECKING:
+    from validator.model import CrossEncoder
 
 _CACHE: dict[tuple[str, str, bool | None], tuple[tuple[float, ...], CrossEncoder, ValidatorConfig]] = {}
 _LOCK = threading.Lock()
@@ -30,7 +34,7 @@ class ValidatorRuntime:
     label fetch for a whole candidate list), score (``scorer.predict``) and gate (the
     calibrated :class:`GatePolicy` at ``threshold``)."""
 
-    scorer: CrossEncoder
+    scorer: CrossEncoder | LazyEncoder
     verbalize: Verbalizer
     gate: GatePolicy
     threshold: float
@@ -44,6 +48,8 @@ def _stamp(paths: Sequence[Path]) -> tuple[float, ...]:
 def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = None) -> tuple[CrossEncoder,
                                                                                               ValidatorConfig]:
     """The shipped encoder (cached per process until its files change)."""
+    from validator.model import CrossEncoder  # torch: only when a validator is really loaded
+
     model_dir, base_dir = Path(model_dir), Path(base_dir)
     if not is_complete(base_dir):
         raise ModelLoadError(base_dir, "base model not built (run: python -m validator.convert)")
@@ -55,14 +61,40 @@ def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = No
         if cached and cached[0] == stamp:
             return cached[1], cached[2]
         config = read_config(model_dir)
-        encoder = CrossEncoder.load(model_dir, base_dir, quantized=quantized)
+        encoder = CrossEncoder.load(model_dir, base_dir, quantized=quantized, cache_dir=base_dir.parent)
         _CACHE[key] = (stamp, encoder, config)
     return encoder, config
 
 
-def load_runtime(settings: Settings, kg: KG) -> ValidatorRuntime:
-    """The validator for ``settings`` over ``kg``; raises :class:`ModelLoadError`."""
-    encoder, config = load_encoder(settings.validator_dir, settings.model_dir)
+class LazyEncoder:
+    """The shipped encoder, loaded when it first scores (``kgqa ask``: most questions end
+    before the cross-encoder runs, and then torch is never imported)."""
+
+    def __init__(self, model_dir: Path, base_dir: Path) -> None:
+        self.model_dir = Path(model_dir)
+        self.base_dir = Path(base_dir)
+        self._encoder: CrossEncoder | None = None
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """:meth:`CrossEncoder.predict`, loading the encoder first (raises :class:`ModelLoadError`)."""
+        if self._encoder is None:
+            self._encoder, _ = load_encoder(self.model_dir, self.base_dir)
+        return self._encoder.predict(pairs)
+
+
+def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False) -> ValidatorRuntime:
+    """The validator for ``settings`` over ``kg``; raises :class:`ModelLoadError`.
+
+    With ``lazy`` only the configuration is read (and the base model's presence checked):
+    the network loads on the first score, and a corrupt weight file is reported then."""
+    encoder: CrossEncoder | LazyEncoder
+    if lazy:
+        if not is_complete(Path(settings.model_dir)):
+            raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
+        config = read_config(settings.validator_dir)
+        encoder = LazyEncoder(settings.validator_dir, settings.model_dir)
+    else:
+        encoder, config = load_encoder(settings.validator_dir, settings.model_dir)
     try:
         policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
     except ValueError as exc:

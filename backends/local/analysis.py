@@ -23,7 +23,6 @@ from backends.local.words import (
     YES_NO_ANYWHERE,
     YES_NO_OPENERS,
     find_words,
-    word_pattern,
     words_for,
 )
 from core.text import normalize_cue_text
@@ -79,7 +78,7 @@ class Analysis:
 
 def _yes_no(text: str, lang: str) -> bool:
     first = re.sub(r"^[¿¡\"'«(]+", "", text)
-    if any(word_pattern(w).match(first) for w in words_for(YES_NO_OPENERS, lang)):
+    if any(start == 0 for start, _, _ in find_words(first, words_for(YES_NO_OPENERS, lang))):
         return True
     padded = f" {text} "
     if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):

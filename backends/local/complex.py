@@ -602,15 +602,6 @@ def _list_patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patt
 # --------------------------------------------------------------------------- the local backend's hook
 
 
-def warm_up(lang: str) -> None:
-    """Compile the cue-word patterns :func:`analyze` uses for ``lang`` (they are otherwise
-    compiled on first use, several hundred milliseconds spread over the first questions in
-    each language).  Analyses a probe with a number, so that every table, operator and
-    unit pattern is built; the result is discarded."""
-    analyze("1990 2000", lang)
-    _list_patterns(lang)
-
-
 def mentions_from_links(question: str, linked: Iterable[Mention]) -> list[Mention]:
     """The linker's mentions with their character spans in the question's cue text
     (``char_start``/``char_end``, where :func:`analyze` finds the cue words)."""

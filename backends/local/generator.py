@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
-from backends.local.complex import warm_up as complex_warm_up
 from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention, is_stopword
 from backends.local.ranker import Ranker
@@ -383,14 +382,8 @@ class LocalBackend:
     # ------------------------------------------------------------------ API
 
     def warm_up(self, langs: Iterable[str]) -> None:
-        """Build the per-language text patterns before the first question (the property
-        lexicon's phrase patterns, exact and gapped, and the complex layer's cue words):
-        built lazily they cost the first questions in each language up to a second."""
-        for lang in langs:
-            if self.lexicon is not None:
-                self.lexicon.match_properties("", lang)
-                self.lexicon.expected_answer_type("", lang)
-            complex_warm_up(lang)
+        """Nothing to warm: the phrase and cue automata (:mod:`core.phrases`) are built on
+        first use in a language, in milliseconds."""
 
     def ask(self, question: str, lang: str) -> list[Candidate]:
         """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1]).  The

@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.errors import LexiconError
+from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
 from core.text import fold_yo, normalize_phrase
 
@@ -66,7 +67,6 @@ _PID = re.compile(r"P[1-9]\d*")
 _WORD_CHAR = re.compile(r"\w")
 MAX_GAP = 4
 """How many other words may sit between two words of a phrase in a gapped match."""
-_GAP = rf"(?:\s+\S+){{0,{MAX_GAP}}}?\s+"
 def _pid_key(pid: str) -> int:
     return int(pid[1:])
 
@@ -92,7 +92,7 @@ class Match:
 class PropertyLexicon:
     """The parsed lexicon.  Build it with :meth:`load` (or :func:`default_lexicon`).
 
-    Compared and hashed by identity (it is loaded once and shared); the regex and
+    Compared and hashed by identity (it is loaded once and shared); the automata and
     reverse-index caches fill lazily and are safe to share between threads because a
     racing fill only computes the same value twice.
     """
@@ -103,7 +103,10 @@ class PropertyLexicon:
     yes_no_table: dict[str, tuple[str, ...]]
     cue_table: dict[str, dict[str, tuple[str, ...]]]
     source: Path | None = None
-    _patterns: dict[tuple[str, str, bool, bool], re.Pattern[str]] = field(
+    _matchers: dict[tuple[str, str], tuple[PhraseMatcher, dict[str, Phrase]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _found: dict[tuple[str, str, str], dict[Phrase, list[tuple[int, int]]]] = field(
         default_factory=dict, repr=False, compare=False
     )
     _indexes: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False, compare=False)
@@ -246,8 +249,8 @@ class PropertyLexicon:
         With ``open_end`` (used for property phrases) each word of four letters or more also
         matches its inflected forms (see :func:`_word_pattern`): "столица" finds "столицей".
         """
-        found = self._pattern(phrase, lang, open_end).search(fold_yo(text))
-        return found.start() if found else -1
+        found = search(fold_yo(text), self._pattern(phrase, lang, open_end))
+        return found[0] if found else -1
 
     def match_properties(self, question: str, lang: str) -> list[Match]:
         """Every lexicon phrase of ``lang`` found in ``question``, best first.
@@ -260,14 +263,17 @@ class PropertyLexicon:
         score the matches rather than trust the first one.
         """
         text = fold_yo(normalize_phrase(question))
+        exact_found, exact_phrases = self._find_all(text, lang, "exact")
+        gapped_found, gapped_phrases = self._find_all(text, lang, "gapped")
         matches: list[Match] = []
         for phrase, pids in self._index(lang).items():
-            found = self._pattern(phrase, lang, True).search(text)
-            exact = found is not None
-            if found is None and " " in phrase and lang not in _SCRIPT_LANGS:
-                found = self._pattern(phrase, lang, True, gapped=True).search(text)
-            if found is not None:
-                matches.extend(Match(pid, phrase, found.start(), found.end(), exact) for pid in pids)
+            spans = exact_found.get(exact_phrases[phrase])
+            exact = spans is not None
+            if spans is None and phrase in gapped_phrases:
+                spans = gapped_found.get(gapped_phrases[phrase])
+            if spans is not None:
+                start, end = spans[0]
+                matches.extend(Match(pid, phrase, start, end, exact) for pid in pids)
         matches.sort(key=lambda m: (-m.weight, -len(m.phrase), m.start, _pid_key(m.pid)))
         return matches
 
@@ -276,10 +282,10 @@ class PropertyLexicon:
 
         Returns ``"boolean"`` for a yes/no question without a typed question word.
         """
-        text = normalize_phrase(question)
+        found = self._cue_starts(normalize_phrase(question), lang)
         best: tuple[int, int, str | None] | None = None
         for word, kind in self.question_word_table.get(lang, {}).items():
-            start = self.find(text, word, lang)
+            start = found.get(word, -1)
             if start >= 0 and (best is None or (start, -len(word)) < (best[0], -best[1])):
                 best = (start, len(word), kind)
         if best is not None and best[2] is not None:
@@ -296,47 +302,79 @@ class PropertyLexicon:
         """
         text = normalize_phrase(question).lstrip("¿¡\"'«„ ")
         openers = self.yes_no_table.get(lang, ())
+        found = self._cue_starts(text, lang)
         if lang in {"ru", "uk", "zh", "ja"}:
-            if any(
-                kind is not None and self.find(text, word, lang) >= 0
-                for word, kind in self.question_word_table.get(lang, {}).items()
-            ):
+            if any(kind is not None and word in found for word, kind in self.question_word_table.get(lang, {}).items()):
                 return False
-            return any(self.find(text, opener, lang) >= 0 for opener in openers)
-        return any(self.find(text, opener, lang) == 0 for opener in openers)
+            return any(opener in found for opener in openers)
+        return any(found.get(opener) == 0 for opener in openers)
 
     def find_cues(self, question: str, lang: str) -> dict[str, list[str]]:
         """``{cue kind: cue words found in question}``, only for kinds with a hit."""
-        text = normalize_phrase(question)
+        found = self._cue_starts(normalize_phrase(question), lang)
         hits: dict[str, list[str]] = {}
         for kind, table in self.cue_table.items():
-            found = [cue for cue in table.get(lang, ()) if self.find(text, cue, lang) >= 0]
-            if found:
-                hits[kind] = found
+            cues = [cue for cue in table.get(lang, ()) if cue in found]
+            if cues:
+                hits[kind] = cues
         return hits
 
-    def _pattern(self, phrase: str, lang: str, open_end: bool, gapped: bool = False) -> re.Pattern[str]:
-        key = (phrase, lang, open_end, gapped)
-        pattern = self._patterns.get(key)
-        if pattern is None:
-            if lang in _SCRIPT_LANGS:
-                pattern = re.compile(re.escape(fold_yo(phrase)))
+    def _cue_starts(self, text: str, lang: str) -> dict[str, int]:
+        """``{question word, opener or cue: start of its first occurrence}`` in normalized ``text``."""
+        found, phrases = self._find_all(fold_yo(text), lang, "find")
+        starts: dict[str, int] = {}
+        for word, phrase in phrases.items():
+            spans = found.get(phrase)
+            if spans:
+                starts[word] = spans[0][0]
+        return starts
+
+    def _find_all(self, text: str, lang: str, kind: str) -> tuple[dict[Phrase, list[tuple[int, int]]],
+                                                                   dict[str, Phrase]]:
+        """Every phrase of ``kind`` in ``lang`` found in folded ``text`` (one automaton pass,
+        remembered for the last few texts), and the phrase table the automaton was built over."""
+        matcher, phrases = self._matcher(lang, kind)
+        key = (text, lang, kind)
+        found = self._found.get(key)
+        if found is None:
+            found = matcher.find_all(text)
+            if len(self._found) >= 256:
+                self._found.clear()
+            self._found[key] = found
+        return found, phrases
+
+    def _matcher(self, lang: str, kind: str) -> tuple[PhraseMatcher, dict[str, Phrase]]:
+        """The automaton over the ``kind`` phrases of ``lang``, built on first use: ``exact`` and
+        ``gapped`` property phrases (open-ended words), ``find`` for question words, yes/no
+        openers and cues (whole words)."""
+        built = self._matchers.get((lang, kind))
+        if built is None:
+            if kind == "find":
+                words = [*self.question_word_table.get(lang, {}), *self.yes_no_table.get(lang, ()),
+                         *(cue for table in self.cue_table.values() for cue in table.get(lang, ()))]
+                phrases = {word: self._pattern(word, lang, False) for word in words}
+            elif kind == "exact":
+                phrases = {phrase: self._pattern(phrase, lang, True) for phrase in self._index(lang)}
             else:
-                words = [
-                    _word_pattern(word, lang) if open_end else re.escape(word) for word in fold_yo(phrase).split(" ")
-                ]
-                body = (_GAP if gapped else r"\s").join(words)
-                if _WORD_CHAR.match(phrase[0]):
-                    body = r"(?<!\w)" + body
-                if _WORD_CHAR.match(phrase[-1]):
-                    body += r"(?!\w)"
-                pattern = re.compile(body)
-            self._patterns[key] = pattern
-        return pattern
+                phrases = {phrase: self._pattern(phrase, lang, True, gapped=True) for phrase in self._index(lang)
+                           if " " in phrase and lang not in _SCRIPT_LANGS}
+            built = (PhraseMatcher(phrases.values()), phrases)
+            self._matchers[(lang, kind)] = built
+        return built
+
+    def _pattern(self, phrase: str, lang: str, open_end: bool, gapped: bool = False) -> Phrase:
+        """``phrase`` as the automaton matches it: whole words separated by one space (or up to
+        :data:`MAX_GAP` other words when ``gapped``), open-ended words with ``open_end``, a
+        plain substring in zh/ja."""
+        if lang in _SCRIPT_LANGS:
+            return Phrase((Word(fold_yo(phrase)),))
+        words = tuple(_word_pattern(word, lang) if open_end else Word(word) for word in fold_yo(phrase).split(" "))
+        return Phrase(words, before="word" if _WORD_CHAR.match(phrase[0]) else "none",
+                      after="word" if _WORD_CHAR.match(phrase[-1]) else "none", gap=MAX_GAP if gapped else 0)
 
 
-def _word_pattern(word: str, lang: str) -> str:
-    """A regex for one phrase word that also accepts its inflected forms.
+def _word_pattern(word: str, lang: str) -> Word:
+    """One phrase word as the automaton matches it, accepting inflected forms too.
 
     A word of at least :data:`_MIN_INFLECTED` letters accepts any word continuing it
     ("language" finds "languages"); a longer one first loses one inflectional ending
@@ -345,12 +383,12 @@ def _word_pattern(word: str, lang: str) -> str:
     finds "hauptstadt".
     """
     if len(word) < _MIN_INFLECTED or not word.isalpha():
-        return re.escape(word)
+        return Word(word)
     ending = _ENDINGS.get(lang)
     stem = ending.sub("", word) if ending is not None else word
     if len(stem) < _MIN_INFLECTED:
         stem = word
-    return re.escape(stem) + r"\w*"
+    return Word(stem, stem=True)
 
 
 @lru_cache(maxsize=4)

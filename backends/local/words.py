@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from core.phrases import Phrase, PhraseMatcher, Word, non_overlapping
 from core.text import CUE_CJK, CUE_CJK_CLASS, normalize_cue_text
 from qa.candidate import Direction
 
@@ -460,11 +461,37 @@ def word_pattern(word: str) -> re.Pattern[str]:
 
 
 def find_words(text: str, words: Iterable[str]) -> list[tuple[int, int, str]]:
-    """``(start, end, word)`` of every occurrence of ``words`` in normalized ``text``."""
+    """``(start, end, word)`` of every occurrence of ``words`` in normalized ``text``
+    (what ``word_pattern(word).finditer(text)`` finds, by one automaton per word list)."""
+    words = tuple(words)
+    matcher, terms = _word_matcher(words)
+    found = matcher.find_all(text)
     hits = []
-    for word in words:
-        hits.extend((m.start(), m.end(), word) for m in word_pattern(word).finditer(text))
+    for word, term in zip(words, terms, strict=True):
+        if isinstance(term, Phrase):
+            hits.extend((s, e, word) for s, e in non_overlapping(found.get(term, ())))
+        else:  # a form the automaton cannot express (a leading "*" on a later word)
+            hits.extend((m.start(), m.end(), word) for m in term.finditer(text))
     return sorted(hits)
+
+
+@lru_cache(maxsize=2048)
+def _word_matcher(words: tuple[str, ...]) -> tuple[PhraseMatcher, tuple[Phrase | re.Pattern[str], ...]]:
+    """The automaton over ``words`` (built once per word list) and each word's phrase."""
+    terms = tuple(_word_phrase(word) for word in words)
+    return PhraseMatcher(t for t in terms if isinstance(t, Phrase)), terms
+
+
+def _word_phrase(word: str) -> Phrase | re.Pattern[str]:
+    """:func:`word_pattern`'s meaning as a :class:`Phrase` (a regex where it has none)."""
+    w = normalize_cue_text(word)
+    if CUE_CJK.search(w):
+        return Phrase((Word(w),)) if "*" not in w else word_pattern(word)
+    parts = w.split()
+    if not parts or any("*" in p.rstrip("*") or p == "*" for p in parts):  # "*reich*", "am *sten"
+        return word_pattern(word)
+    return Phrase(tuple(Word(p.rstrip("*"), p.endswith("*")) for p in parts), before="letter",
+                  after="none" if w.endswith("*") else "letter", run_sep=True)
 
 
 def words_for(table: Mapping[str, tuple[str, ...]], lang: str) -> tuple[str, ...]:

@@ -307,23 +307,6 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
         assert local._adjacency_cache == {}  # nothing learnt from failed queries
 
 
-def test_warm_up_builds_the_text_patterns_before_the_first_question(tiny_kg_client: EmbeddedKG,
-                                                                      index: LabelIndex):
-    from backends.local.lexicon import PropertyLexicon
-    from backends.local.numbers import _operator_pattern
-
-    lexicon = PropertyLexicon.load()
-    warm = LocalBackend(tiny_kg_client, index, lexicon=lexicon)
-    cold = LocalBackend(tiny_kg_client, index, lexicon=PropertyLexicon.load())
-    warm.warm_up(["en", "de"])
-    built = len(lexicon._patterns)
-    assert built >= len(lexicon.phrase_index("en")) + len(lexicon.phrase_index("de"))
-    assert _operator_pattern.cache_info().currsize > 0
-    for question, lang in (("Where was Albert Einstein born?", "en"), ("Wo wurde Albert Einstein geboren?", "de")):
-        assert warm.ask(question, lang) == cold.ask(question, lang)
-    assert len(lexicon._patterns) == built  # nothing left to build while answering
-
-
 def test_a_question_is_linked_and_analyzed_once(backend: LocalBackend, monkeypatch: pytest.MonkeyPatch):
     import backends.local.complex as complex_layer
 

@@ -148,3 +148,34 @@ def test_one_worker_drains_a_sessions_pending_questions_in_order(tiny_kg_client,
     assert "Ulm" in final[2]["content"] and "Ich bin nicht sicher" in final[3]["content"]
     assert len(first[5]["value"]) == 3 and not state.draining and not state.pending
     assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(8))]  # nothing pending
+
+
+def test_questions_asked_while_the_workers_load_wait_with_a_progress_message(tiny_nt: Path, tmp_path: Path) -> None:
+    """The UI exists before the workers do: the header says "starting…", a question asked
+    meanwhile shows a localized progress message and is answered once they are ready."""
+    import os
+    import signal
+
+    from chat.ui import ChatState
+    from service.workers import WorkerPipeline
+
+    settings = load_settings({}, kg_source=tiny_nt, cache_dir=tmp_path / "cache", validator=False,
+                             rate_limit_per_minute=0)
+    with WorkerPipeline(settings, 1, wait=False) as pool, SessionLog(tmp_path / "s.sqlite") as log:
+        os.kill(pool._template.pid, signal.SIGSTOP)  # hold the loading until the question is asked
+        try:
+            assert not pool.ready and 'data-validator="starting"' in header_html("de", pool, settings)
+            app = build_app(pool, settings, log)
+            add_user, respond = _fn(app, "add_user"), _fn(app, "respond")
+            _, _, state = add_user("Wo wurde Albert Einstein geboren?", "auto", ChatState(ui_lang="de"))
+            drainer = respond("auto", state, None)
+            waiting = next(drainer)
+        finally:
+            os.kill(pool._template.pid, signal.SIGCONT)
+        answered = list(drainer)[-1]
+        rows = list(log.turns())
+    assert 'data-status="starting"' in waiting[5]["value"][-1]["content"]
+    assert "sobald er bereit ist" in waiting[5]["value"][-1]["content"]
+    assert "Ulm" in answered[5]["value"][-1]["content"], [dict(r).get("error") for r in rows]  # the reason, if not
+    assert 'data-validator="off"' in answered[1]  # the header no longer says "starting…"
+    assert [r["question"] for r in rows] == ["Wo wurde Albert Einstein geboren?"]

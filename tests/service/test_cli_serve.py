@@ -67,7 +67,8 @@ def test_kg_serve_and_serve_processes(tiny_nt: Path, tmp_path: Path):
                 base = f"http://127.0.0.1:{api_port}"
                 _wait_http(base + "/health", api)
                 health = HTTP.get(base + "/health").json()
-                assert health == {"status": "ok", "backend": "qanswer", "kg": "remote", "validator": "off"}
+                assert health == {"status": "ok", "backend": "qanswer", "kg": "remote", "validator": "off",
+                                  "workers": 2, "stuck": []}
                 r = HTTP.post(base + "/gerbil", content=b"query=Hauptstadt von Deutschland?&lang=de")
                 bindings = r.json()["questions"][0]["answers"][0]["results"]["bindings"]
                 assert bindings == [{"answer": {"type": "uri", "value": "http://www.wikidata.org/entity/Q64"}}]
@@ -88,3 +89,34 @@ def test_kg_serve_without_a_source_fails_cleanly(tmp_path: Path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
     assert b"missing.nt" in err and b"no such file" in err
+
+
+@pytest.mark.slow
+def test_kgqa_ask_answers_through_a_running_serve_and_alone_alike(tiny_nt: Path, tmp_path: Path):
+    import json
+
+    cache, port = tmp_path / "cache", free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+    serve = _kgqa("serve", "--kg-source", str(tiny_nt), "--cache-dir", str(cache), "--port", str(port),
+                  "--no-validator", "--workers", "1")
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/health", serve)
+        health = HTTP.get(f"http://127.0.0.1:{port}/health").json()
+        assert (health["status"], health["workers"], health["stuck"]) == ("ok", 1, [])
+
+        def ask(*flags: str) -> tuple[dict, str]:
+            done = subprocess.run([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?",
+                                   "--json", "--timings", "--no-validator", "--serve-port", str(port), *flags],
+                                  cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            turn = json.loads(done.stdout)
+            turn.pop("timings_ms")
+            return turn, done.stderr
+
+        served, served_timings = ask()
+        alone, alone_timings = ask("--local", "--kg-source", str(tiny_nt), "--cache-dir", str(cache))
+    finally:
+        _stop(serve)
+    assert "timings (kgqa serve)" in served_timings and "load" not in served_timings
+    assert "timings (this process)" in alone_timings and "load" in alone_timings
+    assert served["answers"][0]["id"] == "Q3012" and served == alone

@@ -125,3 +125,25 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     assert saved["calibration"]["recalibrated"] and saved["test"]["after"]["n"] > 0
     assert "epochs" in saved  # the training part of the report is kept
     assert any("gate: policy" in line for line in lines)
+
+
+def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client):
+    """``kgqa ask`` builds the pipeline with ``lazy_validator``: same scores, and a process
+    that never scores never imports torch."""
+    import subprocess
+    import sys
+
+    settings, _, _ = built
+    lazy = build_pipeline(settings, kg=tiny_kg_client, backend=one_hop_backend(), lazy_validator=True)
+    eager = build_pipeline(settings, kg=tiny_kg_client, backend=one_hop_backend())
+    assert lazy.validator_state == "on" and lazy.threshold == eager.threshold
+    assert ([c.validator_score for c in lazy.answer("столица Германия?", "ru").candidates]
+            == [c.validator_score for c in eager.answer("столица Германия?", "ru").candidates])
+    probe = ("import sys; from pathlib import Path; from core.settings import Settings; "
+             "from validator.runtime import load_runtime; "
+             f"s = Settings(base_model_dir=Path({str(settings.model_dir)!r}), "
+             f"validator_dir=Path({str(settings.validator_dir)!r})); "
+             "r = load_runtime(s, None, lazy=True); before = 'torch' in sys.modules; "
+             "r.scorer.predict([('a', 'b')]); print(before, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]

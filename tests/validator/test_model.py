@@ -219,3 +219,40 @@ def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):
     with pytest.raises(ModelLoadError, match="missing"):
         save_validator(base_network(tiny_base, 1), ValidatorConfig(layers=1), tmp_path / "shallow")
         init_from_validator(base_network(tiny_base, 2), tmp_path / "shallow")
+
+
+def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_base, tmp_path):
+    import subprocess
+    import sys
+
+    from validator.model import PairTokenizer, runtime_fingerprint
+
+    net = base_network(tiny_base, 2).eval()
+    config = ValidatorConfig(layers=2, quantize=True, int8_per_channel=True, fuse_qkv=True)
+    save_validator(net, config, tmp_path / "v")
+    plain = CrossEncoder.load(tmp_path / "v", tiny_base)
+    fused = plain.net.bert.encoder.layer[0].attention.self
+    assert "quantized" in type(fused.qkv).__module__
+    assert "quantized" not in type(fused.query).__module__  # the unused separate q/k/v stay as they are
+    cache = tmp_path / "cache"
+    built = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
+    [file] = cache.iterdir()
+    assert runtime_fingerprint(tmp_path / "v", tiny_base, config) in file.name
+    stamp = file.stat().st_mtime_ns
+    cached = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
+    assert file.stat().st_mtime_ns == stamp and list(cache.iterdir()) == [file]
+    assert built.score(PAIRS) == cached.score(PAIRS) == plain.score(PAIRS)
+    assert not hasattr(cached.net.bert.encoder.layer[0].attention.self, "query")
+    hf = load_tokenizer(tiny_base)
+    firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]
+    assert PairTokenizer.load(tiny_base)(firsts, seconds, max_length=16)["input_ids"] == hf(
+        firsts, seconds, truncation=True, max_length=16)["input_ids"]
+    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
+             f"e = CrossEncoder.load(Path({str(tmp_path / 'v')!r}), Path({str(tiny_base)!r}), "
+             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
+             "print(any(m.startswith('transformers') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
+    CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # new weights file: a new fingerprint
+    assert len(list(cache.iterdir())) == 2

@@ -1,0 +1,216 @@
+"""Start-up time and memory of the chat app and of ``kgqa ask`` (issue 16's targets).
+
+Prints, each with the box's load average (the machine may be shared):
+
+* ``app``: ``python app.py`` (real model and KG, 2 workers) from process start to the UI
+  answering HTTP, and to the first answer of ``/ask``; then RSS and PSS
+  (``/proc/PID/smaps_rollup``) of every process of the app, and their sum, after
+  ``--questions`` questions (targets: first answer <= 5 s, PSS sum <= 1.6 GB).
+* ``ask_cold``: ``kgqa ask`` with no server running: wall time and peak RSS of the
+  process (targets <= 4 s, <= 1 GB), median of ``--repeat`` runs.
+* ``ask_served``: ``kgqa ask`` while ``kgqa serve`` runs (target <= 0.5 s).
+
+    .venv/bin/python benchmarks/startup.py [--root DIR] [--questions 20] [--repeat 3] [--only app,ask_cold,...]
+
+``--root`` runs another checkout's code (e.g. an exported older commit) with this script,
+so before/after figures come from the same measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from core.settings import DEFAULT_KG_SOURCE  # noqa: E402
+from service.loadgen import ChatClient, LoadError  # noqa: E402
+
+QUESTIONS = [
+    ("Where was Albert Einstein born?", "auto"), ("Wo wurde Albert Einstein geboren?", "auto"),
+    ("What is the capital of Germany?", "auto"), ("Какая столица у России?", "auto"),
+    ("法国的首都是哪里？", "auto"), ("¿Dónde nació Pablo Picasso?", "auto"), ("Who wrote Faust?", "auto"),
+    ("Quelle est la capitale de l'Italie ?", "auto"), ("Хто написав Кобзар?", "auto"),
+    ("日本の首都はどこですか？", "auto"), ("Chi ha scritto la Divina Commedia?", "auto"),
+    ("Qual é a capital do Brasil?", "auto"), ("How many children did Johann Sebastian Bach have?", "auto"),
+    ("Who directed Pulp Fiction?", "auto"), ("Is Berlin the capital of Germany?", "auto"),
+    ("Which river is the longest in Europe?", "auto"), ("When was Angela Merkel born?", "auto"),
+    ("Wer hat die Relativitätstheorie entwickelt?", "auto"), ("Где родился Лев Толстой?", "auto"),
+    ("What is the population of Paris?", "auto"),
+]
+
+
+def load_average() -> str:
+    """The 1-minute load average and the core count, as ``load 1.23/2``."""
+    return f"load {os.getloadavg()[0]:.2f}/{os.cpu_count()}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(children.get(current, []))
+    return out
+
+
+def memory(pid: int) -> dict[str, float] | None:
+    """RSS and PSS in MB from ``/proc/PID/smaps_rollup``."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return None
+    values = {line.split(":")[0]: int(line.split()[1]) for line in text.splitlines()[1:] if line.split()}
+    return {"rss_mb": round(values.get("Rss", 0) / 1024, 1), "pss_mb": round(values.get("Pss", 0) / 1024, 1)}
+
+
+def _name(pid: int) -> str:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return "?"
+    return comm if comm not in ("python", "python3") else cmd[-60:]
+
+
+def bench_app(root: Path, env: dict[str, str], questions: int) -> dict[str, object]:
+    """Start the app, time the UI and the first answer, ask ``questions``, measure memory."""
+    port = _free_port()
+    log = Path(tempfile.mkdtemp()) / "sessions.sqlite"
+    started = time.monotonic()
+    app = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--log-path", str(log)], cwd=root,
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    out: dict[str, object] = {}
+    try:
+        while time.monotonic() - started < 300:
+            if app.poll() is not None:
+                raise RuntimeError(f"the app exited with status {app.returncode}")
+            try:
+                if httpx.get(url + "/", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        out["ui_served_s"] = round(time.monotonic() - started, 2)
+        out["ui_load"] = load_average()
+        client = ChatClient(url, timeout_s=300)
+        client.ask(*QUESTIONS[0])
+        out["first_answer_s"] = round(time.monotonic() - started, 2)
+        out["first_answer_load"] = load_average()
+        for i in range(1, questions):
+            try:
+                client.ask(*QUESTIONS[i % len(QUESTIONS)])
+            except LoadError as exc:
+                out.setdefault("errors", []).append(str(exc))
+        client.close()
+        processes = {}
+        for pid in descendants(app.pid):
+            mem = memory(pid)
+            if mem is not None:
+                processes[f"{pid} {_name(pid)}"] = mem
+        out["processes"] = processes
+        out["rss_sum_mb"] = round(sum(m["rss_mb"] for m in processes.values()), 1)
+        out["pss_sum_mb"] = round(sum(m["pss_mb"] for m in processes.values()), 1)
+        out["memory_load"] = load_average()
+    finally:
+        os.killpg(app.pid, signal.SIGTERM)
+        app.wait(timeout=30)
+    return out
+
+
+def _timed_ask(root: Path, env: dict[str, str], extra: list[str]) -> tuple[float, float, int]:
+    """Wall seconds and peak RSS (MB) of one ``kgqa ask``, and its exit status."""
+    started = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?", *extra],
+                            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.monotonic() - started, usage.ru_maxrss / 1024, proc.returncode
+
+
+def bench_ask(root: Path, env: dict[str, str], repeat: int, extra: list[str]) -> dict[str, object]:
+    """Median wall time and peak RSS of ``repeat`` runs of ``kgqa ask``."""
+    runs = []
+    for _ in range(repeat):
+        wall, rss, status = _timed_ask(root, env, extra)
+        runs.append({"wall_s": round(wall, 2), "max_rss_mb": round(rss), "exit": status, "load": load_average()})
+    return {"median_wall_s": statistics.median(r["wall_s"] for r in runs),
+            "median_max_rss_mb": statistics.median(r["max_rss_mb"] for r in runs), "runs": runs}
+
+
+def bench_ask_served(root: Path, env: dict[str, str], repeat: int) -> dict[str, object]:
+    """``kgqa ask`` while ``kgqa serve`` runs on a free port."""
+    port = _free_port()
+    served_env = {**env, "KGQA_SERVE_PORT": str(port)}
+    serve = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)], cwd=root,
+                             env=served_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        _timed_ask(root, served_env, [])  # the server's first question
+        return bench_ask(root, served_env, repeat, [])
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--root", type=Path, default=ROOT, help="checkout whose code is measured")
+    parser.add_argument("--questions", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default="app,ask_cold,ask_served")
+    args = parser.parse_args()
+    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONPATH": str(args.root)}
+    env.setdefault("KGQA_CACHE_DIR", str(ROOT / ".cache"))
+    env.setdefault("KGQA_KG_SOURCE", str(DEFAULT_KG_SOURCE))  # relative to this checkout, not --root
+    results: dict[str, object] = {"root": str(args.root), "start": load_average()}
+    wanted = args.only.split(",")
+    if "app" in wanted:
+        results["app"] = bench_app(args.root, env, args.questions)
+        print(json.dumps({"app": results["app"]}, ensure_ascii=False), flush=True)
+    if "ask_cold" in wanted:  # a port nothing listens on: no kgqa serve to use
+        results["ask_cold"] = bench_ask(args.root, {**env, "KGQA_SERVE_PORT": str(_free_port())}, args.repeat, [])
+        print(json.dumps({"ask_cold": results["ask_cold"]}), flush=True)
+    if "ask_served" in wanted:
+        results["ask_served"] = bench_ask_served(args.root, env, args.repeat)
+        print(json.dumps({"ask_served": results["ask_served"]}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
