@@ -14,6 +14,7 @@ from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_serv
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import Candidate, is_complex
+from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonSpec, evaluate_comparison, parse_comparison
 from qa.generate import Backend
@@ -139,6 +140,7 @@ class Pipeline:
         validator_state: str | None = None,
         max_question_chars: int = 1000,
         query_timeout_s: float = 5.0,
+        confidence: Confidence | None = None,
     ) -> None:
         self.backend = backend
         self.kg = kg
@@ -149,6 +151,7 @@ class Pipeline:
         self.validator_state = validator_state or ("on" if scorer is not None else "off")
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
+        self.confidence = confidence  # the learned answer confidence; replaces the gate when set
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True) -> Turn:
         """Answer one question; never raises for user input or service faults."""
@@ -201,7 +204,8 @@ class Pipeline:
         if not candidates:
             turn.status = "no_candidates"
             return
-        chosen = self._choose(turn, use_validator)
+        decision = self._decide(turn, candidates) if use_validator and self.confidence is not None else None
+        chosen = decision.index if decision is not None else self._choose(turn, use_validator)
         if chosen is None:
             turn.status = "abstained"
             return
@@ -210,6 +214,8 @@ class Pipeline:
         view = turn.candidates[chosen]
         turn.sparql = view.sparql
         turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
+        if decision is not None:
+            turn.confidence = round(decision.probability, 6)
         spec = parse_comparison(view.sparql)
         if spec is not None:
             self._timed(turn, "execute", lambda: self._compare(turn, spec))
@@ -226,6 +232,23 @@ class Pipeline:
             turn.sparql = None
             turn.confidence = None
             turn.rank = None
+
+    def _decide(self, turn: Turn, candidates: Sequence[Candidate]) -> Decision:
+        """The confidence stage: which of the first candidates to keep, with its calibrated
+        probability; the views of those candidates get their scores."""
+        assert self.confidence is not None
+        confidence = self.confidence
+        decision: Decision = self._timed(turn, "confidence",
+                                         lambda: confidence.decide(turn.question, turn.lang, candidates))
+        for i, p in enumerate(decision.probabilities):
+            view = turn.candidates[i]
+            view.passed = p >= decision.threshold
+            if i < len(decision.validator_scores):
+                view.validator_score = round(decision.validator_scores[i], 6)
+                view.verbalization = decision.verbalizations[i]
+        if decision.index is None:
+            turn.notes.append(f"confidence {decision.probability:.3f} below {decision.threshold:.3f}")
+        return decision
 
     def _choose(self, turn: Turn, use_validator: bool) -> int | None:
         if not (use_validator and self.scorer is not None and self.verbalize is not None and self.gate is not None):

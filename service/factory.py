@@ -5,14 +5,16 @@ from __future__ import annotations
 import logging
 
 from backends.local.generator import LocalBackend
+from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
-from core.errors import ModelLoadError
+from core.errors import LexiconError, ModelLoadError
 from core.settings import Settings
 from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
 from qa.generate import Backend
 from qa.pipeline import Pipeline
+from validator.confidence import AnswerConfidence, load_confidence
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     scorer = verbalize = gate = None
+    confidence: AnswerConfidence | None = None
     state = "off"
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
@@ -56,6 +59,13 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
         except (ModelLoadError, ImportError) as exc:
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
+    if state == "on":
+        try:
+            lexicon = backend.lexicon if isinstance(backend, LocalBackend) else default_lexicon(settings.lexicon_path)
+            confidence = load_confidence(kg, lexicon, scorer=scorer, verbalize=verbalize,
+                                         timeout_s=min(settings.timeout_s, 5.0))
+        except (ModelLoadError, LexiconError) as exc:
+            log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)
     return Pipeline(backend, kg, scorer=scorer, verbalize=verbalize, gate=gate, threshold=threshold,
                     validator_state=state, max_question_chars=settings.max_question_chars,
-                    query_timeout_s=min(settings.timeout_s, 10.0))
+                    query_timeout_s=min(settings.timeout_s, 10.0), confidence=confidence)
