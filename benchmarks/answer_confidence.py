@@ -40,12 +40,11 @@ from training.confidence import (
     Figures,
     Outcome,
     Record,
-    feature_names,
     figures,
     held_out_outcomes,
     outcomes,
     read_records,
-    threshold_for,
+    training_records,
 )
 from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
 from validator.gate import GatePolicy
@@ -91,7 +90,7 @@ def print_table(title: str, table: dict[str, Figures]) -> None:
 
 def bench(args: argparse.Namespace) -> int:
     settings = load_settings(os.environ)
-    records = read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS)
+    records = training_records(read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS))
     if not records:
         print("no records: run  nice .venv/bin/python -m training.confidence collect")
         return 1
@@ -110,13 +109,12 @@ def bench(args: argparse.Namespace) -> int:
                     per_language(old_gate(test), 0.5))
     if not args.no_loso:
         floor = float(model.info.get("floor", 0.92))
-        names = feature_names(records, validator=model.uses_validator)
+        variant = str(model.info.get("variant", "trees"))
         worst = 1.0
         for source in SOURCES:
             if not any(r.source == source for r in records):
                 continue
-            dev_out, held = held_out_outcomes(records, names, source)
-            threshold = threshold_for(dev_out, floor)
+            threshold, held = held_out_outcomes(records, variant, source, floor)
             table = per_language(held, threshold)
             if source != "synthetic" and table["all"].shown >= 10:
                 worst = min(worst, table["all"].precision)

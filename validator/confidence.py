@@ -219,8 +219,10 @@ def features(question: str, lang: str, qtype: str | None, candidates: Sequence[C
 
 @dataclass
 class ConfidenceModel:
-    """Trees on the log-odds scale, a Platt calibration ``sigmoid(a * z + b)``, the threshold
-    the kept candidate's probability must reach, and how many candidates are considered."""
+    """Trees on the log-odds scale ``z``, a calibration ``sigmoid(a * z + b + sum(c_f * x_f))``
+    (Platt's when ``stacked`` is empty; with it, a logistic regression fitted on held-out
+    questions also weighs features such as the cross-encoder's score), the threshold the
+    kept candidate's probability must reach, and how many candidates are considered."""
 
     trees: TreeRanker
     a: float = 1.0
@@ -229,15 +231,26 @@ class ConfidenceModel:
     k: int = TOP_K
     uses_validator: bool = False
     info: dict[str, Any] = field(default_factory=dict)
+    stacked: dict[str, float] = field(default_factory=dict)
+    complex_threshold: float = 1.01  # a COUNT/ASK/ORDER BY/FILTER candidate below it is never kept
+
+    def kept_probabilities(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> list[float]:
+        """Probabilities with the candidates that may not be kept set to 0: those without
+        answers, and complex-shape ones below :attr:`complex_threshold`."""
+        return [0.0 if n == 0 or (row.get("shape_plain", 1.0) == 0.0 and p < self.complex_threshold) else p
+                for p, row, n in zip(self.probabilities(rows), rows, answers, strict=True)]
 
     def probabilities(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
         """Calibrated probabilities, one per feature dict."""
-        return [_sigmoid(self.a * z + self.b) for z in self.trees.raw_many(rows)]
+        return [_sigmoid(self.a * z + self.b + sum(c * float(row.get(f, 0.0)) for f, c in self.stacked.items()))
+                for z, row in zip(self.trees.raw_many(rows), rows, strict=True)]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready model (trees and numbers only)."""
         return {"version": 1, "kind": "answer-confidence", "k": self.k, "threshold": round(self.threshold, 6),
                 "platt": [round(self.a, 6), round(self.b, 6)], "uses_validator": self.uses_validator,
+                "stacked": {f: round(c, 6) for f, c in self.stacked.items()},
+                "complex_threshold": round(self.complex_threshold, 6),
                 "info": self.info, "trees": self.trees.to_json()}
 
     def save(self, path: Path) -> None:
@@ -253,7 +266,9 @@ class ConfidenceModel:
                 raise ValueError("not an answer-confidence model")
             a, b = (float(x) for x in data["platt"])
             return ConfidenceModel(TreeRanker.from_json(data["trees"]), a, b, float(data["threshold"]),
-                                   int(data["k"]), bool(data["uses_validator"]), dict(data.get("info", {})))
+                                   int(data["k"]), bool(data["uses_validator"]), dict(data.get("info", {})),
+                                   {str(f): float(c) for f, c in data.get("stacked", {}).items()},
+                                   float(data.get("complex_threshold", 1.01)))
         except FileNotFoundError as exc:
             raise ModelLoadError(path, "answer-confidence model not found") from exc
         except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
@@ -297,10 +312,10 @@ class AnswerConfidence:
 
     def decide(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Decision:
         """The most probable of the first ``k`` candidates, kept when its probability reaches
-        the threshold (a candidate without answers is never kept)."""
+        the threshold (a candidate without answers is never kept, nor a complex-shape one
+        below the model's complex threshold)."""
         ev = self.evidence(question, lang, candidates)
-        probs = tuple(0.0 if kind.n == 0 else p
-                      for p, kind in zip(self.model.probabilities(ev.rows), ev.kinds, strict=True))
+        probs = self.model.kept_probabilities(ev.rows, [kind.n for kind in ev.kinds])
         return decide(probs, self.threshold, ev.validator_scores, ev.verbalizations)
 
 

@@ -151,6 +151,10 @@ def test_choose_floor_keeps_the_worst_source_above_target():
 
     per_source = {"a": {0.9: fig(100, 88), 0.95: fig(50, 48)}, "b": {0.9: fig(100, 95), 0.95: fig(60, 58)}}
     assert choose_floor(per_source, floors=(0.9, 0.95), target=0.92, judged=("a", "b")) == (0.95, 0.96)
+    # a source that misses the target at every floor is reported, not allowed to silence the others
+    per_source["c"] = {0.9: fig(20, 2), 0.95: fig(12, 1)}
+    floor, worst = choose_floor(per_source, floors=(0.9, 0.95), target=0.92, judged=("a", "b", "c"))
+    assert floor == 0.95 and worst == pytest.approx(1 / 12)
 
 
 def test_trees_are_fitted_exported_and_calibrated():
