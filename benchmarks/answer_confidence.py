@@ -17,6 +17,7 @@ written test sets in ``tests/data`` instead.
 
     .venv/bin/python benchmarks/answer_confidence.py [--before] [--no-loso]
     .venv/bin/python benchmarks/answer_confidence.py --written
+    .venv/bin/python benchmarks/answer_confidence.py --latency 200   # per-question pipeline latency
 """
 
 from __future__ import annotations
@@ -154,14 +155,45 @@ def written(args: argparse.Namespace) -> int:
     return 0
 
 
+def latency(args: argparse.Namespace) -> int:
+    """Per-question pipeline latency on random bench strings (one torch thread)."""
+    import random
+
+    import torch
+
+    from evaluation.formats import load_datasets
+    from evaluation.harness import select_items
+    from service.factory import build_pipeline
+    from training.build import bench_paths
+
+    torch.set_num_threads(1)
+    pipeline = build_pipeline(load_settings(os.environ))
+    items = select_items(load_datasets(bench_paths()), lang="all")
+    random.Random(7).shuffle(items)
+    stages: dict[str, list[float]] = defaultdict(list)
+    for item in items[: args.latency]:
+        turn = pipeline.answer(item.text)
+        for stage, ms in turn.timings_ms.items():
+            stages[stage].append(ms)
+    for stage, values in sorted(stages.items()):
+        values.sort()
+        p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+        print(f"{stage:12s} n={len(values):4d}  p50 {statistics.median(values):7.1f} ms  p95 {p95:7.1f} ms  "
+              f"mean {statistics.fmean(values):7.1f} ms")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=Path, default=CONFIDENCE_PATH)
     parser.add_argument("--before", action="store_true", help="also the previous gate on the test split")
     parser.add_argument("--no-loso", action="store_true", help="skip the left-out sources (refits the trees)")
     parser.add_argument("--written", action="store_true", help="the written test sets through the pipeline")
+    parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
+    if args.latency:
+        return latency(args)
     return written(args) if args.written else bench(args)
 
 

@@ -37,7 +37,7 @@ import numpy as np
 from backends.local.lexicon import default_lexicon
 from backends.local.ranker import TreeRanker
 from core.errors import BackendError
-from core.settings import Settings, load_settings
+from core.settings import VALIDATOR_DIR, Settings, load_settings
 from evaluation.formats import load_datasets
 from evaluation.harness import EvalItem, gold_values, select_items
 from qa.detect import detect_language
@@ -47,11 +47,13 @@ from training.data import execute_candidate, item_split
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import generate, load_facts, mentions_gold, to_items
 from validator.confidence import CONFIDENCE_PATH, TOP_K, VALIDATOR_FEATURES, AnswerConfidence, ConfidenceModel
+from validator.model import read_config
 from validator.verbalize import Verbalizer
 
 RECORDS = "records.jsonl"
 IGNORED_PREFIXES = ("lang_",)
 MIN_COMPLEX_EVIDENCE = 10
+JUDGED = ("sqwd", "wwq", "rubq1", "mintaka")
 TARGET_PRECISION = 0.92
 SOURCES = ("sqwd", "wwq", "rubq1", "mintaka", SYNTHETIC)
 FLOORS = tuple(round(x, 3) for x in np.arange(0.80, 1.0001, 0.01))
@@ -251,7 +253,11 @@ def fit_model(records: Sequence[Record], variant: str) -> ConfidenceModel:
     trees = _TREES[key]
     stacked = VALIDATOR_FEATURES if variant == "stacked" else ()
     a, b, extra = calibrate(trees, [r for r in records if r.split == "dev" and r.source != SYNTHETIC], stacked)
-    return ConfidenceModel(trees, a, b, uses_validator=variant != "trees", stacked=extra)
+    uses_validator = variant != "trees"
+    gate = read_config(VALIDATOR_DIR)
+    return ConfidenceModel(trees, a, b, uses_validator=uses_validator, stacked=extra,
+                           complex_validator_threshold=gate.complex_threshold if uses_validator else None,
+                           complex_rank_weight=gate.rank_weight if gate.gate == "mix" else 0.0)
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,7 @@ class Outcome:
     answerable: bool
     lang: str
     source: str
+    fallback: bool | None = None  # a complex answer the validator's complex gate would show instead: is it right?
 
 
 def outcomes(model: ConfidenceModel, records: Iterable[Record]) -> list[Outcome]:
@@ -274,7 +281,9 @@ def outcomes(model: ConfidenceModel, records: Iterable[Record]) -> list[Outcome]
             continue
         probs = model.kept_probabilities(r.rows, r.n_answers)
         best = max(range(len(probs)), key=lambda i: (probs[i], -i))
-        out.append(Outcome(probs[best], bool(r.correct[best]), r.answerable, r.lang, r.source))
+        fallback = model.fallback(r.rows, r.n_answers)
+        out.append(Outcome(probs[best], bool(r.correct[best]), r.answerable, r.lang, r.source,
+                           None if fallback is None else bool(r.correct[fallback])))
     return out
 
 
@@ -342,10 +351,10 @@ class Figures:
 
 def figures(items: Sequence[Outcome], threshold: float) -> Figures:
     """Shown answers, precision, correct on answerable and abstention at ``threshold``."""
-    shown = [o for o in items if o.probability >= threshold]
-    return Figures(len(items), len(shown), sum(o.correct for o in shown), sum(o.answerable for o in items),
-                   sum(not o.answerable for o in items),
-                   sum(1 for o in items if not o.answerable and o.probability < threshold))
+    shown = [o.correct if o.probability >= threshold else o.fallback for o in items]
+    return Figures(len(items), sum(x is not None for x in shown), sum(bool(x) for x in shown),
+                   sum(o.answerable for o in items), sum(not o.answerable for o in items),
+                   sum(1 for o, x in zip(items, shown, strict=True) if not o.answerable and x is None))
 
 
 def threshold_for(items: Sequence[Outcome], floor: float, min_shown: int = 20) -> float:
@@ -400,32 +409,40 @@ def held_out_outcomes(records: Sequence[Record], variant: str, held: str, floor:
     return model.threshold, outcomes(model, [r for r in records if r.source == held])
 
 
-def choose_floor(per_source: dict[str, dict[float, Figures]], floors: Sequence[float] = FLOORS,
-                 target: float = TARGET_PRECISION, judged: Sequence[str] = ("sqwd", "wwq", "rubq1", "mintaka"),
-                 min_shown: int = 5) -> tuple[float, float]:
-    """``(floor, worst left-out precision over the judged sources)``.
-
-    A left-out source meets the target at a floor when its shown answers reach ``target``
-    precision (fewer than ``min_shown`` shown: it does).  The floor at which every judged
-    source meets it with the most correct answers wins; when none lets all of them, the
-    floor at which the most sources meet it (then: most correct answers).  A source that
-    misses the target at every floor that shows answers elsewhere is thus reported, not
-    allowed to silence the others."""
-    scored = []
-    for f in floors:
-        figs = {s: per_source[s][f] for s in judged if s in per_source}
-        meeting = sum(1 for x in figs.values() if x.shown < min_shown or x.precision >= target)
-        worst = min((x.precision for x in figs.values() if x.shown), default=1.0)
-        scored.append((f, meeting, sum(x.correct for x in figs.values()), worst))
-    f, _meeting, _correct, worst = max(scored, key=lambda s: (s[1], s[2], -s[0]))
-    return f, worst
+def unmeetable(per_source: dict[str, dict[float, Figures]], target: float = TARGET_PRECISION,
+               judged: Sequence[str] = JUDGED) -> list[str]:
+    """Judged sources that show wrong answers below ``target`` precision at every floor."""
+    return [s for s in judged if s in per_source
+            and all(x.shown and x.precision < target for x in per_source[s].values())]
 
 
 def meeting_sources(per_source: dict[str, dict[float, Figures]], floor: float, target: float = TARGET_PRECISION,
-                    judged: Sequence[str] = ("sqwd", "wwq", "rubq1", "mintaka"), min_shown: int = 5) -> list[str]:
-    """The judged sources that meet ``target`` at ``floor`` (see :func:`choose_floor`)."""
+                    judged: Sequence[str] = JUDGED, min_shown: int = 5) -> list[str]:
+    """The judged sources that meet ``target`` at ``floor``: their shown answers reach it, or
+    fewer than ``min_shown`` are shown."""
     return [s for s in judged if s in per_source
             and (per_source[s][floor].shown < min_shown or per_source[s][floor].precision >= target)]
+
+
+def choose_floor(per_source: dict[str, dict[float, Figures]], floors: Sequence[float] = FLOORS,
+                 target: float = TARGET_PRECISION, judged: Sequence[str] = JUDGED,
+                 min_shown: int = 5) -> tuple[float, float]:
+    """``(floor, worst left-out precision over the judged sources)``.
+
+    Sources that miss the target at every floor (:func:`unmeetable`) are reported, not
+    allowed to silence the others.  Among the rest, the floor at which the most of them
+    meet the target (:func:`meeting_sources`) wins, then the one with the most correct
+    answers."""
+    skip = set(unmeetable(per_source, target, judged))
+    rest = [s for s in judged if s not in skip]
+    scored = []
+    for f in floors:
+        figs = [per_source[s][f] for s in judged if s in per_source]
+        meeting = len(meeting_sources(per_source, f, target, rest, min_shown))
+        worst = min((x.precision for x in figs if x.shown), default=1.0)
+        scored.append((f, meeting, sum(x.correct for x in figs), worst))
+    f, _meeting, _correct, worst = max(scored, key=lambda s: (s[1], s[2], -s[0]))
+    return f, worst
 
 
 def train(records: Sequence[Record], variant: str, *, log: Any = print) -> ConfidenceModel:
@@ -440,6 +457,7 @@ def train(records: Sequence[Record], variant: str, *, log: Any = print) -> Confi
                 "abstention_unanswerable": round(figs[floor].abstention, 4)} for s, figs in per_source.items()}
     model.info = {"variant": variant, "floor": floor, "worst_left_out_precision": round(worst, 4),
                   "meeting_target": meeting_sources(per_source, floor),
+                  "unmeetable": unmeetable(per_source),
                   "left_out": loso, "trained": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "records": len(records)}
     log(f"{variant}: floor {floor}; worst left-out precision {worst:.3f}; threshold {model.threshold:.4f}; "

@@ -24,7 +24,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -232,7 +232,27 @@ class ConfidenceModel:
     uses_validator: bool = False
     info: dict[str, Any] = field(default_factory=dict)
     stacked: dict[str, float] = field(default_factory=dict)
-    complex_threshold: float = 1.01  # a COUNT/ASK/ORDER BY/FILTER candidate below it is never kept
+    complex_threshold: float = 1.01  # a COUNT/ASK/ORDER BY/FILTER candidate below it is never kept ...
+    complex_validator_threshold: float | None = None  # ... unless, when no other is kept, its validator score
+    # reaches this (the validator's own complex-shape threshold, calibrated on templated and real complex questions)
+    complex_rank_weight: float = 0.0  # among those: the highest (1 - w) * validator + w * backend score, as that gate
+
+    def fallback(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> int | None:
+        """Among the complex-shape candidates (with answers) whose validator score reaches
+        :attr:`complex_validator_threshold`, the one the validator's gate prefers (highest
+        blend with the backend score), or ``None``."""
+        if self.complex_validator_threshold is None:
+            return None
+        floor = self.complex_validator_threshold
+        ok = [i for i, (row, n) in enumerate(zip(rows, answers, strict=True))
+              if n and row.get("shape_plain", 1.0) == 0.0 and row.get("v_score", 0.0) >= floor]
+        w = self.complex_rank_weight
+
+        def blend(i: int) -> float:
+            backend = min(1.0, max(0.0, rows[i].get("backend", 0.0)))
+            return (1 - w) * rows[i].get("v_score", 0.0) + w * backend
+
+        return max(ok, key=lambda i: (blend(i), -i)) if ok else None
 
     def kept_probabilities(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> list[float]:
         """Probabilities with the candidates that may not be kept set to 0: those without
@@ -251,6 +271,8 @@ class ConfidenceModel:
                 "platt": [round(self.a, 6), round(self.b, 6)], "uses_validator": self.uses_validator,
                 "stacked": {f: round(c, 6) for f, c in self.stacked.items()},
                 "complex_threshold": round(self.complex_threshold, 6),
+                "complex_validator_threshold": self.complex_validator_threshold,
+                "complex_rank_weight": self.complex_rank_weight,
                 "info": self.info, "trees": self.trees.to_json()}
 
     def save(self, path: Path) -> None:
@@ -268,11 +290,17 @@ class ConfidenceModel:
             return ConfidenceModel(TreeRanker.from_json(data["trees"]), a, b, float(data["threshold"]),
                                    int(data["k"]), bool(data["uses_validator"]), dict(data.get("info", {})),
                                    {str(f): float(c) for f, c in data.get("stacked", {}).items()},
-                                   float(data.get("complex_threshold", 1.01)))
+                                   float(data.get("complex_threshold", 1.01)),
+                                   _optional_float(data.get("complex_validator_threshold")),
+                                   float(data.get("complex_rank_weight", 0.0)))
         except FileNotFoundError as exc:
             raise ModelLoadError(path, "answer-confidence model not found") from exc
         except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
             raise ModelLoadError(path, f"corrupt answer-confidence model: {exc}") from exc
+
+
+def _optional_float(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
 
 
 def _sigmoid(z: float) -> float:
@@ -315,8 +343,14 @@ class AnswerConfidence:
         the threshold (a candidate without answers is never kept, nor a complex-shape one
         below the model's complex threshold)."""
         ev = self.evidence(question, lang, candidates)
-        probs = self.model.kept_probabilities(ev.rows, [kind.n for kind in ev.kinds])
-        return decide(probs, self.threshold, ev.validator_scores, ev.verbalizations)
+        answers = [kind.n for kind in ev.kinds]
+        probs = self.model.kept_probabilities(ev.rows, answers)
+        decision = decide(probs, self.threshold, ev.validator_scores, ev.verbalizations)
+        fallback = self.model.fallback(ev.rows, answers) if decision.index is None else None
+        if fallback is None:
+            return decision
+        # a complex-shape answer kept by the validator's calibrated complex gate: its score is the confidence
+        return replace(decision, index=fallback, probability=float(ev.validator_scores[fallback]))
 
 
 def decide(probs: Sequence[float], threshold: float, validator_scores: Sequence[float] = (),
