@@ -14,7 +14,7 @@ from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
 from qa.generate import Backend
 from qa.pipeline import Pipeline
-from validator.confidence import AnswerConfidence, load_confidence
+from validator.confidence import CONFIDENCE_FILE, AnswerConfidence, load_confidence
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
         try:
             lexicon = backend.lexicon if isinstance(backend, LocalBackend) else default_lexicon(settings.lexicon_path)
             confidence = load_confidence(kg, lexicon, scorer=scorer, verbalize=verbalize,
+                                         path=settings.validator_dir / CONFIDENCE_FILE,
                                          timeout_s=min(settings.timeout_s, 5.0))
         except (ModelLoadError, LexiconError) as exc:
             log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)

@@ -1,7 +1,7 @@
 """Training and calibration of the answer confidence (:mod:`validator.confidence`)::
 
     nice .venv/bin/python -m training.confidence collect   # .cache/answer_confidence/records.jsonl (resumable)
-    .venv/bin/python -m training.confidence train           # assets/confidence.json + report
+    .venv/bin/python -m training.confidence train           # assets/validator/confidence.json
 
 Collect: every language string of every bench question (and the templated complex
 questions) goes through the real backend with the language detected as the chat detects

@@ -31,14 +31,15 @@ from typing import Any, Protocol
 from backends.local.lexicon import PropertyLexicon
 from backends.local.ranker import TreeRanker
 from core.errors import KGError, ModelLoadError
-from core.settings import ASSETS_DIR
+from core.settings import VALIDATOR_DIR
 from kg.client import KG, QueryResult, Term
 from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate, shape_of
 from qa.confidence import Decision
 
-CONFIDENCE_PATH = ASSETS_DIR / "confidence.json"
+CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
+CONFIDENCE_PATH = VALIDATOR_DIR / CONFIDENCE_FILE
 TOP_K = 5
 MAX_ROWS = 201  # one more than the pipeline shows
 TYPE_SAMPLE = 5  # answer entities per candidate whose type is looked up
