@@ -24,6 +24,7 @@ from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_serv
 from kg.client import KG, QueryResult, Term, fetch_labels
 from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
+from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate
@@ -31,7 +32,7 @@ from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids, pick_label
 from qa.score import Scorer
-from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
+from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn, message_key
 from qa.verbalize import Verbalizer
 
 __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", "Pipeline", "Status", "Turn",
@@ -80,6 +81,7 @@ class Pipeline:
         validator_state: str | None = None,
         max_question_chars: int = 1000,
         query_timeout_s: float = 5.0,
+        confidence: Confidence | None = None,
     ) -> None:
         self.backend = backend
         self.kg = kg
@@ -88,6 +90,7 @@ class Pipeline:
         self.validator_state = validator_state or ("on" if validation is not None else "off")
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
+        self.confidence = confidence  # the learned answer confidence; replaces the gate when set
 
     # ------------------------------------------------------------------ entry points
 
@@ -105,7 +108,8 @@ class Pipeline:
             self._timed(turn, "detect", lambda: self.detect(turn, question, lang, question_lang))
             candidates = self._timed(turn, "generate", lambda: self.generate(turn))
             if candidates:
-                self._answer(turn, candidates, self.validation if use_validator else None)
+                self._answer(turn, candidates, self.validation if use_validator else None,
+                             confidence=self.confidence if use_validator else None)
             else:
                 turn.status = Status.NO_CANDIDATES
             ids = _ids_to_name(turn)
@@ -214,9 +218,12 @@ class Pipeline:
 
     # ------------------------------------------------------------------ wiring
 
-    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> None:
-        """Stages verbalize .. label for a non-empty candidate list."""
-        chosen = self._choose(turn, candidates, validation)
+    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None, *,
+                confidence: Confidence | None) -> None:
+        """Stages verbalize .. label for a non-empty candidate list (with a learned answer
+        confidence, it decides in place of verbalize, score and gate)."""
+        decision = self._decide(turn, candidates, confidence) if confidence is not None else None
+        chosen = decision.index if decision is not None else self._choose(turn, candidates, validation)
         if chosen is None:
             turn.status = Status.ABSTAINED
             return
@@ -231,6 +238,8 @@ class Pipeline:
         turn.rank = chosen + 1
         turn.sparql = view.sparql
         turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
+        if decision is not None:
+            turn.confidence = round(decision.probability, 6)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
@@ -240,6 +249,22 @@ class Pipeline:
             turn.sparql = None
             turn.confidence = None
             turn.rank = None
+
+    def _decide(self, turn: Turn, candidates: list[Candidate], confidence: Confidence) -> Decision:
+        """The gate by the learned answer confidence: which of the first candidates to keep,
+        with its calibrated probability; those candidates' views get their scores."""
+        decision: Decision = self._timed(turn, "gate",
+                                         lambda: confidence.decide(turn.question, parse_lang(turn), candidates))
+        for i, p in enumerate(decision.probabilities):
+            view = turn.candidates[i]
+            view.passed = p >= decision.threshold
+            view.compared = Compared(round(p, 6), decision.threshold, "confidence", "answer")
+            if i < len(decision.validator_scores):
+                view.validator_score = round(decision.validator_scores[i], 6)
+                view.verbalization = decision.verbalizations[i]
+        if decision.index is None:
+            turn.notes.append(f"confidence {decision.probability:.3f} below {decision.threshold:.3f}")
+        return decision
 
     def _choose(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> int | None:
         """verbalize -> score -> gate; without validation the backend's top candidate."""

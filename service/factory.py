@@ -5,14 +5,16 @@ from __future__ import annotations
 import logging
 
 from backends.local.generator import LocalBackend
+from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
-from core.errors import ModelLoadError
+from core.errors import LexiconError, ModelLoadError
 from core.settings import Settings
 from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
+from validator.confidence import CONFIDENCE_FILE, AnswerConfidence, load_confidence
 from validator.runtime import load_runtime
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     validation = None
+    confidence: AnswerConfidence | None = None
     state = "off"
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
@@ -59,5 +62,14 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
         except (ModelLoadError, ImportError) as exc:
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
+    if validation is not None:
+        try:
+            lexicon = backend.lexicon if isinstance(backend, LocalBackend) else default_lexicon(settings.lexicon_path)
+            confidence = load_confidence(kg, lexicon, scorer=validation.scorer, verbalize=validation.verbalizer,
+                                         path=settings.validator_dir / CONFIDENCE_FILE,
+                                         timeout_s=min(settings.timeout_s, 5.0))
+        except (ModelLoadError, LexiconError) as exc:
+            log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
-                    max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0))
+                    max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
+                    confidence=confidence)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention, is_stopword
+from backends.local.names import aligned_cased, name_features
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
     P31,
@@ -281,6 +282,7 @@ class _Question:
     classes: list[Mention] = field(default_factory=list)
     content_chars: int = 1
     anchor_types: dict[str, str | None] = field(default_factory=dict)
+    cased: list[str] | None = None  # the tokens with their case (None: they do not align)
 
 
 _SPECIFIC = frozenset({"person", "place", "date", "number", "organization", "work"})
@@ -438,6 +440,7 @@ class LocalBackend:
         classes = self.index.classes_of(m.qid for m in q.mentions)
         q.anchor_types = {m.qid: self.types.entity_type(classes.get(m.qid, ())) for m in q.mentions}
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
+        q.cased = aligned_cased(question, len(tokens))
         return q
 
     def _rest(self, q: _Question, spans: Sequence[tuple[int, int]]) -> tuple[list[str], str]:
@@ -749,6 +752,7 @@ class LocalBackend:
             "p31": 1.0 if a.pid == P31 else 0.0,
             "log_answers": math.log1p(a.count),
             "single_answer": 1.0 if a.count == 1 else 0.0,
+            **name_features(q.cased, m.start, m.end),
         }
 
     def _rank(self, cands: list[Generated]) -> None:

@@ -1,0 +1,42 @@
+"""How much of the question's name a linked span covers.
+
+In scripts with capitals a person's or place's name is a run of capitalized words.  When
+the linked span is only part of such a run ("Roger" of "Roger Federer" linked to Roger
+Troutman, "Federer" of "Roger Federer" linked to another Federer), the entity is likely a
+namesake of someone the KG does not hold.  These features let the ranker and the answer
+confidence see that; they never name an entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from backends.local.linking import is_stopword
+from core.text import cased_tokens, is_cjk
+
+
+def aligned_cased(question: str, n_tokens: int) -> list[str] | None:
+    """The question's tokens with their case kept, or ``None`` when they do not align with
+    the ``n_tokens`` lower-cased tokens."""
+    toks = cased_tokens(question)
+    return toks if len(toks) == n_tokens else None
+
+
+def _name_word(token: str) -> bool:
+    return bool(token) and token[0].isupper() and not is_cjk(token) and not is_stopword(token.lower())
+
+
+def name_features(cased: Sequence[str] | None, start: int, end: int) -> dict[str, float]:
+    """``name_extra``: capitalized words right next to the span ``[start, end)`` that it
+    leaves out (0 when the span is not capitalized itself); ``name_cover``: the span's share
+    of the capitalized run it sits in (1.0 when it covers the run, or without case)."""
+    if cased is None or not (0 <= start < end <= len(cased)) or not all(_name_word(t) for t in cased[start:end]):
+        return {"name_extra": 0.0, "name_cover": 1.0}
+    left = start
+    while left > 0 and _name_word(cased[left - 1]):
+        left -= 1
+    right = end
+    while right < len(cased) and _name_word(cased[right]):
+        right += 1
+    extra = (start - left) + (right - end)
+    return {"name_extra": float(extra), "name_cover": round((end - start) / (end - start + extra), 4)}

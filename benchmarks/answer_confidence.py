@@ -1,0 +1,201 @@
+"""Does the answer confidence transfer?  Figures of the shipped gate per split, source and
+language, from the records ``python -m training.confidence collect`` wrote (every bench
+string through the real backend, its first candidates executed, typed and scored).
+
+Printed, per language (the language of the bench string):
+
+* precision of shown answers (target >= 0.92),
+* correct on answerable strings (targets: >= 50 % en, >= 40 % ru),
+* abstention on unanswerable strings (target >= 95 %);
+
+for the held-out ``test`` split under the shipped model, and for each source left out
+(trees refitted without it, Platt and threshold set on the other sources' ``dev``
+questions at the shipped precision floor, figures on every string of the left-out source).
+``--before`` adds the previous gate (the validator's calibrated ``mix`` gate over the
+same first candidates) on the test split.  ``--written`` runs the real pipeline on the
+written test sets in ``tests/data`` instead.
+
+    .venv/bin/python benchmarks/answer_confidence.py [--before] [--no-loso]
+    .venv/bin/python benchmarks/answer_confidence.py --written
+    .venv/bin/python benchmarks/answer_confidence.py --latency 200   # per-question pipeline latency
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.settings import load_settings
+from training.confidence import (
+    RECORDS,
+    SOURCES,
+    Figures,
+    Outcome,
+    Record,
+    figures,
+    held_out_outcomes,
+    outcomes,
+    read_records,
+    training_records,
+)
+from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
+from validator.gate import GatePolicy
+from validator.model import read_config
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+WRITTEN = DATA / "written_simple.json"
+NAMESAKES = DATA / "namesakes.json"
+
+
+def per_language(items: Sequence[Outcome], threshold: float) -> dict[str, Figures]:
+    """Figures per language, plus ``all``."""
+    langs: dict[str, list[Outcome]] = defaultdict(list)
+    for o in items:
+        langs[o.lang].append(o)
+    out = {lang: figures(group, threshold) for lang, group in sorted(langs.items())}
+    out["all"] = figures(items, threshold)
+    return out
+
+
+def old_gate(records: Sequence[Record]) -> list[Outcome]:
+    """The previous gate (validator ``mix`` blend with the backend score, its calibrated
+    threshold; complex shapes by the validator score alone) over the same first candidates:
+    shown answers have probability 1, abstentions 0."""
+    config = read_config(load_settings(os.environ).validator_dir)
+    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
+    out = []
+    for r in records:
+        scores = [row.get("v_score", 0.0) for row in r.rows]
+        backend = [row.get("backend", 0.0) for row in r.rows]
+        complex_mask = [row.get("shape_plain", 1.0) == 0.0 for row in r.rows]
+        chosen = policy(backend, scores, config.threshold, complex_mask) if r.rows else None
+        shown = chosen is not None and r.n_answers[chosen] > 0
+        out.append(Outcome(1.0 if shown else 0.0, bool(shown and r.correct[chosen]), r.answerable, r.lang, r.source))
+    return out
+
+
+def print_table(title: str, table: dict[str, Figures]) -> None:
+    print(title)
+    for lang, fig in table.items():
+        print(f"  {lang:4s} {fig.line()}")
+
+
+def bench(args: argparse.Namespace) -> int:
+    settings = load_settings(os.environ)
+    records = training_records(read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS))
+    if not records:
+        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        return 1
+    model = ConfidenceModel.load(args.model)
+    real = [r for r in records if r.source != "synthetic"]
+    test = [r for r in real if r.split == "test"]
+    print(f"model {args.model.name}: threshold {model.threshold:.4f}, floor {model.info.get('floor')}, "
+          f"validator features {model.uses_validator}; {len(records)} records, {len(test)} test strings")
+    print_table("TEST split, shipped model", per_language(outcomes(model, test), model.threshold))
+    templated = [r for r in records if r.source == "synthetic" and r.split == "test"]
+    if templated:
+        print_table("TEST split, templated complex questions", per_language(outcomes(model, templated),
+                                                                           model.threshold))
+    if args.before:
+        print_table("TEST split, previous gate (validator mix gate, first candidates)",
+                    per_language(old_gate(test), 0.5))
+    if not args.no_loso:
+        floor = float(model.info.get("floor", 0.92))
+        variant = str(model.info.get("variant", "trees"))
+        worst = 1.0
+        for source in SOURCES:
+            if not any(r.source == source for r in records):
+                continue
+            threshold, held = held_out_outcomes(records, variant, source, floor)
+            table = per_language(held, threshold)
+            if source != "synthetic" and table["all"].shown >= 10:
+                worst = min(worst, table["all"].precision)
+            print_table(f"LEFT OUT {source} (threshold {threshold:.4f} from the others' dev at floor {floor})", table)
+        print(f"worst left-out precision (bench sources with >= 10 shown): {worst:.3f}")
+    return 0
+
+
+def written(args: argparse.Namespace) -> int:
+    from service.factory import build_pipeline
+
+    settings = load_settings(os.environ)
+    pipeline = build_pipeline(settings)
+    for path, namesake in ((WRITTEN, False), (NAMESAKES, True)):
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        times = []
+        for row in rows:
+            t0 = time.perf_counter()
+            turn = pipeline.answer(row["question"])
+            times.append((time.perf_counter() - t0) * 1000)
+            got = {a.id for a in turn.answers if a.id}
+            if not turn.answered:
+                verdict = "right" if namesake else "abstain"
+            elif namesake:
+                verdict = "wrong"
+            else:
+                verdict = "right" if got == set(row["expected"]) else "wrong"
+            for key in (row["lang"], "all"):
+                tally[key][verdict] += 1
+            if args.verbose or verdict == "wrong":
+                print(f"  {verdict:7s} [{row['lang']}] {row['question']} -> {sorted(got)} "
+                      f"(confidence {turn.confidence})")
+        print(f"{path.name}: " + "  ".join(
+            f"{lang} {t['right']}/{sum(t.values())} right, {t['wrong']} wrong" for lang, t in sorted(tally.items())))
+        print(f"  latency p50 {statistics.median(times):.0f} ms, max {max(times):.0f} ms")
+    return 0
+
+
+def latency(args: argparse.Namespace) -> int:
+    """Per-question pipeline latency on random bench strings (one torch thread)."""
+    import random
+
+    import torch
+
+    from evaluation.formats import load_datasets
+    from evaluation.harness import select_items
+    from service.factory import build_pipeline
+    from training.build import bench_paths
+
+    torch.set_num_threads(1)
+    pipeline = build_pipeline(load_settings(os.environ))
+    items = select_items(load_datasets(bench_paths()), lang="all")
+    random.Random(7).shuffle(items)
+    stages: dict[str, list[float]] = defaultdict(list)
+    for item in items[: args.latency]:
+        turn = pipeline.answer(item.text)
+        for stage, ms in turn.timings_ms.items():
+            stages[stage].append(ms)
+    for stage, values in sorted(stages.items()):
+        values.sort()
+        p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+        print(f"{stage:12s} n={len(values):4d}  p50 {statistics.median(values):7.1f} ms  p95 {p95:7.1f} ms  "
+              f"mean {statistics.fmean(values):7.1f} ms")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, default=CONFIDENCE_PATH)
+    parser.add_argument("--before", action="store_true", help="also the previous gate on the test split")
+    parser.add_argument("--no-loso", action="store_true", help="skip the left-out sources (refits the trees)")
+    parser.add_argument("--written", action="store_true", help="the written test sets through the pipeline")
+    parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    if args.latency:
+        return latency(args)
+    return written(args) if args.written else bench(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

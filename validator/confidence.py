@@ -1,0 +1,365 @@
+"""The answer confidence: a learned, calibrated probability that a candidate's answers are
+right, over the evidence the pipeline has or gets cheaply for its first few candidates.
+
+Evidence per candidate (first :attr:`ConfidenceModel.k` candidates of the backend's list):
+
+* linking and relation (the local generator's features: match kind, link quality and
+  coverage, the share of the question's capitalized name the span covers, the entity's
+  degree prior, the property phrase's score and language);
+* answer type: the type the question word announces (``expected_answer_type`` of the
+  property lexicon, every supported language) against the executed answers' kinds (people by
+  ``P31`` human, located things by ``P17``, literal datatypes) and their number;
+* the list: backend score, rank and margins, the cross-encoder's score and margin (when the
+  model uses it), query shape, question language, how many of the other candidates give the
+  same answers.
+
+The model (gradient-boosted trees exported to JSON, plus a Platt calibration and the
+threshold; :mod:`training.confidence` trains it) keeps the most probable candidate when its
+probability reaches the threshold; the pipeline shows that probability as the confidence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from backends.local.lexicon import PropertyLexicon
+from backends.local.ranker import TreeRanker
+from core.errors import KGError, ModelLoadError
+from core.settings import VALIDATOR_DIR
+from kg.client import KG, QueryResult, Term
+from kg.labels import HUMAN_CLASS
+from kg.sparql import WD
+from qa.candidate import Candidate
+from qa.confidence import Decision
+from qa.score import Scorer
+from qa.verbalize import Verbalizer
+
+CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
+CONFIDENCE_PATH = VALIDATOR_DIR / CONFIDENCE_FILE
+TOP_K = 5
+MAX_ROWS = 201  # one more than the pipeline shows
+TYPE_SAMPLE = 5  # answer entities per candidate whose type is looked up
+XSD = "http://www.w3.org/2001/XMLSchema#"
+_LOCATED = "|".join(f"<http://www.wikidata.org/prop/direct/{p}>" for p in ("P17", "P131", "P30", "P625"))
+
+BACKEND_FEATURES: tuple[str, ...] = (
+    "link_score", "link_quality", "link_prior", "link_coverage", "link_ambiguity", "link_fuzzy", "link_partial",
+    "link_phonetic", "link_label", "link_class", "link_gap", "name_cover", "name_extra", "prop_score", "prop_lex",
+    "prop_kg", "prop_same_lang", "prop_none", "prop_gap", "rest_matched", "explained", "explained_gap", "type_fit",
+    "type_mismatch", "anchor_fit", "anchor_mismatch", "literal_unwanted", "qtype_literal", "hops", "n_entities",
+    "has_type", "type_link", "forward", "p31", "log_answers", "pair_shared",
+)
+LANGS = ("en", "ru", "de", "fr", "es", "it", "pt", "uk", "zh", "ja", "ar", "hi")
+QTYPES = ("person", "place", "date", "number", "count", "boolean", "organization", "work", "string")
+SHAPES = ("plain", "count", "ask", "order", "filter")
+VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank")
+
+
+@dataclass(frozen=True)
+class AnswerKinds:
+    """What one candidate's executed answers are."""
+
+    n: int = 0
+    error: bool = False
+    boolean: bool | None = None
+    uri: float = 0.0
+    date: float = 0.0
+    number: float = 0.0
+    string: float = 0.0
+    human: float = 0.0
+    located: float = 0.0
+    values: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the model reads for one question: per first candidate a feature dict."""
+
+    rows: list[dict[str, float]]
+    kinds: list[AnswerKinds]
+    validator_scores: tuple[float, ...] = ()
+    verbalizations: tuple[str, ...] = ()
+
+
+def _literal_kind(term: Term) -> str:
+    dt = (term.datatype or "").removeprefix(XSD)
+    if dt in ("dateTime", "date", "gYear", "gYearMonth"):
+        return "date"
+    if dt in ("decimal", "integer", "double", "float", "int", "long", "nonNegativeInteger"):
+        return "number"
+    return "string"
+
+
+def execute(kg: KG, sparql: str, timeout_s: float) -> QueryResult | None:
+    """The candidate's result (first :data:`MAX_ROWS` rows), ``None`` when it fails."""
+    try:
+        return kg.query(sparql, timeout_s=timeout_s, max_rows=MAX_ROWS)
+    except KGError:
+        return None
+
+
+def entity_types(kg: KG, iris: Sequence[str], timeout_s: float) -> dict[str, tuple[bool, bool]]:
+    """``{iri: (is a human, is located: has a country, region, continent or coordinates)}``
+    for entity IRIs (one query for all)."""
+    safe = [i for i in dict.fromkeys(iris) if i.startswith(WD) and i[len(WD):].isalnum()]
+    if not safe:
+        return {}
+    values = " ".join(f"<{i}>" for i in safe)
+    sparql = (f"SELECT ?x ?h ?l WHERE {{ VALUES ?x {{ {values} }} "
+              f"BIND(EXISTS {{ ?x <http://www.wikidata.org/prop/direct/P31> <{WD}{HUMAN_CLASS}> }} AS ?h) "
+              f"BIND(EXISTS {{ ?x {_LOCATED} ?c }} AS ?l) }}")
+    try:
+        result = kg.query(sparql, timeout_s=timeout_s)
+    except KGError:
+        return {}
+    return {row["x"].value: (row["h"].value == "true", row["l"].value == "true")
+            for row in result.rows if "x" in row and "h" in row and "l" in row}
+
+
+def answer_kinds(kg: KG, results: Sequence[QueryResult | None], timeout_s: float) -> list[AnswerKinds]:
+    """The kinds of every candidate's answers (entity types looked up for a sample)."""
+    columns = [[t for t in r.column() if t is not None] if r is not None else [] for r in results]
+    samples = [[t.value for t in col if t.kind == "uri"][:TYPE_SAMPLE] for col in columns]
+    types = entity_types(kg, [i for s in samples for i in s], timeout_s)
+    out = []
+    for result, col, sample in zip(results, columns, samples, strict=True):
+        if result is None:
+            out.append(AnswerKinds(error=True))
+            continue
+        if result.boolean is not None:
+            out.append(AnswerKinds(n=1, boolean=result.boolean, values=frozenset({str(result.boolean)})))
+            continue
+        n = len(col)
+        counts = Counter("uri" if t.kind == "uri" else _literal_kind(t) for t in col)
+        share = {k: v / n for k, v in counts.items()}
+        typed = [types[i] for i in sample if i in types]
+        out.append(AnswerKinds(
+            n=n, uri=share.get("uri", 0.0), date=share.get("date", 0.0), number=share.get("number", 0.0),
+            string=share.get("string", 0.0),
+            human=sum(h for h, _ in typed) / len(typed) if typed else 0.0,
+            located=sum(loc for _, loc in typed) / len(typed) if typed else 0.0,
+            values=frozenset(t.value for t in col)))
+    return out
+
+
+def _type_features(qtype: str | None, k: AnswerKinds) -> dict[str, float]:
+    fits = {
+        "person": k.human,
+        "place": k.located * (1.0 - k.human),
+        "date": k.date,
+        "number": k.number,
+        "count": k.number,
+        "boolean": 1.0 if k.boolean is not None else 0.0,
+        "organization": k.uri * (1.0 - k.human),
+        "work": k.uri * (1.0 - k.human),
+        "string": k.string,
+    }
+    fit = fits.get(qtype or "", 0.0)
+    return {"atype_fit": fit, "atype_mismatch": (1.0 - fit) if qtype in fits else 0.0}
+
+
+def features(question: str, lang: str, qtype: str | None, candidates: Sequence[Candidate],
+             kinds: Sequence[AnswerKinds], validator_scores: Sequence[float] = ()) -> list[dict[str, float]]:
+    """The feature dict of each of the first ``len(kinds)`` candidates."""
+    top = list(candidates[: len(kinds)])
+    scores = [float(c.score) for c in top]
+    rows = []
+    for i, (cand, kind) in enumerate(zip(top, kinds, strict=True)):
+        given = dict(cand.features)
+        row = {name: float(given.get(name, 0.0)) for name in BACKEND_FEATURES}
+        others = scores[:i] + scores[i + 1:]
+        row.update({
+            "has_features": 1.0 if given else 0.0,
+            "rank": float(i),
+            "backend": scores[i],
+            "backend_gap_best": scores[0] - scores[i],
+            "backend_margin": scores[i] - max(others) if others else 1.0,
+            "backend_next": scores[i] - scores[i + 1] if i + 1 < len(scores) else scores[i],
+            "n_candidates": float(min(len(candidates), 60)),
+            "ans_n": math.log1p(kind.n),
+            "ans_single": 1.0 if kind.n == 1 else 0.0,
+            "ans_empty": 1.0 if kind.n == 0 else 0.0,
+            "ans_error": 1.0 if kind.error else 0.0,
+            "ans_bool": 1.0 if kind.boolean is not None else 0.0,
+            "ans_true": 1.0 if kind.boolean else 0.0,
+            "ans_uri": kind.uri, "ans_date": kind.date, "ans_number": kind.number, "ans_string": kind.string,
+            "ans_human": kind.human, "ans_located": kind.located,
+            "agree": float(sum(1 for j, other in enumerate(kinds)
+                               if j != i and other.n and other.values == kind.values)) if kind.n else 0.0,
+            "q_len": float(min(len(question), 200)) / 100.0,
+            **_type_features(qtype, kind),
+            **{f"qtype_{t}": 1.0 if qtype == t else 0.0 for t in QTYPES},
+            "qtype_none": 1.0 if qtype is None else 0.0,
+            **{f"lang_{x}": 1.0 if lang == x else 0.0 for x in LANGS},
+            **{f"shape_{s}": 1.0 if cand.shape == s else 0.0 for s in SHAPES},
+        })
+        if validator_scores:
+            v = [float(x) for x in validator_scores]
+            rest = v[:i] + v[i + 1:]
+            row.update({"v_score": v[i], "v_margin": v[i] - max(rest) if rest else v[i], "v_best": max(v),
+                        "v_rank": float(sorted(v, reverse=True).index(v[i]))})
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class ConfidenceModel:
+    """Trees on the log-odds scale ``z``, a calibration ``sigmoid(a * z + b + sum(c_f * x_f))``
+    (Platt's when ``stacked`` is empty; with it, a logistic regression fitted on held-out
+    questions also weighs features such as the cross-encoder's score), the threshold the
+    kept candidate's probability must reach, and how many candidates are considered."""
+
+    trees: TreeRanker
+    a: float = 1.0
+    b: float = 0.0
+    threshold: float = 0.5
+    k: int = TOP_K
+    uses_validator: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+    stacked: dict[str, float] = field(default_factory=dict)
+    complex_threshold: float = 1.01  # a COUNT/ASK/ORDER BY/FILTER candidate below it is never kept ...
+    complex_validator_threshold: float | None = None  # ... unless, when no other is kept, its validator score
+    # reaches this (the validator's own complex-shape threshold, calibrated on templated and real complex questions)
+    complex_rank_weight: float = 0.0  # among those: the highest (1 - w) * validator + w * backend score, as that gate
+
+    def fallback(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> int | None:
+        """Among the complex-shape candidates (with answers) whose validator score reaches
+        :attr:`complex_validator_threshold`, the one the validator's gate prefers (highest
+        blend with the backend score), or ``None``."""
+        if self.complex_validator_threshold is None:
+            return None
+        floor = self.complex_validator_threshold
+        ok = [i for i, (row, n) in enumerate(zip(rows, answers, strict=True))
+              if n and row.get("shape_plain", 1.0) == 0.0 and row.get("v_score", 0.0) >= floor]
+        w = self.complex_rank_weight
+
+        def blend(i: int) -> float:
+            backend = min(1.0, max(0.0, rows[i].get("backend", 0.0)))
+            return (1 - w) * rows[i].get("v_score", 0.0) + w * backend
+
+        return max(ok, key=lambda i: (blend(i), -i)) if ok else None
+
+    def kept_probabilities(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> list[float]:
+        """Probabilities with the candidates that may not be kept set to 0: those without
+        answers, and complex-shape ones below :attr:`complex_threshold`."""
+        return [0.0 if n == 0 or (row.get("shape_plain", 1.0) == 0.0 and p < self.complex_threshold) else p
+                for p, row, n in zip(self.probabilities(rows), rows, answers, strict=True)]
+
+    def probabilities(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        """Calibrated probabilities, one per feature dict."""
+        return [_sigmoid(self.a * z + self.b + sum(c * float(row.get(f, 0.0)) for f, c in self.stacked.items()))
+                for z, row in zip(self.trees.raw_many(rows), rows, strict=True)]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready model (trees and numbers only)."""
+        return {"version": 1, "kind": "answer-confidence", "k": self.k, "threshold": round(self.threshold, 6),
+                "platt": [round(self.a, 6), round(self.b, 6)], "uses_validator": self.uses_validator,
+                "stacked": {f: round(c, 6) for f, c in self.stacked.items()},
+                "complex_threshold": round(self.complex_threshold, 6),
+                "complex_validator_threshold": self.complex_validator_threshold,
+                "complex_rank_weight": self.complex_rank_weight,
+                "info": self.info, "trees": self.trees.to_json()}
+
+    def save(self, path: Path) -> None:
+        """Write the model as JSON."""
+        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+    @staticmethod
+    def load(path: Path = CONFIDENCE_PATH) -> ConfidenceModel:
+        """Read a saved model; raises :class:`ModelLoadError` naming the file."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            if data.get("kind") != "answer-confidence":
+                raise ValueError("not an answer-confidence model")
+            a, b = (float(x) for x in data["platt"])
+            return ConfidenceModel(TreeRanker.from_json(data["trees"]), a, b, float(data["threshold"]),
+                                   int(data["k"]), bool(data["uses_validator"]), dict(data.get("info", {})),
+                                   {str(f): float(c) for f, c in data.get("stacked", {}).items()},
+                                   float(data.get("complex_threshold", 1.01)),
+                                   _optional_float(data.get("complex_validator_threshold")),
+                                   float(data.get("complex_rank_weight", 0.0)))
+        except FileNotFoundError as exc:
+            raise ModelLoadError(path, "answer-confidence model not found") from exc
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+            raise ModelLoadError(path, f"corrupt answer-confidence model: {exc}") from exc
+
+
+def _optional_float(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+def _sigmoid(z: float) -> float:
+    if z < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+class AnswerConfidence:
+    """The pipeline's confidence stage (:class:`qa.confidence.Confidence`)."""
+
+    def __init__(self, kg: KG, model: ConfidenceModel, lexicon: PropertyLexicon | None, *,
+                 scorer: Scorer | None = None, verbalize: Verbalizer | None = None, timeout_s: float = 5.0,
+                 threshold: float | None = None) -> None:
+        if model.uses_validator and (scorer is None or verbalize is None):
+            raise ModelLoadError(CONFIDENCE_PATH, "the answer-confidence model needs the validator")
+        self.kg = kg
+        self.model = model
+        self.lexicon = lexicon
+        self.scorer = scorer if model.uses_validator else None
+        self.verbalize = verbalize if model.uses_validator else None
+        self.timeout_s = timeout_s
+        self.threshold = model.threshold if threshold is None else threshold
+
+    def evidence(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Evidence:
+        """Execute, type and (with the validator) score the first ``k`` candidates."""
+        top = list(candidates[: self.model.k])
+        qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
+        results = [execute(self.kg, c.sparql, self.timeout_s) for c in top]
+        kinds = answer_kinds(self.kg, results, self.timeout_s)
+        scores: tuple[float, ...] = ()
+        texts: tuple[str, ...] = ()
+        if self.scorer is not None and self.verbalize is not None and top:
+            texts = tuple(self.verbalize.many([c.sparql for c in top], lang))
+            scores = tuple(self.scorer.predict([(question, t) for t in texts]))
+        return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
+
+    def decide(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Decision:
+        """The most probable of the first ``k`` candidates, kept when its probability reaches
+        the threshold (a candidate without answers is never kept, nor a complex-shape one
+        below the model's complex threshold)."""
+        ev = self.evidence(question, lang, candidates)
+        answers = [kind.n for kind in ev.kinds]
+        probs = self.model.kept_probabilities(ev.rows, answers)
+        decision = decide(probs, self.threshold, ev.validator_scores, ev.verbalizations)
+        fallback = self.model.fallback(ev.rows, answers) if decision.index is None else None
+        if fallback is None:
+            return decision
+        # a complex-shape answer kept by the validator's calibrated complex gate: its score is the confidence
+        return replace(decision, index=fallback, probability=float(ev.validator_scores[fallback]))
+
+
+def decide(probs: Sequence[float], threshold: float, validator_scores: Sequence[float] = (),
+           verbalizations: Sequence[str] = ()) -> Decision:
+    """Keep the most probable candidate (earliest on ties) when it reaches ``threshold``."""
+    if not probs:
+        return Decision(None, 0.0, (), threshold)
+    best = max(range(len(probs)), key=lambda i: (probs[i], -i))
+    index = best if probs[best] >= threshold else None
+    return Decision(index, float(probs[best]), tuple(float(p) for p in probs), threshold,
+                    tuple(validator_scores), tuple(verbalizations))
+
+
+
+def load_confidence(kg: KG, lexicon: PropertyLexicon | None, *, scorer: Scorer | None,
+                    verbalize: Verbalizer | None, path: Path = CONFIDENCE_PATH,
+                    timeout_s: float = 5.0) -> AnswerConfidence:
+    """The shipped confidence stage; raises :class:`ModelLoadError` when the model is missing,
+    corrupt, or needs the cross-encoder and none is given."""
+    return AnswerConfidence(kg, ConfidenceModel.load(path), lexicon, scorer=scorer, verbalize=verbalize,
+                            timeout_s=timeout_s)
