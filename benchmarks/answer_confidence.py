@@ -127,8 +127,9 @@ def bench(args: argparse.Namespace) -> int:
 def written(args: argparse.Namespace) -> int:
     from service.factory import build_pipeline
 
-    settings = load_settings(os.environ)
+    settings = load_settings(os.environ, answer_confidence=not args.gate)
     pipeline = build_pipeline(settings)
+    print(f"gate: {'learned answer confidence' if pipeline.confidence is not None else 'calibrated validator gate'}")
     for path, namesake in ((WRITTEN, False), (NAMESAKES, True)):
         rows = json.loads(path.read_text(encoding="utf-8"))
         tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -189,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--before", action="store_true", help="also the previous gate on the test split")
     parser.add_argument("--no-loso", action="store_true", help="skip the left-out sources (refits the trees)")
     parser.add_argument("--written", action="store_true", help="the written test sets through the pipeline")
+    parser.add_argument("--gate", action="store_true", help="--written with the calibrated gate (the default) "
+                        "instead of the learned answer confidence")
     parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)

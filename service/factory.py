@@ -62,7 +62,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
         except (ModelLoadError, ImportError) as exc:
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
-    if validation is not None:
+    if validation is not None and settings.answer_confidence:
         try:
             lexicon = backend.lexicon if isinstance(backend, LocalBackend) else default_lexicon(settings.lexicon_path)
             confidence = load_confidence(kg, lexicon, scorer=validation.scorer, verbalize=validation.verbalizer,

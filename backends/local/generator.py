@@ -26,7 +26,7 @@ import math
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -392,7 +392,9 @@ class LocalBackend:
         question is linked once; both the simple and the complex layer read those mentions."""
         linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
         ranked = self.generate(question, lang, linked)[:MAX_CANDIDATES]
-        evidence = {m.qid: m.link() for m in linked}
+        cased = aligned_cased(question, len(tokenize(question)))
+        evidence = {m.qid: replace(m.link(), name_cover=name_features(cased, m.start, m.end)["name_cover"])
+                    for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
 
