@@ -13,6 +13,7 @@ printed, as in the chat.  ``--local`` skips the server, ``--no-log`` the log;
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import socket
 import sys
@@ -23,13 +24,9 @@ import urllib.request
 from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.main import add_common, settings_from_args
-from core.errors import SessionLogError
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
-from qa.answer import TurnNotLogged, answer_and_log
 from qa.turn import Status, Turn
-from service.factory import build_pipeline
-from service.session_log import SessionLog, new_session_id
 
 PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s")
 """Flags that configure the pipeline: with any of them the question is answered here."""
@@ -67,14 +64,12 @@ def run_ask(args: argparse.Namespace) -> int:
         turn = ask_server(settings, question, lang, use_validator=not args.no_validator, log=not args.no_log)
         spent["server"] = time.perf_counter() - started
     if turn is None:
-        try:
-            turn = _answer_here(settings, args, question, lang, spent)
-        except TurnNotLogged as exc:
-            print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
-            print(f"({exc})", file=sys.stderr)
-            return 4
-        except SessionLogError as exc:
-            print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
+        # the pipeline is loaded only on this path (like cli.main's sub-commands, by name), so
+        # that a question a running kgqa serve answers never loads the KG store or the generator
+        here = importlib.import_module("cli.ask_here")
+        turn = here.answer_here(settings, question, lang, use_validator=not args.no_validator, log=not args.no_log,
+                                spent=spent)
+        if turn is None:
             return 4
     if had_invalid_text(question):
         print(message("notice_invalid_unicode", ui_language(turn.lang)), file=sys.stderr)
@@ -108,25 +103,6 @@ def ask_server(settings: Settings, question: str, lang: str | None, *, use_valid
             return Turn.from_json(json.loads(reply.read()))
     except (OSError, ValueError, KeyError, TypeError):  # another service, an error reply, a timeout
         return None
-
-
-def _answer_here(settings: Settings, args: argparse.Namespace, question: str, lang: str | None,
-                 spent: dict[str, float]) -> Turn:
-    """Build the pipeline here (torch only if the validator scores), answer and log."""
-    session_log = None if args.no_log else SessionLog(settings.log_path, store_ips=settings.store_ips)
-    try:
-        mark = time.perf_counter()
-        pipeline = build_pipeline(settings, lazy_validator=True)
-        spent["load"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
-                              session_id="cli-" + new_session_id()[:8], source="cli",
-                              use_validator=not args.no_validator, question_lang=lang)
-        spent["answer"] = time.perf_counter() - mark
-    finally:
-        if session_log is not None:
-            session_log.close()
-    return done.turn
 
 
 def _shown(turn: Turn, *, as_json: bool) -> str:

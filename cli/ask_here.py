@@ -1,0 +1,45 @@
+"""``kgqa ask`` answering in this process: build the pipeline (the cross-encoder, and
+torch, only load if it scores), answer, and commit the turn to the session log before it
+is printed.  :mod:`cli.ask` loads this module only when no ``kgqa serve`` answered."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from chat.messages import message
+from chat.render import ui_language
+from core.errors import SessionLogError
+from core.settings import Settings
+from qa.answer import TurnNotLogged, answer_and_log
+from qa.turn import Turn
+from service.factory import build_pipeline
+from service.session_log import SessionLog, new_session_id
+
+
+def answer_here(settings: Settings, question: str, lang: str | None, *, use_validator: bool, log: bool,
+                spent: dict[str, float]) -> Turn | None:
+    """The answered (and, with ``log``, recorded) turn; ``None`` after telling stderr why the
+    turn could not be recorded (nothing is shown then)."""
+    try:
+        session_log = SessionLog(settings.log_path, store_ips=settings.store_ips) if log else None
+    except SessionLogError as exc:
+        print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
+        return None
+    try:
+        mark = time.perf_counter()
+        pipeline = build_pipeline(settings, lazy_validator=True)
+        spent["load"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
+                              session_id="cli-" + new_session_id()[:8], source="cli",
+                              use_validator=use_validator, question_lang=lang)
+        spent["answer"] = time.perf_counter() - mark
+    except TurnNotLogged as exc:
+        print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
+        print(f"({exc})", file=sys.stderr)
+        return None
+    finally:
+        if session_log is not None:
+            session_log.close()
+    return done.turn
