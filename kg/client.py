@@ -14,7 +14,7 @@ import pyoxigraph
 
 from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
 from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller
-from kg.sparql import RDFS_LABEL, SKOS_ALT, iri_ref, with_prefixes
+from kg.sparql import RDFS_LABEL, SKOS_ALT, XSD, iri_ref, with_prefixes
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,21 @@ class QueryResult:
     def is_empty(self) -> bool:
         """True for a SELECT with no bound values (ASK results are never empty)."""
         return self.boolean is None and not any(self.rows)
+
+
+_DATE_TYPES = frozenset({"dateTime", "date", "gYear", "gYearMonth"})
+_NUMBER_TYPES = frozenset({"decimal", "integer", "double", "float", "int", "long", "nonNegativeInteger"})
+
+
+def value_kind(term: Term | None) -> str:
+    """What a query value is: ``uri`` (also for ``None``), or a literal's ``date``,
+    ``number`` or ``string`` by its XSD datatype."""
+    if term is None or term.kind == "uri":
+        return "uri"
+    dt = (term.datatype or "").removeprefix(XSD)
+    if dt in _DATE_TYPES:
+        return "date"
+    return "number" if dt in _NUMBER_TYPES else "string"
 
 
 class KG(Protocol):

@@ -32,7 +32,7 @@ from backends.local.lexicon import PropertyLexicon
 from backends.local.ranker import TreeRanker
 from core.errors import KGError, ModelLoadError
 from core.settings import VALIDATOR_DIR
-from kg.client import KG, QueryResult, Term
+from kg.client import KG, QueryResult, value_kind
 from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate
@@ -87,15 +87,6 @@ class Evidence:
     verbalizations: tuple[str, ...] = ()
 
 
-def _literal_kind(term: Term) -> str:
-    dt = (term.datatype or "").removeprefix(XSD)
-    if dt in ("dateTime", "date", "gYear", "gYearMonth"):
-        return "date"
-    if dt in ("decimal", "integer", "double", "float", "int", "long", "nonNegativeInteger"):
-        return "number"
-    return "string"
-
-
 def execute(kg: KG, sparql: str, timeout_s: float) -> QueryResult | None:
     """The candidate's result (first :data:`MAX_ROWS` rows), ``None`` when it fails."""
     try:
@@ -136,7 +127,7 @@ def answer_kinds(kg: KG, results: Sequence[QueryResult | None], timeout_s: float
             out.append(AnswerKinds(n=1, boolean=result.boolean, values=frozenset({str(result.boolean)})))
             continue
         n = len(col)
-        counts = Counter("uri" if t.kind == "uri" else _literal_kind(t) for t in col)
+        counts = Counter(value_kind(t) for t in col)
         share = {k: v / n for k, v in counts.items()}
         typed = [types[i] for i in sample if i in types]
         out.append(AnswerKinds(

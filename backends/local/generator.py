@@ -62,7 +62,7 @@ from core.errors import (
 )
 from core.text import fold, is_cjk, tokenize
 from kg.build import ensure_label_index
-from kg.client import KG, Term
+from kg.client import KG, Term, value_kind
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
 from qa.candidate import Candidate, Link
@@ -496,7 +496,7 @@ class LocalBackend:
             pid = local_id(p.value)
             if pid is None or not pid.startswith("P"):
                 continue
-            out.append(Adjacent(pid, outgoing, int(float(n.value)), _value_kind(row.get("ex"))))
+            out.append(Adjacent(pid, outgoing, int(float(n.value)), value_kind(row.get("ex"))))
         out.sort(key=lambda a: a.pid)
         if self._timeouts() > timeouts:
             return out  # not cached: a later question may get the full answer
@@ -684,7 +684,7 @@ class LocalBackend:
                 if pm is None or pm.score <= 0:
                     continue
                 count = int(float(n.value))
-                a = Adjacent(pid, True, count, _value_kind(row.get("ex")))
+                a = Adjacent(pid, True, count, value_kind(row.get("ex")))
                 feats = self._base_features(q, m, 0, pm, a)
                 feats["hops"] = 2.0
                 feats["anchor_fit"], feats["anchor_mismatch"] = _fit(q.anchor_types.get(entity),
@@ -800,17 +800,6 @@ def _anchors(mentions: Sequence[Mention]) -> list[Mention]:
         if len(out) >= MAX_ANCHORS:
             break
     return out
-
-
-def _value_kind(term: Term | None) -> str:
-    if term is None or term.kind == "uri":
-        return "uri"
-    dt = (term.datatype or "").removeprefix(XSD)
-    if dt in ("dateTime", "date", "gYear", "gYearMonth"):
-        return "date"
-    if dt in ("decimal", "integer", "double", "float", "int", "long", "nonNegativeInteger"):
-        return "number"
-    return "string"
 
 
 def timed_generate(backend: LocalBackend, question: str, lang: str) -> tuple[list[Generated], float]:
