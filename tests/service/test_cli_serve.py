@@ -52,7 +52,7 @@ def _wait_http(url: str, process: subprocess.Popen, timeout_s: float = 60) -> No
 def test_kg_serve_and_serve_processes(tiny_nt: Path, tmp_path: Path):
     cache = tmp_path / "cache"
     build_store(tiny_nt, cache, progress=False)  # the store `kgqa build-kg` would have built
-    kg_port, api_port = free_port(), free_port()
+    kg_port = free_port()
     endpoint = query_url("127.0.0.1", kg_port)
     kg_proc = _kgqa("kg-serve", "--kg-source", str(tiny_nt), "--cache-dir", str(cache), "--port", str(kg_port))
     try:
@@ -60,6 +60,7 @@ def test_kg_serve_and_serve_processes(tiny_nt: Path, tmp_path: Path):
         assert RemoteKG(endpoint).query("ASK { wd:Q64 wdt:P17 wd:Q183 }").boolean is True
         reply = {"question": "q", "queries": [{"query": CAPITAL, "confidence": 0.9, "kb": "wikidata"}]}
         with ScriptedServer(lambda r: Reply.json(reply)) as upstream:
+            api_port = free_port()  # chosen after the upstream bound its own port: they cannot coincide
             api = _kgqa("serve", "--backend", "qanswer", "--qanswer-url", upstream.url, "--kg-endpoint", endpoint,
                         "--no-validator", "--cache-dir", str(cache), "--port", str(api_port),
                         "--log-path", str(tmp_path / "logs" / "sessions.sqlite"))
