@@ -184,21 +184,7 @@ def fetch_names(kg: KG, iris: Iterable[str], lang: str, *,
                 timeout_s: float | None = None) -> dict[str, tuple[str | None, str | None]]:
     """``{iri: (name, its language)}`` by the quality rule (CLDR for countries, languages
     and currencies).  A KG fault leaves names out (the caller shows the id)."""
-    wanted = sorted({i for i in iris if i})
-    try:
-        labels: LabelTable = fetch_labels(kg, wanted, timeout_s=timeout_s, properties=(RDFS_LABEL,))
-        aliases: LabelTable = fetch_labels(kg, wanted, timeout_s=timeout_s, properties=(SKOS_ALT,))
-        classes = _classes(kg, wanted, timeout_s)
-    except KGError:
-        return {}
-    names: dict[str, tuple[str | None, str | None]] = {}
-    for iri in wanted:
-        own = labels.get(iri, {})
-        kind = kind_of(classes.get(iri, ()))
-        english = (own.get("en") or [None])[0]
-        cldr = cldr_name(english, kind, lang) if (kind and english) else None
-        names[iri] = (cldr, lang) if cldr else choose_label(own, aliases.get(iri, {}), lang)
-    return names
+    return _names({iri: (iri,) for iri in iris if iri}, kg, lang, timeout_s)
 
 
 def names_for_ids(kg: KG, ids: Iterable[str], lang: str, *,
@@ -206,8 +192,16 @@ def names_for_ids(kg: KG, ids: Iterable[str], lang: str, *,
     """``{id: (name, its language)}`` for entity (``Q…``) and property (``P…``) ids.  A
     property's labels sit on ``wd:P…`` (Wikidata dumps) or ``wdt:P…`` (some extracts):
     both are read and merged."""
-    wanted = sorted(set(ids))
-    iris = [entity_iri(i) for i in wanted] + [prop_iri(i) for i in wanted if i.startswith("P")]
+    return _names({i: (entity_iri(i), *((prop_iri(i),) if i.startswith("P") else ())) for i in ids}, kg, lang,
+                  timeout_s)
+
+
+def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
+           timeout_s: float | None) -> dict[str, tuple[str | None, str | None]]:
+    """``{key: (name, its language)}``: each key named from the labels and aliases of its
+    nodes (merged), by CLDR when its first node is a country, language or currency, else
+    by :func:`choose_label`.  A KG fault leaves every name out."""
+    iris = sorted({iri for group in nodes.values() for iri in group})
     try:
         labels: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(RDFS_LABEL,))
         aliases: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(SKOS_ALT,))
@@ -215,17 +209,16 @@ def names_for_ids(kg: KG, ids: Iterable[str], lang: str, *,
     except KGError:
         return {}
     out: dict[str, tuple[str | None, str | None]] = {}
-    for pid in wanted:
-        nodes = [entity_iri(pid)] + ([prop_iri(pid)] if pid.startswith("P") else [])
+    for key in sorted(nodes):
         own: dict[str, list[str]] = {}
         alt: dict[str, list[str]] = {}
-        for node in nodes:
+        for node in nodes[key]:
             for code, texts in labels.get(node, {}).items():
                 own.setdefault(code, []).extend(texts)
             for code, texts in aliases.get(node, {}).items():
                 alt.setdefault(code, []).extend(texts)
-        kind = kind_of(classes.get(entity_iri(pid), ()))
+        kind = kind_of(classes.get(nodes[key][0], ()))
         english = (own.get("en") or [None])[0]
         cldr = cldr_name(english, kind, lang) if (kind and english) else None
-        out[pid] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+        out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang)
     return out
