@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from core.errors import InputError, KGError, KGQAError, QuestionTooLong, is_service_fault
-from kg.client import KG, QueryResult, Term, fetch_labels
-from kg.sparql import entity_iri, local_id, prop_iri
+from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
+from kg.client import KG, QueryResult, Term
+from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
@@ -30,7 +30,7 @@ from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate
 from qa.generate import Backend
 from qa.guard import Screened, screen
-from qa.label import fetch_names, names_for_ids, pick_label
+from qa.label import fetch_names, names_for_ids
 from qa.score import Scorer
 from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn, message_key
 from qa.verbalize import Verbalizer
@@ -300,16 +300,9 @@ class Pipeline:
         spec = outcome.spec
         if outcome.winner is None:
             unknown = [(spec.entity1, spec.entity2)[i - 1] for i in outcome.missing]
-            # a property's labels sit on wd:P… (Wikidata dumps) or on wdt:P… (some extracts)
-            prop_nodes = (entity_iri(spec.property), prop_iri(spec.property))
-            iris = [entity_iri(q) for q in unknown] + list(prop_nodes)
-            try:
-                labels = fetch_labels(self.kg, iris, timeout_s=self.query_timeout_s)
-            except KGError:
-                labels = {}
-            names = [pick_label(labels.get(entity_iri(q), {}), turn.lang)[0] or q for q in unknown]
-            prop_labels = {lang: names for node in prop_nodes for lang, names in labels.get(node, {}).items()}
-            prop = pick_label(prop_labels, turn.lang)[0] or spec.property
+            named = names_for_ids(self.kg, [*unknown, spec.property], turn.lang, timeout_s=self.query_timeout_s)
+            names = [named.get(q, (None, None))[0] or q for q in unknown]
+            prop = named.get(spec.property, (None, None))[0] or spec.property
             turn.message_key = "comparison_unknown"
             turn.message_args = {"entity": ", ".join(names), "property": prop}
             turn.notes.append(f"comparison: {spec.property} unknown for {', '.join(unknown)}")
