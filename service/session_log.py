@@ -178,18 +178,25 @@ class SessionLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...] | Mapping[str, Any]) -> int:
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` .. ``COMMIT`` under the lock (rolled back on any error); a
+        SQLite fault becomes :class:`SessionLogError` naming ``what`` failed."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    cursor = self._db.execute(sql, params)
+                    yield self._db
                     self._db.execute("COMMIT")
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
-                raise SessionLogError(f"{self.path}: write failed: {exc}") from exc
+                raise SessionLogError(f"{self.path}: {what} failed: {exc}") from exc
+
+    def _write(self, sql: str, params: tuple[Any, ...] | Mapping[str, Any]) -> int:
+        with self._transaction("write") as db:
+            cursor = db.execute(sql, params)
         return cursor.rowcount
 
     # ------------------------------------------------------------ writing
@@ -243,21 +250,11 @@ class SessionLog:
         now = _now()
         where = "turn_id = ?" + (" AND session_id = ?" if session_id else "")
         params: tuple[Any, ...] = (turn_id, session_id) if session_id else (turn_id,)
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    cur = self._db.execute(f"UPDATE turns SET feedback = ?, feedback_at = ? WHERE {where}",
-                                           (value, now, *params))
-                    if cur.rowcount:
-                        self._db.execute("INSERT INTO feedback_events (turn_id, value, created_at) VALUES (?, ?, ?)",
-                                         (turn_id, value, now))
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                raise SessionLogError(f"{self.path}: feedback write failed: {exc}") from exc
+        with self._transaction("feedback write") as db:
+            cur = db.execute(f"UPDATE turns SET feedback = ?, feedback_at = ? WHERE {where}", (value, now, *params))
+            if cur.rowcount:
+                db.execute("INSERT INTO feedback_events (turn_id, value, created_at) VALUES (?, ?, ?)",
+                           (turn_id, value, now))
         return bool(cur.rowcount)
 
     # ------------------------------------------------------------ reading
