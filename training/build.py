@@ -36,6 +36,7 @@ from evaluation.splits import split_of
 from kg.client import KG
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
+from training import onehop
 from training.calibrate import (
     CORRECT,
     WRONG,
@@ -91,6 +92,7 @@ class BuildOptions:
     min_precision: float | None = 0.9
     complex_boost: int = 4
     synthetic: bool = True  # templated complex questions (training.synthetic) for training and the complex gate
+    onehop: bool = True  # templated one-hop questions in every language (training.onehop) for training
     splits: tuple[str, ...] | None = None  # collect only these splits' questions (None: all)
     backend: Backend | None = None  # default: the configured backend (tests inject one)
     kg: KG | None = None
@@ -126,6 +128,9 @@ def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, lo
 
 
 SYNTHETIC_FILE = "synthetic_candidates.jsonl"
+ONEHOP_FILE = "onehop_candidates.jsonl"
+ONEHOP_PER_SPLIT = {"train": 4, "dev": 1}  # questions per property, language and template
+ONEHOP_CANDIDATES = 15  # the first candidates are enough: training keeps the best-ranked negatives
 
 
 def written_test_entities(path: Path = WRITTEN) -> set[str]:
@@ -152,6 +157,26 @@ def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str
     if len(current) < len(records):  # questions the templates no longer make
         write_records(current, path)
     log(f"templated complex questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
+    return current
+
+
+def collect_onehop(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
+    """Templated one-hop questions in every language (:mod:`training.onehop`) through the
+    real backend into ``<work>/onehop_candidates.jsonl`` (resumable; rebuilt with
+    ``recollect``); returns the records of the questions the templates make now."""
+
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / ONEHOP_FILE
+    if opts.recollect and path.exists():
+        path.unlink()
+    kg = opts.kg or open_kg(settings)
+    backend = opts.backend or make_backend(settings, kg)
+    items = to_items(kg, onehop.build(kg, per_split=ONEHOP_PER_SPLIT, seed=opts.train.seed))
+    started = time.monotonic()
+    collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0),
+            max_candidates=ONEHOP_CANDIDATES)
+    wanted = {(it.id, it.lang) for it in items}
+    current = [r for r in read_records(path) if (r.id, r.lang) in wanted]
+    log(f"templated one-hop questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
     return current
 
 
@@ -280,6 +305,39 @@ def test_report(groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[
             "ranking_after": ranking(groups, scores, cal.threshold, cal.policy), "by_language": per_lang}
 
 
+def source_of(group: Sequence[CandidateRecord]) -> str:
+    """The benchmark a question group comes from."""
+    return group[0].dataset
+
+
+def transferable(cal: Calibration, dev_groups: Sequence[Sequence[CandidateRecord]],
+                 test_groups: Sequence[Sequence[CandidateRecord]], scores: dict[tuple[str, str, int], float],
+                 min_precision: float | None) -> tuple[Calibration, dict[str, dict[str, Any]]]:
+    """Calibration that transfers to sources it has not seen (issue 13).
+
+    For each source in turn, the threshold of ``cal``'s policy is calibrated on the *other*
+    sources' dev questions and measured on every question (dev and test) of the left-out
+    one.  The shipped threshold is the highest of those and ``cal``'s own, so it is at
+    least as strict as each calibration that did not see a source.  Returns the
+    calibration to ship and, per left-out source, its figures at its own left-out
+    threshold and at the shipped one."""
+    sources = sorted({source_of(g) for g in dev_groups})
+    thresholds: dict[str, float] = {}
+    for source in sources:
+        others = [g for g in dev_groups if source_of(g) != source]
+        if others:
+            found = calibrate(sim_items(others, scores), [cal.policy], min_precision=min_precision)
+            thresholds[source] = found.threshold
+    shipped = replace(cal, threshold=max([cal.threshold, *thresholds.values()]))
+    figures: dict[str, dict[str, Any]] = {}
+    for source, threshold in thresholds.items():
+        items = sim_items([g for g in (*dev_groups, *test_groups) if source_of(g) == source], scores)
+        figures[source] = {"threshold": round(threshold, 6),
+                           "left_out": simulate(items, cal.policy, threshold).to_json(),
+                           "shipped": simulate(items, cal.policy, shipped.threshold).to_json()}
+    return shipped, figures
+
+
 def calibrate_complex(bench_items: Sequence[SimItem], templated_items: Sequence[SimItem],
                       min_precision: float | None) -> Calibration:
     """The complex threshold: the validator-score threshold on complex-shape candidates
@@ -327,7 +385,11 @@ def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[Cand
     log(f"gate: policy {cal.policy.mode} (rank weight {cal.policy.rank_weight}), threshold {cal.threshold:.4f}, "
         f"dev ATS {cal.ats:.4f} (no validator: {baseline(dev_items).ats:.4f})")
     test_scores = score_records(encoder, [r for g in [*test_groups, *syn_test] for r in g])
+    cal, left_out = transferable(cal, dev_groups, test_groups, {**dev_scores, **test_scores}, min_precision)
+    for source, figures in left_out.items():
+        log(f"left out {source}: {json.dumps(figures)}")
     test = test_report(test_groups, test_scores, cal)
+    test["left_out"] = left_out
     log(f"test before: {json.dumps(test['before'])}")
     log(f"test after:  {json.dumps(test['after'])}")
     if syn_test:
@@ -358,8 +420,10 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
         log(f"re-verbalized the cached candidates (verbalizer version {VERBALIZER_VERSION})")
     n_ttl = export_turtle(records, work / "candidates.ttl")
     synthetic = _synthetic_records(settings, replace(opts, work_dir=work), log)
+    one_hop = _onehop_records(settings, replace(opts, work_dir=work), log)
     counts = make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item,
-                         complex_boost=opts.complex_boost, extra_train=[r for r in synthetic if r.split == "train"])
+                         complex_boost=opts.complex_boost,
+                         extra_train=[r for r in (*synthetic, *one_hop) if r.split == "train"])
     log(f"{len(records)} candidate records, {n_ttl} in candidates.ttl; balanced: {counts}")
     train_set = read_records(work / "train.jsonl")
     valid_set = read_records(work / "valid.jsonl")
@@ -416,6 +480,16 @@ def _synthetic_records(settings: Settings, opts: BuildOptions, log: Callable[[st
         return []
     path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
     records = collect_synthetic(settings, opts, log) if opts.collect or not path.exists() else read_records(path)
+    return [r for r in records if r.position > 0]
+
+
+def _onehop_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
+    """The templated one-hop questions' candidate records (collected when missing or with
+    ``collect``); none when ``opts.onehop`` is off."""
+    if not opts.onehop:
+        return []
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / ONEHOP_FILE
+    records = collect_onehop(settings, opts, log) if opts.collect or not path.exists() else read_records(path)
     return [r for r in records if r.position > 0]
 
 

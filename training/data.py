@@ -100,9 +100,11 @@ def execute_candidate(kg: KG, sparql: str, gold: set[str], *, timeout_s: float) 
 
 
 def records_for_item(item: EvalItem, backend: Backend, kg: KG, verbalizer: Verbalizer, *,
-                     timeout_s: float = 5.0) -> list[CandidateRecord]:
-    """Run the backend on one item, then execute and verbalize every candidate."""
+                     timeout_s: float = 5.0, max_candidates: int | None = None) -> list[CandidateRecord]:
+    """Run the backend on one item, then execute and verbalize every candidate (the first
+    ``max_candidates`` of them, when given)."""
     candidates = screen(backend.ask(item.text, item.lang)).as_written  # off-list candidates never run
+    candidates = candidates[:max_candidates] if max_candidates is not None else candidates
     gold = gold_values(item.question)
     texts = verbalizer.many([c.sparql for c in candidates], item.lang)
     # templated questions carry their entity split, and their candidates must also name the
@@ -138,7 +140,8 @@ def reverbalize(records: Sequence[CandidateRecord], kg: KG, *, progress: bool = 
 
 
 def collect(items: Sequence[EvalItem], backend: Backend, kg: KG, out_path: Path, *, progress: bool = True,
-            timeout_s: float = 5.0, on_item: Callable[[EvalItem, int], None] | None = None) -> Path:
+            timeout_s: float = 5.0, on_item: Callable[[EvalItem, int], None] | None = None,
+            max_candidates: int | None = None) -> Path:
     """Append the records of every item not yet in ``out_path`` (resumable).
 
     An item the backend fails on is recorded as a single line with ``error`` set and no
@@ -154,7 +157,8 @@ def collect(items: Sequence[EvalItem], backend: Backend, kg: KG, out_path: Path,
     with out_path.open("a", encoding="utf-8") as sink:
         for item in tqdm(todo, desc="candidates", disable=not progress, unit="q"):
             try:
-                records = records_for_item(item, backend, kg, verbalizer, timeout_s=timeout_s)
+                records = records_for_item(item, backend, kg, verbalizer, timeout_s=timeout_s,
+                                           max_candidates=max_candidates)
             except (BackendError, KGError) as exc:
                 records = [_failed(item, exc)]
             if not records:

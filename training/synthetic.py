@@ -214,10 +214,10 @@ def load_facts(kg: KG, exclude: Iterable[str] = (), *, timeout_s: float = 60.0) 
             languages[s] = languages.get(s, 0) + 1
     qids = {q for table in values.values() for q in table} | set(capital) | set(capital.values()) | set(neighbours)
     qids |= {o for ns in neighbours.values() for o in ns}
-    return Facts(values, capital, neighbours, languages, _labels(kg, qids, timeout_s))
+    return Facts(values, capital, neighbours, languages, entity_names(kg, qids, timeout_s))
 
 
-def _labels(kg: KG, qids: Iterable[str], timeout_s: float) -> dict[str, dict[str, list[str]]]:
+def entity_names(kg: KG, qids: Iterable[str], timeout_s: float) -> dict[str, dict[str, list[str]]]:
     """``{qid: {lang: names}}``: the ``rdfs:label`` first (English in this KG), then the
     aliases (``skos:altLabel``, the only non-English names this KG has) that read like names."""
     iris = [entity_iri(q) for q in qids]

@@ -147,3 +147,32 @@ def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client)
              "r.scorer.predict([('a', 'b')]); print(before, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+
+def _group(source: str, n: int, correct: bool) -> list:
+    from training.data import CandidateRecord
+    return [CandidateRecord(id=f"{source}:{n}", lang="en", split="dev", dataset=source, kind="answerable",
+                            question="q", position=1, backend_score=0.5, sparql="SELECT ?x WHERE { wd:Q1 wdt:P1 ?x }",
+                            verbalization="v", f1=1.0 if correct else 0.0, n_answers=1, correct=correct)]
+
+
+def test_the_shipped_threshold_is_as_strict_as_every_left_out_calibration():
+    from training.build import sim_items, transferable
+    from training.calibrate import calibrate
+    from validator.gate import GatePolicy
+
+    # source "a": right answers score >= 0.5, wrong ones 0.1; source "b": wrong answers score up to 0.8
+    scored = [(_group("a", i, True), 0.5 + i / 100) for i in range(20)]
+    scored += [(_group("a", 100 + i, False), 0.1) for i in range(20)]
+    scored += [(_group("b", i, True), 0.85 + i / 200) for i in range(20)]
+    scored += [(_group("b", 100 + i, False), 0.5 + i / 70) for i in range(20)]
+    dev = [g for g, _ in scored]
+    scores = {(g[0].id, "en", 1): s for g, s in scored}
+    cal = calibrate(sim_items(dev, scores), [GatePolicy("first")], min_precision=0.9)
+    shipped, figures = transferable(cal, dev, [], scores, 0.9)
+    assert set(figures) == {"a", "b"}
+    assert shipped.threshold >= max(cal.threshold, *(f["threshold"] for f in figures.values()))
+    # calibrated on "a" alone, the threshold lets "b"'s wrong answers through; the shipped one does not
+    assert figures["b"]["left_out"]["wrong"] > 0
+    assert figures["b"]["shipped"]["precision"] >= 0.9
