@@ -35,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-synthetic", dest="synthetic", action="store_false",
                    help="no templated complex questions (training.synthetic) for training and the complex-shape "
                         "threshold")
+    p.add_argument("--no-onehop", dest="onehop", action="store_false",
+                   help="leave out the templated one-hop questions in every language (training.onehop)")
     p.add_argument("--calibrate-only", action="store_true",
                    help="no training: run the current backend on the dev/test questions (resumable; "
                         "--recollect starts over), score them with the shipped validator and rewrite the "
@@ -70,7 +72,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
                         progress=not args.quiet, limit=args.limit, collect=args.collect,
                         balance=args.balance, negatives_per_item=args.negatives_per_item,
                         min_precision=args.min_precision or None, complex_boost=args.complex_boost,
-                        synthetic=args.synthetic)
+                        synthetic=args.synthetic, onehop=args.onehop)
     stage = calibrate_only if args.calibrate_only else run
     try:
         report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))

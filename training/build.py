@@ -129,7 +129,7 @@ def collect_candidates_to(settings: Settings, opts: BuildOptions, path: Path, lo
 
 SYNTHETIC_FILE = "synthetic_candidates.jsonl"
 ONEHOP_FILE = "onehop_candidates.jsonl"
-ONEHOP_PER_SPLIT = {"train": 4, "dev": 1}  # questions per property, language and template
+ONEHOP_PER_SPLIT = {"train": 12, "dev": 1}  # questions per property, language and template
 ONEHOP_CANDIDATES = 15  # the first candidates are enough: training keeps the best-ranked negatives
 
 

@@ -42,7 +42,8 @@ from evaluation.formats import load_datasets
 from evaluation.harness import EvalItem, gold_values, select_items
 from qa.detect import detect_language
 from service.factory import make_backend, open_kg
-from training.build import bench_paths, written_test_entities
+from training import onehop
+from training.build import ONEHOP_PER_SPLIT, bench_paths, written_test_entities
 from training.data import execute_candidate, item_split
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import generate, load_facts, mentions_gold, to_items
@@ -107,6 +108,7 @@ def collect(settings: Settings, out: Path, *, synthetic: bool = True, limit: int
     random.Random(13).shuffle(items)
     if synthetic:
         templated = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=13))
+        templated += to_items(kg, onehop.build(kg, per_split=ONEHOP_PER_SPLIT, seed=13))  # every language
         random.Random(13).shuffle(templated)
         items += templated
     items = items[:limit] if limit else items
