@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-QUESTIONS = ("Where was Albert Einstein born?", "Quelle est la langue officielle de la Suisse ?",
+QUESTIONS = ("Where was Albert Einstein born?", "Quelle est la capitale de l'Espagne ?",
              "Дзе нарадзіўся Альберт Эйнштэйн?")
 
 
