@@ -10,7 +10,8 @@ Three signals, cheapest first:
 2. For Latin script, a **cue table** of question words, function words and letters that
    mark one language (``¿``, ``ß``, ``ã``, ``qu'``, ``wer`` ...).
 3. Two statistical detectors restricted to the eight Latin-script languages we support:
-   ``lingua`` (n-gram models bundled with the package, loaded lazily once) and
+   ``lingua`` (n-gram models bundled with the package, loaded lazily once; a process
+   that has settled its one question's language may free them, :func:`release_models`) and
    ``langdetect`` (seeded, so results are reproducible).
 
 The scores are added; ties and very weak evidence fall back to English, the most
