@@ -45,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     The worker processes are started before gradio is imported: they load the pipeline
     while this process loads the UI (and they carry no copy of gradio)."""
     from cli.main import settings_from_args
+    from core.memory import loading
     from service.workers import DEFAULT_WORKERS, WorkerPipeline
 
     args = parse_args(argv)
@@ -53,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     processes = args.workers if args.workers is not None else (concurrency or DEFAULT_WORKERS)
     pool = WorkerPipeline(settings, processes, wait=False) if processes > 0 else None
 
-    from chat.ui import launch
+    with loading():  # gradio's import: no collections meanwhile, then frozen
+        from chat.ui import launch
 
     launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
     return 0

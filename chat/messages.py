@@ -3,7 +3,7 @@ turns them into these messages by key."""
 
 from __future__ import annotations
 
-from qa.pipeline import Turn
+from qa.turn import Turn
 
 MESSAGES: dict[str, dict[str, str]] = {
     "answer_intro": {

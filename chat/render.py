@@ -25,8 +25,7 @@ from string import Formatter
 from chat.messages import MESSAGES, message, turn_message
 from kg.sparql import XSD
 from qa.detect import SUPPORTED_LANGUAGES
-from qa.pipeline import AnswerItem, CandidateView, Turn
-from qa.turn import Status
+from qa.turn import AnswerItem, CandidateView, Status, Turn
 
 LIST_LIMIT = 10
 """Answers shown before "and N more"."""

@@ -37,6 +37,7 @@ from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from chat.sessions import MAX_WAITING, Backlog, Sessions
 from core.errors import SessionLogError
+from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
@@ -547,20 +548,22 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
 
     started = time.perf_counter()
     processes = concurrency if workers is None else workers
-    if pipeline is not None:
-        processes = pipeline.workers
-    elif processes > 0:
-        pipeline = WorkerPipeline(settings, processes, wait=False)
-    else:
-        if settings.validator:
-            log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
-                     share_cores(concurrency), concurrency)
-        pipeline = build_warm_pipeline(settings)
-    if processes > 0:
-        log.info("loading the pipeline for %d worker processes in the background; serving the UI now", processes)
-    else:
-        log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
-                 pipeline.validator_state)
-    session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
-    app = build_app(pipeline, settings, session_log, concurrency=concurrency)
+    with loading():  # the pipeline (workers=0) and the UI: no collections meanwhile, then frozen
+        if pipeline is not None:
+            processes = pipeline.workers
+        elif processes > 0:
+            pipeline = WorkerPipeline(settings, processes, wait=False)
+        else:
+            if settings.validator:
+                log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
+                         share_cores(concurrency), concurrency)
+            pipeline = build_warm_pipeline(settings)
+        if processes > 0:
+            log.info("loading the pipeline for %d worker processes in the background; serving the UI now",
+                     processes)
+        else:
+            log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
+                     pipeline.validator_state)
+        session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
+        app = build_app(pipeline, settings, session_log, concurrency=concurrency)
     return launch_app(app, settings, **kwargs)

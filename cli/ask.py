@@ -24,6 +24,7 @@ import urllib.request
 from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.main import add_common, settings_from_args
+from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.turn import Status, Turn
@@ -66,9 +67,10 @@ def run_ask(args: argparse.Namespace) -> int:
     if turn is None:
         # the pipeline is loaded only on this path (like cli.main's sub-commands, by name), so
         # that a question a running kgqa serve answers never loads the KG store or the generator
-        here = importlib.import_module("cli.ask_here")
-        turn = here.answer_here(settings, question, lang, use_validator=not args.no_validator, log=not args.no_log,
-                                spent=spent)
+        with loading():  # one question, then the process ends: no garbage collections on the way
+            here = importlib.import_module("cli.ask_here")
+            turn = here.answer_here(settings, question, lang, use_validator=not args.no_validator,
+                                    log=not args.no_log, spent=spent)
         if turn is None:
             return 4
     if had_invalid_text(question):

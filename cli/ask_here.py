@@ -1,6 +1,7 @@
 """``kgqa ask`` answering in this process: build the pipeline (the cross-encoder, and
-torch, only load if it scores), answer, and commit the turn to the session log before it
-is printed.  :mod:`cli.ask` loads this module only when no ``kgqa serve`` answered."""
+torch, only load if it scores, after the language models are freed), answer, and commit
+the turn to the session log before it is printed.  :mod:`cli.ask` loads this module only
+when no ``kgqa serve`` answered."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from chat.render import ui_language
 from core.errors import SessionLogError
 from core.settings import Settings
 from qa.answer import TurnNotLogged, answer_and_log
+from qa.detect import release_models
 from qa.turn import Turn
 from service.factory import build_pipeline
 from service.session_log import SessionLog, new_session_id
@@ -28,7 +30,9 @@ def answer_here(settings: Settings, question: str, lang: str | None, *, use_vali
         return None
     try:
         mark = time.perf_counter()
-        pipeline = build_pipeline(settings, lazy_validator=True)
+        # the question's language is settled before the cross-encoder loads: the language
+        # models are freed first, so that the two never take memory at the same time
+        pipeline = build_pipeline(settings, lazy_validator=True, before_validator_load=release_models)
         spent["load"] = time.perf_counter() - mark
         mark = time.perf_counter()
         done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",

@@ -10,7 +10,8 @@ Three signals, cheapest first:
 2. For Latin script, a **cue table** of question words, function words and letters that
    mark one language (``¿``, ``ß``, ``ã``, ``qu'``, ``wer`` ...).
 3. Two statistical detectors restricted to the eight Latin-script languages we support:
-   ``lingua`` (n-gram models bundled with the package, loaded lazily once) and
+   ``lingua`` (n-gram models bundled with the package, loaded lazily once; a process
+   that has settled its one question's language may free them, :func:`release_models`) and
    ``langdetect`` (seeded, so results are reproducible).
 
 The scores are added; ties and very weak evidence fall back to English, the most
@@ -26,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
+from core.memory import release_free_memory
 from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
 
 SEED_LANGUAGES: tuple[str, ...] = ("be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
@@ -158,6 +160,20 @@ def _lingua_detector(codes: tuple[str, ...]) -> Any:
             langs = [Language.from_iso_code_639_1(IsoCode639_1.from_str(c)) for c in codes]
             _lingua[codes] = LanguageDetectorBuilder.from_languages(*langs).build()
         return _lingua[codes]
+
+
+def release_models() -> None:
+    """Unload lingua's n-gram models (about 240 MB for the Latin-script languages, 70 MB
+    for the Cyrillic ones) and give their memory back; the next detection loads them
+    again (about a second), with the same results.  For a process that has settled its
+    one question's language before loading something large (``kgqa ask``, before the
+    cross-encoder)."""
+    with _lock:
+        detectors = list(_lingua.values())
+        _lingua.clear()
+    for detector in detectors:
+        detector.unload_language_models()
+    release_free_memory()
 
 
 def warm_up() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
@@ -42,11 +43,12 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
 
 
 def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend | None = None,
-                   lazy_validator: bool = False) -> Pipeline:
+                   lazy_validator: bool = False, before_validator_load: Callable[[], None] | None = None) -> Pipeline:
     """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable'.
 
     ``lazy_validator``: load the cross-encoder (and torch) only when it first scores
-    (``kgqa ask``); its weights are then checked at that point, not here."""
+    (``kgqa ask``); its weights are then checked at that point, not here, and
+    ``before_validator_load`` runs just before."""
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     validation = None
@@ -55,7 +57,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
         try:
-            runtime = load_runtime(settings, kg, lazy=lazy_validator)
+            runtime = load_runtime(settings, kg, lazy=lazy_validator, before_load=before_validator_load)
             validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"

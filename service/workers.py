@@ -5,13 +5,17 @@ In one process, questions answered at the same time share one interpreter lock, 
 
 Loading happens once.  The calling process (the chat UI, ``kgqa serve``) starts a
 *template* process at once (a fresh interpreter: nothing of the caller's threads or
-state comes along, and the caller goes on loading its UI meanwhile); the template builds and warms
-one :class:`~qa.pipeline.Pipeline` (store handle, label index, lexicon, model weights),
-calls ``gc.freeze()`` and then forks the ``workers``: they share everything it loaded
-copy-on-write.  The template stays single-threaded (torch runs one thread there; a
-thread pool started before ``fork`` would hang the workers' own), so forking a
-replacement later is safe and takes milliseconds.  Each worker's pipe is handed to the
-calling process over the template's control socket.
+state comes along, and the caller goes on loading its UI meanwhile); the template builds
+and warms one :class:`~qa.pipeline.Pipeline` (store handle, label index, lexicon, model
+weights) with the garbage collector paused (:func:`core.memory.loading`: what it built
+ends up frozen, ``gc.freeze()``), gives the heap pages that loading freed back to the
+system, and then forks the ``workers``: they share everything it loaded copy-on-write.
+A worker that has answered and gets no new request within :data:`IDLE_S` gives back what
+its question freed (torch's activations, query results).  The template stays
+single-threaded (torch runs one thread there; a thread pool started before ``fork``
+would hang the workers' own), so forking a replacement later is safe and takes
+milliseconds.  Each worker's pipe is handed to the calling process over the template's
+control socket.
 
 Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows the UI
 at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
@@ -31,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import gc
 import logging
 import multiprocessing
 import os
@@ -46,6 +49,7 @@ from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
 from core.errors import BackendUnavailable, KGError, KGUnavailable
+from core.memory import loading, release_free_memory
 from core.settings import Settings
 from kg.build import build_kg
 from qa.detect import SUPPORTED_LANGUAGES, warm_up
@@ -60,6 +64,10 @@ DEFAULT_WORKERS = 2
 """Worker processes of the chat and of ``kgqa serve`` (questions answered at once)."""
 DEFAULT_DEADLINE_S = 30.0
 """How long one question may take in a worker before the worker is killed and replaced."""
+IDLE_S = 0.05
+"""A worker without a new request this long after its reply is idle: it gives the heap
+memory its question freed back to the system (under load the next request is waiting
+already, and the pages stay for it)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -117,18 +125,21 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
     try:
-        if settings.validator:
-            import torch
+        # no collections while loading, then frozen: the workers' collections never touch it;
+        # not collected first (Python's advice for forking; its cyclic garbage is 1-2 MB, a
+        # collection of the whole pipeline 0.3 s)
+        with loading():
+            if settings.validator:
+                import torch
 
-            torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
-        _prepare_kg(settings)
-        pipeline = build_warm_pipeline(settings)
+                torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
+            _prepare_kg(settings)
+            pipeline = build_warm_pipeline(settings)
     except Exception as exc:  # reported to the parent, which fails to start
         log.exception("could not build the pipeline")
         control.send(("failed", f"{type(exc).__name__}: {exc}"))
         return
-    gc.collect()
-    gc.freeze()  # loaded objects stay out of the workers' collections (no copy-on-write by the GC)
+    release_free_memory()  # what loading freed is not handed to the workers as shared, unused pages
     control.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
                             "max_question_chars": pipeline.max_question_chars,
                             "backend": pipeline.backend.name}))
@@ -161,11 +172,13 @@ def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, quest
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if settings.validator:
         share_cores(questions_at_once)
+    answered = False
     while True:
         try:
-            kind, args = conn.recv()
+            kind, args = _next_request(conn, release_when_idle=answered)
         except (EOFError, OSError):  # the app went away
             return
+        answered = True
         reply: tuple[str, Any]
         try:
             if kind == "answer":
@@ -186,6 +199,15 @@ def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, quest
         except (OSError, TypeError, ValueError):  # the app went away, or an unpicklable error
             with contextlib.suppress(OSError):
                 conn.send(("raised", RuntimeError(repr(reply[1]))))
+
+
+def _next_request(conn: Connection, *, release_when_idle: bool) -> tuple[str, Any]:
+    """The next request on ``conn``.  With ``release_when_idle`` (after an answer), when
+    none arrives within :data:`IDLE_S`, the heap memory freed meanwhile is first given back
+    to the system (:func:`core.memory.release_free_memory`)."""
+    if release_when_idle and not conn.poll(IDLE_S):
+        release_free_memory()
+    return conn.recv()
 
 
 class WorkerStartError(RuntimeError):

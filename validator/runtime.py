@@ -8,7 +8,7 @@ verbalizer over the KG, the calibrated gate and its threshold.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,31 +68,38 @@ def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = No
 
 class LazyEncoder:
     """The shipped encoder, loaded when it first scores (``kgqa ask``: most questions end
-    before the cross-encoder runs, and then torch is never imported)."""
+    before the cross-encoder runs, and then torch is never imported).  ``before_load`` runs
+    once, just before the encoder loads (``kgqa ask`` frees the language models there)."""
 
-    def __init__(self, model_dir: Path, base_dir: Path) -> None:
+    def __init__(self, model_dir: Path, base_dir: Path, *, before_load: Callable[[], None] | None = None) -> None:
         self.model_dir = Path(model_dir)
         self.base_dir = Path(base_dir)
+        self.before_load = before_load
         self._encoder: CrossEncoder | None = None
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """:meth:`CrossEncoder.predict`, loading the encoder first (raises :class:`ModelLoadError`)."""
         if self._encoder is None:
+            if self.before_load is not None:
+                before, self.before_load = self.before_load, None
+                before()
             self._encoder, _ = load_encoder(self.model_dir, self.base_dir)
         return self._encoder.predict(pairs)
 
 
-def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False) -> ValidatorRuntime:
+def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
+                 before_load: Callable[[], None] | None = None) -> ValidatorRuntime:
     """The validator for ``settings`` over ``kg``; raises :class:`ModelLoadError`.
 
     With ``lazy`` only the configuration is read (and the base model's presence checked):
-    the network loads on the first score, and a corrupt weight file is reported then."""
+    the network loads on the first score, and a corrupt weight file is reported then;
+    ``before_load`` (lazy only) runs just before it loads."""
     encoder: CrossEncoder | LazyEncoder
     if lazy:
         if not is_complete(Path(settings.model_dir)):
             raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
         config = read_config(settings.validator_dir)
-        encoder = LazyEncoder(settings.validator_dir, settings.model_dir)
+        encoder = LazyEncoder(settings.validator_dir, settings.model_dir, before_load=before_load)
     else:
         encoder, config = load_encoder(settings.validator_dir, settings.model_dir)
     try:

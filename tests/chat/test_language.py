@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qa.detect import SEED_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, script_language
+from qa.detect import SEED_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, release_models, script_language
 
 WRITTEN = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "short_questions.json"
 """The seed languages' written short questions (also read by benchmarks/language_detection.py --written)."""
@@ -86,6 +86,19 @@ def test_no_evidence_falls_back_to_english(text: str) -> None:
 def test_detection_is_deterministic() -> None:
     text = "Name a composer."
     assert len({detect_language(text) for _ in range(5)}) == 1
+
+
+def test_released_models_load_again_with_the_same_results() -> None:
+    """``kgqa ask`` frees the language models before the cross-encoder loads; a later
+    detection loads them again and decides exactly as before."""
+    texts = [text for lang in ("en", "de", "nl", "ru", "uk") for text in QUESTIONS.get(lang, [])]
+    texts += ["Wurde Chris Froome 1985 geboren?", "Хто што дзе калі?"]
+    before = [detect_language(text) for text in texts]
+    release_models()
+    assert [detect_language(text) for text in texts] == before
+    release_models()
+    release_models()  # nothing loaded: nothing to do
+    assert detect_language(texts[0]) == before[0]
 
 
 @pytest.mark.slow

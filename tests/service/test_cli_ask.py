@@ -38,3 +38,17 @@ def test_ask_withholds_the_answer_when_the_log_cannot_be_opened(tiny_nt: Path, t
     assert main(args) == 4
     out = capsys.readouterr()
     assert "Ulm" not in out.out and "--no-log" in out.err
+
+
+def test_asking_a_running_server_loads_no_pipeline() -> None:
+    """What ``kgqa ask`` imports before it knows whether a ``kgqa serve`` answers: no
+    pipeline, KG client, SPARQL parser or model (the pipeline is imported only when the
+    question is answered here, by ``cli.ask_here``)."""
+    import subprocess
+    import sys
+
+    heavy = ("qa.pipeline", "kg.client", "rdflib", "httpx", "torch", "lingua", "gradio", "cli.ask_here")
+    probe = f"import sys, cli.main, cli.ask; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "[]"

@@ -101,3 +101,29 @@ def test_a_worker_that_cannot_build_its_pipeline_fails_the_start(tiny_settings, 
                            validator=False, backend="qanswer")  # qanswer without a URL
     with pytest.raises(WorkerStartError, match="qanswer_url"):
         WorkerPipeline(broken, 1, start_timeout_s=120)
+
+
+def test_an_idle_worker_gives_freed_memory_back_and_a_busy_one_does_not(monkeypatch: pytest.MonkeyPatch):
+    """After an answer, a worker whose next request is already waiting reads it at once;
+    one that waits longer than IDLE_S first returns the freed heap pages (once)."""
+    import multiprocessing
+
+    from service import workers
+
+    released: list[float] = []
+    monkeypatch.setattr(workers, "release_free_memory", lambda: released.append(time.monotonic()))
+    ours, theirs = multiprocessing.Pipe()
+    ours.send(("probe", ()))
+    assert workers._next_request(theirs, release_when_idle=True) == ("probe", ())
+    assert not released  # the request was waiting
+    sent = threading.Timer(workers.IDLE_S * 4, lambda: ours.send(("answer", ("q", None, True, None))))
+    sent.start()
+    started = time.monotonic()
+    assert workers._next_request(theirs, release_when_idle=True)[0] == "answer"
+    sent.join()
+    assert len(released) == 1 and released[0] - started >= workers.IDLE_S
+    ours.send(("probe", ()))
+    threading.Timer(workers.IDLE_S * 2, lambda: ours.send(("probe", ()))).start()
+    workers._next_request(theirs, release_when_idle=False)  # before the first answer: never
+    workers._next_request(theirs, release_when_idle=False)
+    assert len(released) == 1

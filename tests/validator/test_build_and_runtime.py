@@ -9,6 +9,7 @@ import pytest
 
 from core.settings import Settings
 from kg.client import EmbeddedKG
+from qa.detect import release_models
 from service.factory import build_pipeline
 from tests import tiny_kg
 from tests.validator.tiny_bench import one_hop_backend, write_bench
@@ -128,13 +129,15 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
 
 
 def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client):
-    """``kgqa ask`` builds the pipeline with ``lazy_validator``: same scores, and a process
-    that never scores never imports torch."""
+    """``kgqa ask`` builds the pipeline with ``lazy_validator`` (freeing the language models
+    just before the encoder loads): same scores, and a process that never scores never
+    imports torch."""
     import subprocess
     import sys
 
     settings, _, _ = built
-    lazy = build_pipeline(settings, kg=tiny_kg_client, backend=one_hop_backend(), lazy_validator=True)
+    lazy = build_pipeline(settings, kg=tiny_kg_client, backend=one_hop_backend(), lazy_validator=True,
+                          before_validator_load=release_models)
     eager = build_pipeline(settings, kg=tiny_kg_client, backend=one_hop_backend())
     assert lazy.validator_state == "on" and lazy.threshold == eager.threshold
     assert ([c.validator_score for c in lazy.answer("столица Германия?", "ru").candidates]
@@ -143,11 +146,12 @@ def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client)
              "from validator.runtime import load_runtime; "
              f"s = Settings(base_model_dir=Path({str(settings.model_dir)!r}), "
              f"validator_dir=Path({str(settings.validator_dir)!r})); "
-             "r = load_runtime(s, None, lazy=True); before = 'torch' in sys.modules; "
-             "r.scorer.predict([('a', 'b')]); print(before, 'torch' in sys.modules)")
+             "seen = []; r = load_runtime(s, None, lazy=True, "
+             "before_load=lambda: seen.append('torch' in sys.modules)); "
+             "before = 'torch' in sys.modules; r.scorer.predict([('a', 'b')]); r.scorer.predict([('a', 'c')]); "
+             "print(before, 'torch' in sys.modules, seen)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
-
+    assert out.stdout.split() == ["False", "True", "[False]"]  # before_load: once, before torch
 
 
 def _group(source: str, n: int, correct: bool) -> list:
