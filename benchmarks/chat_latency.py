@@ -23,15 +23,12 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
@@ -39,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core.settings import DEFAULT_BENCH_DIR  # noqa: E402
+from service.loadgen import LoadError, free_port, wait_until_up  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -69,15 +67,9 @@ def tiny_questions(n: int) -> list[tuple[str, str]]:
     return [base[i % len(base)] for i in range(n)]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_app(tmp: Path, tiny: bool, timeout_s: float) -> tuple[subprocess.Popen, str, Path]:
     """``python app.py`` on a free port; returns (process, url, session log path)."""
-    port = _free_port()
+    port = free_port()
     log_path = tmp / "sessions.sqlite"
     env = {k: v for k, v in os.environ.items() if not (tiny and k.startswith("KGQA_"))}
     env["GRADIO_ANALYTICS_ENABLED"] = "False"
@@ -92,15 +84,13 @@ def start_app(tmp: Path, tiny: bool, timeout_s: float) -> tuple[subprocess.Popen
                             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     started = time.monotonic()
-    while time.monotonic() - started < timeout_s:
-        if proc.poll() is not None:
-            raise SystemExit(f"app exited: {(tmp / 'app.out').read_text(errors='replace')[-2000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                print(f"app up after {time.monotonic() - started:.1f}s at {url}")
-                return proc, url, log_path
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.5)
+    try:
+        up = wait_until_up(url, timeout_s, proc, every_s=0.5)
+    except LoadError as exc:
+        raise SystemExit(f"app exited: {(tmp / 'app.out').read_text(errors='replace')[-2000:]}") from exc
+    if up:
+        print(f"app up after {time.monotonic() - started:.1f}s at {url}")
+        return proc, url, log_path
     proc.send_signal(signal.SIGTERM)
     raise SystemExit("app did not start in time")
 

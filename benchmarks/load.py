@@ -38,7 +38,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,10 +48,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
 
 from core.settings import DEFAULT_BENCH_DIR  # noqa: E402
-from service.loadgen import ChatClient, Script, TurnResult, missing_turns, run_load  # noqa: E402
+from service.loadgen import (  # noqa: E402
+    ChatClient,
+    LoadError,
+    Script,
+    TurnResult,
+    free_port,
+    missing_turns,
+    run_load,
+    wait_until_up,
+)
 
 FALLBACK_QUESTIONS: list[tuple[str, str]] = [
     ("What is the capital of Germany?", "auto"), ("Wo wurde Albert Einstein geboren?", "auto"),
@@ -133,12 +140,6 @@ def box_load() -> dict[str, float]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def launch_app(port: int, log_path: Path, app_args: list[str], ready_timeout_s: float) -> subprocess.Popen:
     """Start ``python app.py`` on ``port`` with ``log_path`` and wait until Gradio answers
     and, since the workers load after the UI is served, until one question is answered."""
@@ -158,17 +159,12 @@ def launch_app(port: int, log_path: Path, app_args: list[str], ready_timeout_s: 
 
 def wait_ready(url: str, timeout_s: float, proc: subprocess.Popen | None = None) -> None:
     """Block until the Gradio app at ``url`` answers ``/gradio_api/info``."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise SystemExit(f"app.py exited with status {proc.returncode}")
-        try:
-            if httpx.get(f"{url}/gradio_api/info", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    raise SystemExit(f"{url} did not come up within {timeout_s:g}s")
+    try:
+        up = wait_until_up(f"{url}/gradio_api/info", timeout_s, proc, every_s=1)
+    except LoadError as exc:
+        raise SystemExit(f"app.py: {exc}") from exc
+    if not up:
+        raise SystemExit(f"{url} did not come up within {timeout_s:g}s")
 
 
 def _killer(proc: subprocess.Popen | None, after: int):
@@ -214,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         wait_ready(url, args.ready_timeout)
     else:
         log_path = args.log_path or Path(tempfile.mkdtemp(prefix="kgqa-load-")) / "sessions.sqlite"
-        port = _free_port()
+        port = free_port()
         app_args = [a for a in args.app_args if a != "--"]
         started = time.perf_counter()
         proc = launch_app(port, log_path, app_args, args.ready_timeout)

@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,10 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
 
 from core.settings import DEFAULT_KG_SOURCE  # noqa: E402
-from service.loadgen import ChatClient, LoadError  # noqa: E402
+from service.loadgen import ChatClient, LoadError, free_port, wait_until_up  # noqa: E402
 
 QUESTIONS = [
     ("Where was Albert Einstein born?", "auto"), ("Wo wurde Albert Einstein geboren?", "auto"),
@@ -55,12 +53,6 @@ QUESTIONS = [
 def load_average() -> str:
     """The 1-minute load average and the core count, as ``load 1.23/2``."""
     return f"load {os.getloadavg()[0]:.2f}/{os.cpu_count()}"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def descendants(pid: int) -> list[int]:
@@ -102,7 +94,7 @@ def _name(pid: int) -> str:
 
 def bench_app(root: Path, env: dict[str, str], questions: int) -> dict[str, object]:
     """Start the app, time the UI and the first answer, ask ``questions``, measure memory."""
-    port = _free_port()
+    port = free_port()
     log = Path(tempfile.mkdtemp()) / "sessions.sqlite"
     started = time.monotonic()
     app = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--log-path", str(log)], cwd=root,
@@ -110,14 +102,7 @@ def bench_app(root: Path, env: dict[str, str], questions: int) -> dict[str, obje
     url = f"http://127.0.0.1:{port}"
     out: dict[str, object] = {}
     try:
-        while time.monotonic() - started < 300:
-            if app.poll() is not None:
-                raise RuntimeError(f"the app exited with status {app.returncode}")
-            try:
-                if httpx.get(url + "/", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        wait_until_up(url + "/", 300, app, every_s=0.05, request_timeout_s=1)
         out["ui_served_s"] = round(time.monotonic() - started, 2)
         out["ui_load"] = load_average()
         client = ChatClient(url, timeout_s=300)
@@ -167,20 +152,13 @@ def bench_ask(root: Path, env: dict[str, str], repeat: int, extra: list[str]) ->
 
 def bench_ask_served(root: Path, env: dict[str, str], repeat: int) -> dict[str, object]:
     """``kgqa ask`` while ``kgqa serve`` runs on a free port."""
-    port = _free_port()
+    port = free_port()
     served_env = {**env, "KGQA_SERVE_PORT": str(port)}
     serve = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)], cwd=root,
                              env=served_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+        wait_until_up(f"http://127.0.0.1:{port}/health", 300, serve)
         _timed_ask(root, served_env, [])  # the server's first question
         return bench_ask(root, served_env, repeat, [])
     finally:
@@ -204,7 +182,7 @@ def main() -> int:
         results["app"] = bench_app(args.root, env, args.questions)
         print(json.dumps({"app": results["app"]}, ensure_ascii=False), flush=True)
     if "ask_cold" in wanted:  # a port nothing listens on: no kgqa serve to use
-        results["ask_cold"] = bench_ask(args.root, {**env, "KGQA_SERVE_PORT": str(_free_port())}, args.repeat, [])
+        results["ask_cold"] = bench_ask(args.root, {**env, "KGQA_SERVE_PORT": str(free_port())}, args.repeat, [])
         print(json.dumps({"ask_cold": results["ask_cold"]}), flush=True)
     if "ask_served" in wanted:
         results["ask_served"] = bench_ask_served(args.root, env, args.repeat)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import math
 import random
+import socket
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -28,6 +30,30 @@ from service.session_log import SessionLog
 
 class LoadError(Exception):
     """A chat request failed (HTTP error, error event, timeout, malformed stream)."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(url: str, timeout_s: float, proc: subprocess.Popen | None = None, *, every_s: float = 0.2,
+                  request_timeout_s: float = 2.0) -> bool:
+    """Poll ``url`` every ``every_s`` until it answers 200 (``True``) or ``timeout_s`` passes
+    (``False``); :class:`LoadError` when ``proc`` exits first."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise LoadError(f"the process exited with status {proc.returncode} before {url} answered")
+        try:
+            if httpx.get(url, timeout=request_timeout_s).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(every_s)
+    return False
 
 
 @dataclass

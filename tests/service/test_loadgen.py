@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,9 +18,9 @@ from backends.fake import FakeBackend
 from chat.ui import PIPELINE_CONCURRENCY, build_app, launch_app
 from core.settings import PROJECT_ROOT, load_settings
 from qa.candidate import Candidate
-from service.loadgen import missing_turns, run_load
+from service.loadgen import LoadError, missing_turns, run_load, wait_until_up
 from service.session_log import SessionLog
-from tests.service.faulty_http import free_port
+from tests.service.faulty_http import Reply, ScriptedServer, free_port
 from tests.service.helpers import CAPITAL, tiny_pipeline
 
 
@@ -117,3 +119,15 @@ def test_app_cpu_counts_the_worker_processes():
         parent.kill()
         parent.wait()
     assert cpu_seconds(parent.pid) is None  # gone
+
+
+def test_wait_until_up_polls_until_a_200_and_stops_on_a_dead_process():
+    answers = iter([Reply(503), Reply(503), Reply(200)])
+    with ScriptedServer(lambda r: next(answers, Reply(200))) as srv:
+        assert wait_until_up(srv.url + "/health", 10, every_s=0.01)
+        assert len(srv.requests) == 3
+    assert not wait_until_up(f"http://127.0.0.1:{free_port()}/", 0.3, every_s=0.05)  # nothing listens
+    dead = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    dead.wait()
+    with pytest.raises(LoadError, match="status 3"):
+        wait_until_up(f"http://127.0.0.1:{free_port()}/", 10, dead)
