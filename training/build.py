@@ -62,7 +62,7 @@ from training.data import (
     write_records,
 )
 from training.finetune import BinaryMetrics, TrainConfig, binary_metrics, predict, train
-from training.synthetic import generate, load_facts, to_items
+from training.synthetic import Synthetic, generate, load_facts, to_items
 from training.written import WRITTEN
 from validator.convert import convert, is_complete
 from validator.gate import GatePolicy
@@ -138,45 +138,46 @@ def written_test_entities(path: Path = WRITTEN) -> set[str]:
     return set(re.findall(r"\bQ[1-9]\d*\b", path.read_text(encoding="utf-8"))) if path.exists() else set()
 
 
-def collect_synthetic(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
-    """Templated complex questions (:mod:`training.synthetic`) through the real backend
-    into ``<work>/synthetic_candidates.jsonl`` (resumable; rebuilt with ``recollect``);
-    returns the records of the questions the templates make now."""
+@dataclass(frozen=True)
+class TemplatedSet:
+    """Templated training questions the real backend answers: where their candidates are
+    cached, how they are made (``(kg, seed) -> questions``) and how many candidates of
+    each are executed (``None``: all)."""
 
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
+    file: str
+    what: str
+    make: Callable[[KG, int], list[Synthetic]]
+    max_candidates: int | None = None
+
+
+COMPLEX_SET = TemplatedSet(SYNTHETIC_FILE, "templated complex questions",
+                           lambda kg, seed: generate(load_facts(kg, written_test_entities()), seed=seed))
+ONEHOP_SET = TemplatedSet(ONEHOP_FILE, "templated one-hop questions",
+                          lambda kg, seed: onehop.build(kg, per_split=ONEHOP_PER_SPLIT, seed=seed), ONEHOP_CANDIDATES)
+
+
+def collect_templated(settings: Settings, opts: BuildOptions, log: Callable[[str], None],
+                      which: TemplatedSet) -> list[CandidateRecord]:
+    """Templated questions (complex ones, :mod:`training.synthetic`; one-hop ones in every
+    language, :mod:`training.onehop`) through the real backend into ``<work>/<which.file>``
+    (resumable; rebuilt with ``recollect``); returns the records of the questions the
+    templates make now, and drops the others from the file."""
+
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / which.file
     if opts.recollect and path.exists():
         path.unlink()
     kg = opts.kg or open_kg(settings)
     backend = opts.backend or make_backend(settings, kg)
-    items = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=opts.train.seed))
+    items = to_items(kg, which.make(kg, opts.train.seed))
     started = time.monotonic()
-    collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0))
+    collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0),
+            max_candidates=which.max_candidates)
     wanted = {(it.id, it.lang) for it in items}
     records = read_records(path)
     current = [r for r in records if (r.id, r.lang) in wanted]
     if len(current) < len(records):  # questions the templates no longer make
         write_records(current, path)
-    log(f"templated complex questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
-    return current
-
-
-def collect_onehop(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
-    """Templated one-hop questions in every language (:mod:`training.onehop`) through the
-    real backend into ``<work>/onehop_candidates.jsonl`` (resumable; rebuilt with
-    ``recollect``); returns the records of the questions the templates make now."""
-
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / ONEHOP_FILE
-    if opts.recollect and path.exists():
-        path.unlink()
-    kg = opts.kg or open_kg(settings)
-    backend = opts.backend or make_backend(settings, kg)
-    items = to_items(kg, onehop.build(kg, per_split=ONEHOP_PER_SPLIT, seed=opts.train.seed))
-    started = time.monotonic()
-    collect(items, backend, kg, path, progress=opts.progress, timeout_s=min(settings.timeout_s, 5.0),
-            max_candidates=ONEHOP_CANDIDATES)
-    wanted = {(it.id, it.lang) for it in items}
-    current = [r for r in read_records(path) if (r.id, r.lang) in wanted]
-    log(f"templated one-hop questions: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
+    log(f"{which.what}: {len(items)} items in {path} ({time.monotonic() - started:.0f}s)")
     return current
 
 
@@ -473,24 +474,23 @@ def _calibration_json(cal: Calibration, opts: BuildOptions) -> dict[str, Any]:
             "min_precision": opts.min_precision}
 
 
-def _synthetic_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
-    """The templated complex questions' candidate records (collected when missing or
-    with ``collect``); none when ``opts.synthetic`` is off."""
-    if not opts.synthetic:
-        return []
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / SYNTHETIC_FILE
-    records = collect_synthetic(settings, opts, log) if opts.collect or not path.exists() else read_records(path)
+def _templated_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None],
+                       which: TemplatedSet) -> list[CandidateRecord]:
+    """A templated set's candidate records (collected when missing or with ``collect``)."""
+    path = Path(opts.work_dir or settings.cache_dir / "validator") / which.file
+    records = (collect_templated(settings, opts, log, which) if opts.collect or not path.exists()
+               else read_records(path))
     return [r for r in records if r.position > 0]
+
+
+def _synthetic_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
+    """The templated complex questions' records; none when ``opts.synthetic`` is off."""
+    return _templated_records(settings, opts, log, COMPLEX_SET) if opts.synthetic else []
 
 
 def _onehop_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> list[CandidateRecord]:
-    """The templated one-hop questions' candidate records (collected when missing or with
-    ``collect``); none when ``opts.onehop`` is off."""
-    if not opts.onehop:
-        return []
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / ONEHOP_FILE
-    records = collect_onehop(settings, opts, log) if opts.collect or not path.exists() else read_records(path)
-    return [r for r in records if r.position > 0]
+    """The templated one-hop questions' records; none when ``opts.onehop`` is off."""
+    return _templated_records(settings, opts, log, ONEHOP_SET) if opts.onehop else []
 
 
 CALIBRATION_FILE = "calibration_candidates.jsonl"
