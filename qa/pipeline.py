@@ -27,6 +27,7 @@ from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
+from qa.expect import AnswerTypes, count_mismatch
 from qa.gate import Gate
 from qa.generate import Backend
 from qa.guard import Screened, screen
@@ -82,6 +83,7 @@ class Pipeline:
         max_question_chars: int = 1000,
         query_timeout_s: float = 5.0,
         confidence: Confidence | None = None,
+        answer_types: AnswerTypes | None = None,
     ) -> None:
         self.backend = backend
         self.kg = kg
@@ -91,6 +93,7 @@ class Pipeline:
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
         self.confidence = confidence  # the learned answer confidence; replaces the gate when set
+        self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
 
     # ------------------------------------------------------------------ entry points
 
@@ -161,9 +164,9 @@ class Pipeline:
         later runs, scores or shows a rejected candidate."""
         return screen(self.backend.ask(turn.question, parse_lang(turn)))
 
-    def verbalize(self, turn: Turn, verbalizer: Verbalizer) -> list[str]:
+    def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer) -> list[str]:
         """Every candidate in words (kept for the explanation even when none is scored)."""
-        texts = verbalizer.many([c.sparql for c in turn.candidates], parse_lang(turn))
+        texts = verbalizer.many([c.sparql for c in candidates], parse_lang(turn), [c.links for c in candidates])
         for view, text in zip(turn.candidates, texts, strict=True):
             view.verbalization = text
         return texts
@@ -241,6 +244,10 @@ class Pipeline:
         if decision is not None:
             turn.confidence = round(decision.probability, 6)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
+        if isinstance(result, QueryResult) and self._count_mismatch(turn, candidates[chosen], result):
+            turn.notes.append("a count was asked, but the kept candidate's answers are not numbers")
+            view.passed = False  # not "understood": the reading does not answer what was asked
+            result = QueryResult(result.vars, [])  # shown as nothing: the pipeline abstains below
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
         if not turn.answered:
@@ -249,6 +256,12 @@ class Pipeline:
             turn.sparql = None
             turn.confidence = None
             turn.rank = None
+
+    def _count_mismatch(self, turn: Turn, kept: Candidate, result: QueryResult) -> bool:
+        if self.answer_types is None:
+            return False
+        return count_mismatch(self.answer_types.expected_answer_type(turn.question, parse_lang(turn)), kept.shape,
+                              result)
 
     def _decide(self, turn: Turn, candidates: list[Candidate], confidence: Confidence) -> Decision:
         """The gate by the learned answer confidence: which of the first candidates to keep,
@@ -270,7 +283,7 @@ class Pipeline:
         """verbalize -> score -> gate; without validation the backend's top candidate."""
         if validation is None:
             return 0
-        texts = self._timed(turn, "verbalize", lambda: self.verbalize(turn, validation.verbalizer))
+        texts = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer))
         scores = self._timed(turn, "score", lambda: self.score(turn, candidates, texts, validation.scorer,
                                                                 validation.gate))
         if scores is None:

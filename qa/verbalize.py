@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from qa.candidate import Link
+
 
 class Verbalizer(Protocol):
     """Says SPARQL candidates in words."""
 
-    def many(self, sparqls: Sequence[str], lang: str) -> list[str]:
+    def many(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()) -> list[str]:
         """One verbalization per query, in order, in language ``lang`` (one label fetch
-        for the whole list)."""
+        for the whole list); ``links[i]``: how query ``i``'s entities were linked (an entity
+        without a label in ``lang`` is said by the name it was linked by)."""
         ...

@@ -13,6 +13,7 @@ from core.settings import Settings
 from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
 from kg.store import open_store
+from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
 from validator.confidence import CONFIDENCE_FILE, AnswerConfidence, load_confidence
@@ -74,4 +75,16 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
             log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
-                    confidence=confidence)
+                    confidence=confidence, answer_types=answer_types(settings, backend))
+
+
+def answer_types(settings: Settings, backend: Backend) -> AnswerTypes | None:
+    """The property lexicon's question words (what a question asks for), shared with the local
+    backend when it is the one answering; ``None`` when the lexicon cannot be read."""
+    if isinstance(backend, LocalBackend):
+        return backend.lexicon
+    try:
+        return default_lexicon(settings.lexicon_path)
+    except LexiconError as exc:
+        log.warning("property lexicon unavailable, answer types are not checked: %s", exc)
+        return None

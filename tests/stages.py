@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from qa.candidate import Link
+
 
 class Verbalize:
     """:class:`qa.verbalize.Verbalizer` from ``fn(sparql, lang)``."""
@@ -12,6 +14,6 @@ class Verbalize:
     def __init__(self, fn: Callable[[str, str], str] = lambda sparql, lang: sparql) -> None:
         self.fn = fn
 
-    def many(self, sparqls: Sequence[str], lang: str) -> list[str]:
-        """``fn`` of every query, in order."""
+    def many(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()) -> list[str]:
+        """``fn`` of every query, in order (the linking evidence is not used)."""
         return [self.fn(s, lang) for s in sparqls]

@@ -21,6 +21,7 @@ answers is shipped, its threshold set on every source's ``dev`` questions.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -76,6 +77,7 @@ class Record:
     correct: list[bool] = field(default_factory=list)
     n_answers: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    answer_keys: list[str] = field(default_factory=list)  # per candidate: a digest of its answer set ("" none)
 
 
 def read_records(path: Path) -> list[Record]:
@@ -141,8 +143,14 @@ def record_for(item: EvalItem, backend: Any, kg: Any, stage: AnswerConfidence) -
         record.correct.append(ok)
         record.n_answers.append(n)
     record.rows = [{k: round(v, 5) for k, v in row.items()} for row in ev.rows]
+    record.answer_keys = [answer_key(kind.values) if kind.n else "" for kind in ev.kinds]
     record.seconds = round(time.perf_counter() - t0, 3)
     return record
+
+
+def answer_key(values: Iterable[str]) -> str:
+    """A short digest of an answer set (which candidates agree, without storing the answers)."""
+    return hashlib.sha1("\n".join(sorted(values)).encode("utf-8")).hexdigest()[:12]
 
 
 # --------------------------------------------------------------------------- fitting

@@ -106,7 +106,7 @@ def records_for_item(item: EvalItem, backend: Backend, kg: KG, verbalizer: Verba
     candidates = screen(backend.ask(item.text, item.lang)).as_written  # off-list candidates never run
     candidates = candidates[:max_candidates] if max_candidates is not None else candidates
     gold = gold_values(item.question)
-    texts = verbalizer.many([c.sparql for c in candidates], item.lang)
+    texts = verbalizer.many([c.sparql for c in candidates], item.lang, [c.links for c in candidates])
     # templated questions carry their entity split, and their candidates must also name the
     # gold query's entities and properties (a yes/no answer is otherwise right by chance)
     synthetic = item.dataset == SYNTHETIC

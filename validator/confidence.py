@@ -58,7 +58,7 @@ BACKEND_FEATURES: tuple[str, ...] = (
 LANGS = ("en", "ru", "de", "fr", "es", "it", "pt", "uk", "zh", "ja", "ar", "hi")
 QTYPES = ("person", "place", "date", "number", "count", "boolean", "organization", "work", "string")
 SHAPES = ("plain", "count", "ask", "order", "filter")
-VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank")
+VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank", "group_v_max", "group_v_mean")
 
 
 @dataclass(frozen=True)
@@ -190,13 +190,36 @@ def features(question: str, lang: str, qtype: str | None, candidates: Sequence[C
             **{f"lang_{x}": 1.0 if lang == x else 0.0 for x in LANGS},
             **{f"shape_{s}": 1.0 if cand.shape == s else 0.0 for s in SHAPES},
         })
+        group = same_answers(kinds, i)
+        row.update(group_features(group, scores))
         if validator_scores:
             v = [float(x) for x in validator_scores]
             rest = v[:i] + v[i + 1:]
             row.update({"v_score": v[i], "v_margin": v[i] - max(rest) if rest else v[i], "v_best": max(v),
-                        "v_rank": float(sorted(v, reverse=True).index(v[i]))})
+                        "v_rank": float(sorted(v, reverse=True).index(v[i])),
+                        "group_v_max": max(v[j] for j in group), "group_v_mean": sum(v[j] for j in group) / len(group)})
         rows.append(row)
     return rows
+
+
+def same_answers(kinds: Sequence[AnswerKinds], i: int) -> list[int]:
+    """The candidates (``i`` among them) whose executed answers are the same non-empty set
+    as candidate ``i``'s: different readings of the question that agree on the answer."""
+    if not kinds[i].n:
+        return [i]
+    return [j for j, other in enumerate(kinds) if j == i or (other.n and other.values == kinds[i].values)]
+
+
+def group_features(group: Sequence[int], scores: Sequence[float]) -> dict[str, float]:
+    """The backend's support for one answer set: the agreeing candidates' backend scores
+    summed (clipped to 1) and combined as independent votes (``1 - prod(1 - s)``), the
+    best rank among them, and how many there are."""
+    clipped = [min(1.0, max(0.0, scores[j])) for j in group]
+    miss = 1.0
+    for s in clipped:
+        miss *= 1.0 - s
+    return {"group_size": float(len(group)), "group_backend": min(1.0, sum(clipped)),
+            "group_backend_or": 1.0 - miss, "group_rank": float(min(group))}
 
 
 @dataclass
@@ -316,7 +339,7 @@ class AnswerConfidence:
         scores: tuple[float, ...] = ()
         texts: tuple[str, ...] = ()
         if self.scorer is not None and self.verbalize is not None and top:
-            texts = tuple(self.verbalize.many([c.sparql for c in top], lang))
+            texts = tuple(self.verbalize.many([c.sparql for c in top], lang, [c.links for c in top]))
             scores = tuple(self.scorer.predict([(question, t) for t in texts]))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.text import LANG_SCRIPT, script_share
+from core.text import LANG_SCRIPT, name_keys, script_share
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
+from qa.candidate import Link
 
 VERSION = 2  # bump when the output changes: cached training data is re-verbalized
 
@@ -55,6 +56,9 @@ _TOKEN = re.compile(
 )
 _NEGATIONS = {"MINUS", "NOT"}
 Labels = dict[str, tuple[list[str], list[str]]]  # lang -> (rdfs:label values, skos:altLabel values)
+LINKED_KINDS = ("label", "alias", "folded")
+"""Link kinds whose matched name was written in the question (not a fuzzy spelling, a last
+name alone or a sound-alike): only these may name an entity in a verbalization."""
 
 
 @dataclass(frozen=True)
@@ -187,8 +191,11 @@ def iris_in(parsed: Parsed) -> list[str]:
     return [label_key(i) for i in found if i]
 
 
-def render(parsed: Parsed, labels: dict[str, Labels], lang: str) -> str:
-    """The verbalization of a parsed query, given labels of its IRIs."""
+def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[str, str] | None = None) -> str:
+    """The verbalization of a parsed query, given labels of its IRIs (``named``: the name
+    to say for some nodes instead of their chosen label, see :func:`linked_name`)."""
+    if named:
+        labels = {**labels, **{node: {lang: ([name], [])} for node, name in named.items()}}
     parts: list[str] = []
     if parsed.form in ("count", "ask"):
         parts.append(parsed.form)
@@ -251,16 +258,44 @@ class Verbalizer:
         self.timeout_s = timeout_s
         self.cache_size = cache_size
         self._labels: dict[str, dict[str, Labels]] = {}  # lang -> node -> labels
+        self._every: dict[str, Labels] = {}  # node -> every language's labels (linked entities)
 
     def __call__(self, sparql: str, lang: str) -> str:
         """The verbalization of one query in ``lang``."""
         return self.many([sparql], lang)[0]
 
-    def many(self, sparqls: Sequence[str], lang: str) -> list[str]:
-        """Verbalizations of several queries (labels fetched once for all)."""
+    def many(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()) -> list[str]:
+        """Verbalizations of several queries (labels fetched once for all).
+
+        ``links[i]`` is the linking evidence of query ``i``: an entity without a label of its
+        own in ``lang``, linked by one of its names as written (a label or alias, exactly or
+        folded), is said by that name rather than by a fallback label in another language
+        (« Le Parrain », not « Der Pate »).  Entities with a label in ``lang`` keep it, so a
+        namesake matched through an alias still shows its own name."""
         parsed = [parse(s) for s in sparqls]
         table = self.prefetch((i for p in parsed for i in iris_in(p)), lang)
-        return [render(p, table, lang) for p in parsed]
+        named = [self.linked_names(table, links[i] if i < len(links) else (), lang) for i in range(len(parsed))]
+        return [render(p, table, lang, n) for p, n in zip(parsed, named, strict=True)]
+
+    def linked_names(self, table: dict[str, Labels], links: Sequence[Link], lang: str) -> dict[str, str]:
+        """``{node: name}`` for the linked entities that :meth:`many` says by the name they
+        were linked by."""
+        wanted = {WD + link.qid: link.name for link in links
+                  if link.kind in LINKED_KINDS and link.name and not has_own_label(table.get(WD + link.qid, {}), lang)}
+        if not wanted:
+            return {}
+        every = self.all_labels(wanted)
+        return {node: name for node, key in wanted.items()
+                if (name := linked_name(every.get(node, {}), key, lang)) is not None}
+
+    def all_labels(self, nodes: Iterable[str]) -> dict[str, Labels]:
+        """Every language's labels and aliases of ``nodes`` (cached)."""
+        missing = sorted({n for n in nodes if n not in self._every})
+        if missing:
+            if len(self._every) + len(missing) > self.cache_size:
+                self._every.clear()
+            self._every.update(self._fetch(missing, None))
+        return self._every
 
     def prefetch(self, nodes: Iterable[str], lang: str) -> dict[str, Labels]:
         """Load the labels in ``lang`` and English of ``nodes`` not cached yet (every
@@ -291,6 +326,23 @@ class Verbalizer:
             table.update(fetch_label_table(self.kg, wanted[start:start + 200], langs=langs,
                                            timeout_s=self.timeout_s))
         return table
+
+
+def linked_name(labels: Labels, key: str, lang: str) -> str | None:
+    """The KG name (label or alias, any language; the question's language first) whose
+    normalized or folded form is ``key``, the name the entity was linked by."""
+    for code in _chain(lang, labels):
+        primary, aliases = labels.get(code, ([], []))
+        for name in (*primary, *aliases):
+            if key in name_keys(name):
+                return name
+    return None
+
+
+def has_own_label(labels: Labels, lang: str) -> bool:
+    """Whether the node has an ``rdfs:label`` in ``lang`` (or one of its variants)."""
+    base = lang.split("-")[0].lower()
+    return any(primary for code, (primary, _) in labels.items() if code.split("-")[0].lower() == base)
 
 
 def _label_holders(node: str) -> list[str]:

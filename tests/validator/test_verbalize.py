@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.text import normalize
+from qa.candidate import Link
 from validator.verbalize import Verbalizer, choose_label, label_key, parse
 
 CAPITAL = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . } LIMIT 5 OFFSET 0"
@@ -130,3 +132,35 @@ def test_parse_and_label_key():
     assert label_key("http://www.wikidata.org/prop/statement/P2") == "http://www.wikidata.org/entity/P2"
     assert label_key("http://www.wikidata.org/entity/Q1") == "http://www.wikidata.org/entity/Q1"
     assert parse("SELECT ?x WHERE { wd:Q1 wdt:P2 ?x }").form == "select"
+
+
+ULM_COUNTRY = "SELECT ?x WHERE { wd:Q3012 wdt:P17 ?x }"
+
+
+def _link(qid: str, name: str, kind: str) -> Link:
+    return Link(qid, name, name, kind, 0.9)
+
+
+def test_an_entity_without_a_label_in_the_language_is_said_by_the_name_it_was_linked_by(verbalizer):
+    # Ulm has no German label: without evidence the English one stands in; linked by its
+    # Russian name (as written in the question), that name is said instead
+    assert verbalizer.many([ULM_COUNTRY], "de") == ["Ulm Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[_link("Q3012", normalize("Ульм"), "label")]]) == ["Ульм Staat ?x"]
+
+
+def test_an_entity_with_its_own_label_keeps_it_whatever_name_linked_it(verbalizer):
+    # a namesake matched through an alias still shows its own name
+    linked = [[_link("Q183", normalize("Federal Republic of Germany"), "alias")]]
+    assert verbalizer.many([CAPITAL], "de", linked) == ["Deutschland Hauptstadt ?answer"]
+    assert verbalizer.many([CAPITAL], "en", linked) == ["Germany capital ?answer"]
+
+
+@pytest.mark.parametrize("kind", ["fuzzy", "partial", "phonetic"])
+def test_names_not_written_in_the_question_are_never_used(verbalizer, kind):
+    assert verbalizer.many([ULM_COUNTRY], "de", [[_link("Q3012", normalize("Ульм"), kind)]]) == ["Ulm Staat ?x"]
+
+
+def test_links_are_per_query(verbalizer):
+    other = "SELECT ?x WHERE { wd:Q3012 wdt:P31 ?x }"
+    out = verbalizer.many([ULM_COUNTRY, other], "de", [[_link("Q3012", normalize("Ульм"), "alias")], []])
+    assert out[0].startswith("Ульм") and out[1].startswith("Ulm")

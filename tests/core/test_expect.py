@@ -1,0 +1,44 @@
+"""A "how many" question is never answered with a list of entities (qa.expect), over the
+tiny KG through the real pipeline."""
+
+from __future__ import annotations
+
+from backends.fake import FakeBackend
+from backends.local.lexicon import default_lexicon
+from kg.client import QueryResult, Term
+from qa.candidate import Candidate
+from qa.expect import count_mismatch
+from qa.pipeline import Pipeline
+
+ENTITIES = QueryResult(["x"], [{"x": Term("uri", "http://www.wikidata.org/entity/Q64")}])
+NUMBER = QueryResult(["x"], [{"x": Term("literal", "3", datatype="http://www.w3.org/2001/XMLSchema#integer")}])
+
+
+def test_a_count_needs_numbers_from_a_plain_candidate() -> None:
+    assert count_mismatch("count", "plain", ENTITIES)
+    assert not count_mismatch("count", "plain", NUMBER)  # a stored count ("number of children")
+    assert not count_mismatch("count", "count", ENTITIES)  # the COUNT shape answers it itself
+    assert not count_mismatch("place", "plain", ENTITIES)
+    assert not count_mismatch(None, "plain", ENTITIES)
+    assert not count_mismatch("count", "plain", QueryResult(boolean=True))
+
+
+def _ask(kg, question: str, lang: str) -> object:
+    capital = Candidate("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }", 0.9, shape="plain", entities=("Q183",),
+                        properties=("P36",))
+    pipeline = Pipeline(FakeBackend({question: [capital]}), kg, answer_types=default_lexicon())
+    return pipeline.answer(question, lang)
+
+
+def test_how_many_answered_by_a_list_abstains_in_every_language(tiny_kg_client) -> None:
+    for question, lang in (("How many capitals does Germany have?", "en"),
+                           ("¿Cuántas capitales tiene Alemania?", "es"),
+                           ("Сколько столиц у Германии?", "ru")):
+        turn = _ask(tiny_kg_client, question, lang)
+        assert not turn.answered and turn.answers == []
+        assert any("count was asked" in note for note in turn.notes)
+
+
+def test_the_same_candidate_answers_a_question_that_asks_for_it(tiny_kg_client) -> None:
+    turn = _ask(tiny_kg_client, "What is the capital of Germany?", "en")
+    assert turn.answered and [a.id for a in turn.answers] == ["Q64"]
