@@ -194,15 +194,13 @@ def iris_in(parsed: Parsed) -> list[str]:
 def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[str, str] | None = None) -> str:
     """The verbalization of a parsed query, given labels of its IRIs (``named``: the name
     to say for some nodes instead of their chosen label, see :func:`linked_name`)."""
-    if named:
-        labels = {**labels, **{node: {lang: ([name], [])} for node, name in named.items()}}
     parts: list[str] = []
     if parsed.form in ("count", "ask"):
         parts.append(parsed.form)
     if parsed.order:
         parts.append(parsed.order)
     for kind, text in parsed.where:
-        word = _render_token(kind, text, labels, lang)
+        word = _render_token(kind, text, labels, lang, named or {})
         if word:
             parts.append(word)
     out = " ".join(parts)
@@ -211,7 +209,7 @@ def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[
     return out.strip(" .;,")
 
 
-def _render_token(kind: str, text: str, labels: dict[str, Labels], lang: str) -> str | None:
+def _render_token(kind: str, text: str, labels: dict[str, Labels], lang: str, named: Mapping[str, str]) -> str | None:
     if kind == "var":
         return "?" + text[1:]
     if kind == "lit":
@@ -227,7 +225,7 @@ def _render_token(kind: str, text: str, labels: dict[str, Labels], lang: str) ->
         if iri is None:
             return None
         node = label_key(iri)
-        label = choose_label(labels.get(node, {}), lang)
+        label = named.get(node) or choose_label(labels.get(node, {}), lang)
         if label:
             return _clean(label)
         match = _ID_TAIL.search(node)
