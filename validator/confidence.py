@@ -39,6 +39,7 @@ from qa.candidate import Candidate
 from qa.confidence import Decision
 from qa.score import Scorer
 from qa.verbalize import Verbalizer
+from validator.gate import clip_unit
 
 CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
 CONFIDENCE_PATH = VALIDATOR_DIR / CONFIDENCE_FILE
@@ -163,6 +164,7 @@ def features(question: str, lang: str, qtype: str | None, candidates: Sequence[C
     rows = []
     for i, (cand, kind) in enumerate(zip(top, kinds, strict=True)):
         given = dict(cand.features)
+        group = same_answers(kinds, i)
         row = {name: float(given.get(name, 0.0)) for name in BACKEND_FEATURES}
         others = scores[:i] + scores[i + 1:]
         row.update({
@@ -181,8 +183,7 @@ def features(question: str, lang: str, qtype: str | None, candidates: Sequence[C
             "ans_true": 1.0 if kind.boolean else 0.0,
             "ans_uri": kind.uri, "ans_date": kind.date, "ans_number": kind.number, "ans_string": kind.string,
             "ans_human": kind.human, "ans_located": kind.located,
-            "agree": float(sum(1 for j, other in enumerate(kinds)
-                               if j != i and other.n and other.values == kind.values)) if kind.n else 0.0,
+            "agree": float(len(group) - 1),
             "q_len": float(min(len(question), 200)) / 100.0,
             **_type_features(qtype, kind),
             **{f"qtype_{t}": 1.0 if qtype == t else 0.0 for t in QTYPES},
@@ -190,7 +191,6 @@ def features(question: str, lang: str, qtype: str | None, candidates: Sequence[C
             **{f"lang_{x}": 1.0 if lang == x else 0.0 for x in LANGS},
             **{f"shape_{s}": 1.0 if cand.shape == s else 0.0 for s in SHAPES},
         })
-        group = same_answers(kinds, i)
         row.update(group_features(group, scores))
         if validator_scores:
             v = [float(x) for x in validator_scores]
@@ -214,12 +214,9 @@ def group_features(group: Sequence[int], scores: Sequence[float]) -> dict[str, f
     """The backend's support for one answer set: the agreeing candidates' backend scores
     summed (clipped to 1) and combined as independent votes (``1 - prod(1 - s)``), the
     best rank among them, and how many there are."""
-    clipped = [min(1.0, max(0.0, scores[j])) for j in group]
-    miss = 1.0
-    for s in clipped:
-        miss *= 1.0 - s
+    clipped = [clip_unit(scores[j]) for j in group]
     return {"group_size": float(len(group)), "group_backend": min(1.0, sum(clipped)),
-            "group_backend_or": 1.0 - miss, "group_rank": float(min(group))}
+            "group_backend_or": 1.0 - math.prod(1.0 - s for s in clipped), "group_rank": float(min(group))}
 
 
 @dataclass
