@@ -9,6 +9,9 @@ their verbalization
 * ``en``: labels in English,
 * ``both``: the two joined (``lang`` / ``en``),
 * ``max``: the higher of the ``lang`` and ``en`` scores;
+* ``named``: as ``lang``, with properties the KG has no label for in the question's language
+  said by the property lexicon's name (:meth:`validator.verbalize.Verbalizer.property_names`);
+* ``max-named``: the higher of the ``lang`` and ``named`` scores;
 
 and printed per language:
 
@@ -30,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from backends.local.lexicon import default_lexicon
 from core.settings import load_settings
 from service.factory import open_kg
 from training.build import ONEHOP_FILE
@@ -38,7 +42,7 @@ from validator.model import read_config
 from validator.runtime import load_encoder
 from validator.verbalize import Verbalizer
 
-MODES = ("lang", "en", "both", "max")
+MODES = ("lang", "en", "both", "max", "named", "max-named")
 
 
 def figures(groups: Sequence[Sequence[CandidateRecord]], scores: Sequence[Sequence[float]],
@@ -77,16 +81,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     groups = [g for g in groups if g]
     encoder, _ = load_encoder(args.validator, settings.model_dir)
     threshold = read_config(args.validator).threshold
-    verbalizer = Verbalizer(open_kg(settings))
+    kg = open_kg(settings)
+    verbalizer = Verbalizer(kg)
+    namer = Verbalizer(kg, names=default_lexicon(Path(settings.lexicon_path)))
     by_lang: dict[str, dict[str, list]] = defaultdict(lambda: {"groups": [], **{m: [] for m in MODES}})
     for group in groups:
         english = verbalizer.many([r.sparql for r in group], "en")
-        pairs = {"lang": [(r.question, r.verbalization) for r in group],
+        plain = verbalizer.many([r.sparql for r in group], group[0].lang)
+        named = [texts[-1] for texts in namer.readings([r.sparql for r in group], group[0].lang)]
+        pairs = {"lang": [(r.question, t) for r, t in zip(group, plain, strict=True)],
+                 "named": [(r.question, t) for r, t in zip(group, named, strict=True)],
                  "en": [(r.question, e) for r, e in zip(group, english, strict=True)],
                  "both": [(r.question, r.verbalization if r.verbalization == e else f"{r.verbalization} / {e}")
                           for r, e in zip(group, english, strict=True)]}
         scored = {mode: encoder.predict(p) for mode, p in pairs.items()}
         scored["max"] = [max(a, b) for a, b in zip(scored["lang"], scored["en"], strict=True)]
+        scored["max-named"] = [max(a, b) for a, b in zip(scored["lang"], scored["named"], strict=True)]
         for key in (group[0].lang, "all"):
             by_lang[key]["groups"].append(group)
             for mode in MODES:

@@ -32,7 +32,7 @@ from qa.gate import Gate
 from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids
-from qa.score import Scorer
+from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn, message_key
 from qa.verbalize import Verbalizer
 
@@ -164,16 +164,19 @@ class Pipeline:
         later runs, scores or shows a rejected candidate."""
         return screen(self.backend.ask(turn.question, parse_lang(turn)))
 
-    def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer) -> list[str]:
-        """Every candidate in words (kept for the explanation even when none is scored)."""
-        texts = verbalizer.many([c.sparql for c in candidates], parse_lang(turn), [c.links for c in candidates])
-        for view, text in zip(turn.candidates, texts, strict=True):
-            view.verbalization = text
-        return texts
+    def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer) -> list[tuple[str, ...]]:
+        """Every candidate's readings in words (the first is kept for the explanation, even
+        when none is scored)."""
+        readings = verbalizer.readings([c.sparql for c in candidates], parse_lang(turn),
+                                       [c.links for c in candidates])
+        for view, texts in zip(turn.candidates, readings, strict=True):
+            view.verbalization = texts[0]
+        return readings
 
-    def score(self, turn: Turn, candidates: list[Candidate], texts: list[str], scorer: Scorer,
+    def score(self, turn: Turn, candidates: list[Candidate], readings: list[tuple[str, ...]], scorer: Scorer,
               gate: Gate) -> list[float] | None:
-        """The validator's score of each (question, verbalization) pair, or ``None`` when
+        """The validator's score of each candidate (its best reading's, paired with the
+        question), or ``None`` when
         no candidate could pass the gate even with a perfect score (the answer is then
         "don't know" whatever the scores, and the cross-encoder is skipped).
 
@@ -184,7 +187,7 @@ class Pipeline:
                    for c, m in zip(turn.candidates, complex_mask, strict=True)):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        return scorer.predict([(turn.question, t) for t in texts])
+        return best_reading_scores(scorer, turn.question, readings)
 
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float], gate: Gate) -> int | None:
         """The index of the kept candidate, or ``None`` to abstain; every candidate's score

@@ -18,3 +18,9 @@ class Verbalizer(Protocol):
         for the whole list); ``links[i]``: how query ``i``'s entities were linked (an entity
         without a label in ``lang`` is said by the name it was linked by)."""
         ...
+
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
+                 ) -> list[tuple[str, ...]]:
+        """Each query's readings, one or more distinct texts, the first being its
+        :meth:`many` text; a candidate is scored by its best reading."""
+        ...

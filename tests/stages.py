@@ -17,3 +17,8 @@ class Verbalize:
     def many(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()) -> list[str]:
         """``fn`` of every query, in order (the linking evidence is not used)."""
         return [self.fn(s, lang) for s in sparqls]
+
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
+                 ) -> list[tuple[str, ...]]:
+        """One reading per query: :meth:`many`'s text."""
+        return [(text,) for text in self.many(sparqls, lang, links)]

@@ -104,8 +104,9 @@ def collect(settings: Settings, out: Path, *, synthetic: bool = True, limit: int
     backend = make_backend(settings, kg)
     encoder, _ = load_encoder(settings.validator_dir, settings.model_dir)
     placeholder = ConfidenceModel(TreeRanker((), 0.0, []), k=TOP_K, uses_validator=True)
-    stage = AnswerConfidence(kg, placeholder, default_lexicon(Path(settings.lexicon_path)), scorer=encoder,
-                             verbalize=Verbalizer(kg, timeout_s=5.0))
+    lexicon = default_lexicon(Path(settings.lexicon_path))
+    stage = AnswerConfidence(kg, placeholder, lexicon, scorer=encoder,
+                             verbalize=Verbalizer(kg, names=lexicon, timeout_s=5.0))
     items = select_items(load_datasets(bench_paths()), lang="all")
     random.Random(13).shuffle(items)
     if synthetic:

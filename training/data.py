@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from backends.local.lexicon import default_lexicon
 from backends.qanswer import shape_of
 from core.errors import BackendError, KGError
 from evaluation.answers import normalize_boolean, normalize_terms
@@ -129,7 +130,7 @@ def reverbalize(records: Sequence[CandidateRecord], kg: KG, *, progress: bool = 
 
     from tqdm import tqdm
 
-    verbalizer = Verbalizer(kg)
+    verbalizer = Verbalizer(kg, names=default_lexicon())
     out: list[CandidateRecord] = []
     for group in tqdm(grouped(records), desc="re-verbalize", disable=not progress, unit="q"):
         stale = [r for r in group if r.position > 0 and r.verbalizer != VERSION]
@@ -153,7 +154,7 @@ def collect(items: Sequence[EvalItem], backend: Backend, kg: KG, out_path: Path,
     out_path.parent.mkdir(parents=True, exist_ok=True)
     done = {(r.id, r.lang) for r in read_records(out_path)} if out_path.exists() else set()
     todo = [it for it in items if (it.id, it.lang) not in done]
-    verbalizer = Verbalizer(kg, timeout_s=timeout_s)
+    verbalizer = Verbalizer(kg, names=default_lexicon(), timeout_s=timeout_s)
     with out_path.open("a", encoding="utf-8") as sink:
         for item in tqdm(todo, desc="candidates", disable=not progress, unit="q"):
             try:

@@ -37,7 +37,7 @@ from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate
 from qa.confidence import Decision
-from qa.score import Scorer
+from qa.score import Scorer, best_reading_scores
 from qa.verbalize import Verbalizer
 from validator.gate import clip_unit
 
@@ -336,8 +336,9 @@ class AnswerConfidence:
         scores: tuple[float, ...] = ()
         texts: tuple[str, ...] = ()
         if self.scorer is not None and self.verbalize is not None and top:
-            texts = tuple(self.verbalize.many([c.sparql for c in top], lang, [c.links for c in top]))
-            scores = tuple(self.scorer.predict([(question, t) for t in texts]))
+            readings = self.verbalize.readings([c.sparql for c in top], lang, [c.links for c in top])
+            texts = tuple(r[0] for r in readings)
+            scores = tuple(best_reading_scores(self.scorer, question, readings))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
 
     def decide(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Decision:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from backends.local.lexicon import default_lexicon
 from core.errors import ModelLoadError
 from core.settings import Settings
 from kg.client import KG
@@ -106,5 +107,6 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
         policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
     except ValueError as exc:
         raise ModelLoadError(Path(settings.validator_dir) / "config.json", str(exc)) from exc
-    verbalizer = Verbalizer(kg, timeout_s=min(settings.timeout_s, 5.0))
+    verbalizer = Verbalizer(kg, names=default_lexicon(Path(settings.lexicon_path)),
+                            timeout_s=min(settings.timeout_s, 5.0))
     return ValidatorRuntime(encoder, verbalizer, policy, config.threshold, config)

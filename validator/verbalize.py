@@ -11,6 +11,14 @@ because those change the answer while their triples look the same.
 comparison operators in filters are kept, for the same reason.
 
 Example: ``SELECT ?x WHERE { wd:Q218 wdt:P36 ?x }`` in ``ru`` -> ``Румыния столица ?x``.
+
+A second reading (:meth:`Verbalizer.readings`) says the properties the KG names in no form
+in the question's language by the name a :class:`PropertyNames` table gives them there (the
+property lexicon's, e.g. uk ``столиця``) instead of the English fallback: the validator,
+trained on no Ukrainian, reads "Франція столиця ?answer" against "Яка столиця Франції?"
+as a match and "France capital ?answer" as none, while in the languages it was trained on
+the English fallback it learned often scores better; a candidate's score is its best
+reading's.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from core.text import LANG_SCRIPT, name_keys, script_share
 from kg.client import KG
@@ -59,6 +68,15 @@ Labels = dict[str, tuple[list[str], list[str]]]  # lang -> (rdfs:label values, s
 LINKED_KINDS = ("label", "alias", "folded")
 """Link kinds whose matched name was written in the question (not a fuzzy spelling, a last
 name alone or a sound-alike): only these may name an entity in a verbalization."""
+
+
+class PropertyNames(Protocol):
+    """Names of properties by language, for those the KG has no label for
+    (implemented by :class:`backends.local.lexicon.PropertyLexicon`)."""
+
+    def name(self, pid: str, lang: str) -> str | None:
+        """A name for ``pid`` in ``lang``, or ``None``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -251,8 +269,10 @@ class Verbalizer:
     :meth:`many` to fetch the labels of a whole candidate list in one query.
     """
 
-    def __init__(self, kg: KG, *, timeout_s: float = 5.0, cache_size: int = 200_000) -> None:
+    def __init__(self, kg: KG, *, names: PropertyNames | None = None, timeout_s: float = 5.0,
+                 cache_size: int = 200_000) -> None:
         self.kg = kg
+        self.names = names  # property names where the KG has no label in the question's language
         self.timeout_s = timeout_s
         self.cache_size = cache_size
         self._labels: dict[str, dict[str, Labels]] = {}  # lang -> node -> labels
@@ -270,10 +290,38 @@ class Verbalizer:
         folded), is said by that name rather than by a fallback label in another language
         (« Le Parrain », not « Der Pate »).  Entities with a label in ``lang`` keep it, so a
         namesake matched through an alias still shows its own name."""
+        return [texts[0] for texts in self.readings(sparqls, lang, links)]
+
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
+                 ) -> list[tuple[str, ...]]:
+        """Each query's readings: its verbalization (:meth:`many`), then, when it differs,
+        the same with the properties the KG has no name for in ``lang`` said by
+        :attr:`names` (the validator's score of a candidate is its best reading's)."""
         parsed = [parse(s) for s in sparqls]
-        table = self.prefetch((i for p in parsed for i in iris_in(p)), lang)
-        named = [self.linked_names(table, links[i] if i < len(links) else (), lang) for i in range(len(parsed))]
-        return [render(p, table, lang, n) for p, n in zip(parsed, named, strict=True)]
+        nodes = {i for p in parsed for i in iris_in(p)}
+        table = self.prefetch(nodes, lang)
+        said = self.property_names(table, nodes, lang)
+        out: list[tuple[str, ...]] = []
+        for i, query in enumerate(parsed):
+            linked = self.linked_names(table, links[i] if i < len(links) else (), lang)
+            text = render(query, table, lang, linked)
+            named = render(query, table, lang, {**said, **linked}) if said else text
+            out.append((text,) if named == text else (text, named))
+        return out
+
+    def property_names(self, table: dict[str, Labels], nodes: Iterable[str], lang: str) -> dict[str, str]:
+        """``{node: name}`` for the properties among ``nodes`` with neither a label nor an
+        alias in ``lang``, named by :attr:`names`."""
+        if self.names is None:
+            return {}
+        out = {}
+        for node in nodes:
+            match = _ID_TAIL.search(node)
+            if (node.startswith(WD) and match and match.group(1).startswith("P")
+                    and not has_own_name(table.get(node, {}), lang)
+                    and (name := self.names.name(match.group(1), lang))):
+                out[node] = name
+        return out
 
     def linked_names(self, table: dict[str, Labels], links: Sequence[Link], lang: str) -> dict[str, str]:
         """``{node: name}`` for the linked entities that :meth:`many` says by the name they
@@ -341,6 +389,13 @@ def has_own_label(labels: Labels, lang: str) -> bool:
     """Whether the node has an ``rdfs:label`` in ``lang`` (or one of its variants)."""
     base = lang.split("-")[0].lower()
     return any(primary for code, (primary, _) in labels.items() if code.split("-")[0].lower() == base)
+
+
+def has_own_name(labels: Labels, lang: str) -> bool:
+    """Whether the node has a label or an alias in ``lang`` (or one of its variants)."""
+    base = lang.split("-")[0].lower()
+    return any(primary or aliases for code, (primary, aliases) in labels.items()
+               if code.split("-")[0].lower() == base)
 
 
 def _label_holders(node: str) -> list[str]:

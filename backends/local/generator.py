@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.lexicon import PropertyLexicon, default_lexicon
-from backends.local.linking import Linker, Mention, is_stopword
+from backends.local.linking import Linker, Mention, is_stopword, is_stopword_as_written
 from backends.local.names import aligned_cased, name_features
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
@@ -121,6 +121,7 @@ class PropertyText:
 
     def __init__(self, kg_labels: dict[str, dict[str, list[str]]], lexicon: PropertyLexicon | None) -> None:
         self.answer_types: dict[str, str] = {}
+        self.kept = _accented_content_words(lexicon)
         phrases: list[_Phrase] = []
         for pid, langs in kg_labels.items():
             for lang, names in langs.items():
@@ -142,10 +143,18 @@ class PropertyText:
                 if not ph.cjk and len(tok) >= 4:
                     self.by_prefix.setdefault(tok[:4], set()).add(tok)
 
-    @staticmethod
-    def _phrase(pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
-        toks = [fold(t) for t in tokenize(text)]
-        content = tuple(t for t in toks if not is_stopword(t)) or tuple(toks)
+    def form(self, token: str) -> str:
+        """A question or phrase word as matched: folded, except a lexicon word that folding
+        would turn into a function word (French "né" is not "ne")."""
+        return token if token in self.kept else fold(token)
+
+    def is_function(self, form: str) -> bool:
+        """Whether a matched word form (:meth:`form`) is a function or question word."""
+        return form not in self.kept and is_stopword(form)
+
+    def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
+        toks = [self.form(t) for t in tokenize(text)]
+        content = tuple(t for t in toks if not self.is_function(t)) or tuple(toks)
         if not content:
             return []
         cjk = all(is_cjk(t) for t in content)
@@ -156,7 +165,7 @@ class PropertyText:
         in order, function words included) and its CJK remainder."""
         sims: dict[str, tuple[float, str]] = {}
         for w in rest:
-            if is_cjk(w) or is_stopword(w):
+            if is_cjk(w) or self.is_function(w):
                 continue
             if w in self.by_token:
                 sims[w] = (1.0, w)
@@ -217,6 +226,16 @@ class PropertyText:
             length = len(ph.full.split()) if contiguous else len(ph.tokens)
         specificity = 0.8 + 0.2 * min(1.0, length / 3)
         return ph.weight * base * specificity, contiguous
+
+
+def _accented_content_words(lexicon: PropertyLexicon | None) -> frozenset[str]:
+    """Lexicon words that are content words as written but function words once folded
+    (French "né", folded "ne")."""
+    if lexicon is None:
+        return frozenset()
+    words = {t for pid in lexicon.properties() for items in lexicon.all_phrases(pid).values()
+             for item in items for t in tokenize(item)}
+    return frozenset(t for t in words if not is_stopword_as_written(t) and is_stopword(fold(t)))
 
 
 def _stem_sim(a: str, b: str) -> float:
@@ -448,7 +467,7 @@ class LocalBackend:
     def _rest(self, q: _Question, spans: Sequence[tuple[int, int]]) -> tuple[list[str], str]:
         """Folded question words outside ``spans`` (in order) and the CJK characters there."""
         inside = {i for a, b in spans for i in range(a, b)}
-        words = [fold(t) for i, t in enumerate(q.tokens) if i not in inside]
+        words = [self.props.form(t) for i, t in enumerate(q.tokens) if i not in inside]
         cjk = "".join(t for i, t in enumerate(q.tokens) if i not in inside and is_cjk(t))
         return words, cjk
 
@@ -708,7 +727,7 @@ class LocalBackend:
         answer_type = a.kind if a.kind in _LITERALS else self.types.side_type(a.pid, answer_side)
         fit, mismatch = _fit(answer_type, qtype)
         anchor_fit, anchor_mismatch = _fit(q.anchor_types.get(m.qid), self.types.side_type(a.pid, anchor_side))
-        words = [w for w in self._rest(q, [(m.start, m.end)])[0] if not is_stopword(w)]
+        words = [w for w in self._rest(q, [(m.start, m.end)])[0] if not self.props.is_function(w)]
         matched_share = min(1.0, len(pm.words) / len(words)) if words else 1.0
         return {
             f"pid={a.pid}": 1.0,

@@ -32,7 +32,7 @@ from pathlib import Path
 from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
-from core.text import fold_yo, normalize_phrase
+from core.text import fold_yo, is_cjk, normalize_phrase
 
 DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
@@ -194,6 +194,17 @@ class PropertyLexicon:
     def all_phrases(self, pid: str) -> dict[str, list[str]]:
         """``{lang: phrases}`` for ``pid``; empty when the property is unknown."""
         return {lang: list(items) for lang, items in self.phrase_table.get(pid, {}).items()}
+
+    def name(self, pid: str, lang: str) -> str | None:
+        """A name for ``pid`` in ``lang`` to say it by (a verbalization's fallback when the KG
+        has no label in ``lang``): its first phrase that does not open with a question word
+        ("столиця", not "яка столиця"); ``None`` when the lexicon has none."""
+        openers = [normalize_phrase(w) for w in self.question_word_table.get(lang, {})]
+        for phrase in self.phrase_table.get(pid, {}).get(lang, ()):
+            text = normalize_phrase(phrase)
+            if not any(_opens_with(text, w) for w in openers if w):
+                return phrase
+        return None
 
     def answer_type(self, pid: str) -> str | None:
         """The answer type ``pid`` yields (``person``, ``place``, ...), or ``None`` when unknown."""
@@ -410,3 +421,12 @@ def _phrases(value: object, where: str) -> tuple[str, ...]:
         if item != normalize_phrase(item):
             raise ValueError(f"{where}: {item!r} is not lower-case/normalized")
     return tuple(value)
+
+
+def _opens_with(text: str, word: str) -> bool:
+    """Whether ``text`` starts with ``word``: as a whole word, or with any following character
+    in scripts written without spaces (Chinese, Japanese)."""
+    if not text.startswith(word):
+        return False
+    rest = text[len(word):]
+    return not rest or rest[0] == " " or is_cjk(word[-1])

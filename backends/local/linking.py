@@ -60,20 +60,20 @@ _STOP = {
           "warum es sie er ihr ihre sein seine man gibt geben",
     "fr": "le la les l un une des du de d et ou ne pas est sont était étaient été a ont avait qui que qu quoi "
           "quel quelle quels quelles où quand comment combien pourquoi il elle ils elles ce cette ces son sa "
-          "ses leur leurs dans en sur au aux par pour avec y se s c est-ce",
+          "ses leur leurs dans en sur au aux par pour avec y se s c est-ce à",
     "es": "el la los las lo un una unos unas de del y o no es son era eran fue fueron ha han había que qué "
           "quién quiénes quien cuál cuáles cual donde dónde cuándo cuando cómo como cuánto cuántos cuántas "
-          "por para con en al se su sus este esta estos estas hay",
+          "por para con en al se su sus este esta estos estas hay está",
     "it": "il lo la i gli le l un uno una di del della dei degli delle e o non è sono era erano fu stato "
           "stata ha hanno che chi cosa quale quali dove quando come quanto quanti quante perché in nel nella "
           "al alla da dal dalla con su per si suo sua suoi",
     "pt": "o a os as um uma uns umas de do da dos das e ou não é são era eram foi foram tem têm que quem qual "
-          "quais onde quando como quanto quantos quantas por para com em no na nos nas ao se seu sua",
+          "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua",
     "ru": "и в во на с со к ко по о об от до из за у для не ни это этот эта эти то был была было были есть "
           "является являлась являлся кто что какой какая какое какие каким какую каком где когда как "
           "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые",
     "uk": "і й та в у на з зі до по про від із за для не це цей ця ці був була було були є хто що який яка "
-          "яке які де коли як скільки чому чий він вона вони його її їх",
+          "яке які де коли як скільки чому чий він вона вони його її їх ї",
     "ar": "ما ماذا من هو هي في على إلى الى عن مع متى أين اين كيف كم لماذا هل التي الذي الذين كان كانت هذا هذه "
           "ذلك تلك أي اي أو او و ثم قد لم لن ليس بين عند كل بعض",
     "hi": "का की के में है हैं था थी थे कौन क्या कहाँ कहां कब कैसे कितने कितना कितनी किस किसने किसे किसको ने को "
@@ -82,6 +82,11 @@ _STOP = {
 _STOP_CJK = set("的是在了吗呢吧谁哪什么几多少时候个位和与及或之于被把给从到为由也都就这那其有哪里"
                 "のはがをにでともへやかな誰何どこいつですかますした")
 STOPWORDS: frozenset[str] = frozenset(w for words in _STOP.values() for w in words.split())
+
+
+def is_stopword_as_written(token: str) -> bool:
+    """True for a function/question word of any supported language, accents as written."""
+    return token in STOPWORDS or token in _STOP_CJK
 
 
 def is_stopword(token: str) -> bool:
@@ -282,10 +287,20 @@ class Linker:
                               instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
                               _match_kind(m, h))
             old = best.get(h.qid)
-            if old is None or (mention.score, -mention.start) > (old.score, -old.start):
+            if old is None or _preferred(mention, old):
                 best[h.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
+
+
+def _preferred(new: Mention, old: Mention) -> bool:
+    """Whether ``new`` is a better link than ``old`` to the same entity: over the same span a
+    name as written (label, alias or folded) beats a fuzzy spelling, whatever their scores
+    ("Francia" is an alias of France, not a misspelled "France"); otherwise the higher score,
+    then the earlier span."""
+    if (new.start, new.end) == (old.start, old.end) and new.fuzzy != old.fuzzy:
+        return not new.fuzzy
+    return (new.score, -new.start) > (old.score, -old.start)
 
 
 def _match_kind(m: _Match, h: NameHit) -> str:

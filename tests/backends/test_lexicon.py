@@ -237,3 +237,19 @@ def test_short_words_do_not_match_longer_ones(lexicon: PropertyLexicon) -> None:
 def test_lexicon_is_hashable_by_identity(lexicon: PropertyLexicon) -> None:
     assert lexicon in {lexicon}
     assert lexicon != PropertyLexicon.load()
+
+
+@pytest.mark.parametrize(("pid", "lang", "expected"), [
+    ("P36", "uk", "столиця"), ("P36", "ja", "首都"), ("P19", "fr", "né à"), ("P31", "uk", "екземпляр"),
+])
+def test_a_property_name_is_a_phrase_that_does_not_open_with_a_question_word(pid: str, lang: str, expected: str):
+    assert default_lexicon().name(pid, lang) == expected
+
+
+def test_no_property_name_without_a_phrase_in_that_language():
+    lexicon = PropertyLexicon.from_dict({"version": 1, "properties": {"P36": {
+        "answer_type": "place", "phrases": {"uk": ["яка столиця"], "en": ["capital"]}}},
+        "question_words": {"uk": {"яка": None}}})
+    assert lexicon.name("P36", "uk") is None  # only a question phrasing
+    assert lexicon.name("P36", "de") is None
+    assert lexicon.name("P36", "en") == "capital"

@@ -316,3 +316,28 @@ def test_a_question_is_linked_and_analyzed_once(backend: LocalBackend, monkeypat
     monkeypatch.setattr(complex_layer, "analyze", lambda *a, **k: analyses.append(a) or analyze(*a, **k))
     assert backend.ask("Is Moscow bigger than Berlin?", "en")
     assert (len(links), len(analyses)) == (1, 1)
+
+
+def test_a_name_as_written_beats_a_fuzzy_spelling_of_another_name(tmp_path: Path):
+    """France is labelled only in English and has the Spanish alias « Francia », which is
+    also one letter off « France »: the alias as written wins over the fuzzy label."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    france = tiny_kg.FRANCE
+    store.extend([ox.Quad(france, tiny_kg.LABEL, ox.Literal("France", language="en")),
+                  ox.Quad(france, tiny_kg.ALT, ox.Literal("Francia", language="es")),
+                  ox.Quad(france, tiny_kg.P36, tiny_kg.PARIS)])
+    build_label_index(store, tmp_path / "labels")
+    mention = next(m for m in Linker(LabelIndex.open(tmp_path / "labels")).link("¿Cuál es la capital de Francia?", "es")
+                   if m.qid == "Q142")
+    assert (mention.kind, mention.fuzzy, mention.quality) == ("alias", False, 1.0)
+
+
+def test_an_accented_lexicon_word_is_not_a_folded_function_word(backend: LocalBackend):
+    """French « né » folds to « ne », a function word; as a lexicon word it still says
+    'born' (P19), and the birthplace query comes first."""
+    assert backend.props.form("né") == "né" and not backend.props.is_function("né")
+    assert backend.props.is_function(backend.props.form("ne"))
+    top = backend.ask("Où est né Albert Einstein ?", "fr")[0]
+    assert (top.entities, top.properties) == ((EINSTEIN,), ("P19",))

@@ -180,3 +180,15 @@ def test_candidates_is_the_first_half_of_answer():
 
     with pytest.raises(BackendUnavailable):
         _pipeline(down).candidates("Где родился Эйнштейн?")
+
+
+def test_a_candidate_is_scored_by_its_best_reading():
+    from qa.score import best_reading_scores
+
+    class ByText:
+        def predict(self, pairs):
+            return [0.9 if text.endswith("столиця") else 0.1 for _, text in pairs]
+
+    readings = [("A capital", "A столиця"), ("B capital",), ("C столиця",)]
+    assert best_reading_scores(ByText(), "q", readings) == [0.9, 0.1, 0.9]
+    assert best_reading_scores(ByText(), "q", []) == []

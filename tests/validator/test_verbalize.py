@@ -164,3 +164,15 @@ def test_links_are_per_query(verbalizer):
     other = "SELECT ?x WHERE { wd:Q3012 wdt:P31 ?x }"
     out = verbalizer.many([ULM_COUNTRY, other], "de", [[_link("Q3012", normalize("Ульм"), "alias")], []])
     assert out[0].startswith("Ульм") and out[1].startswith("Ulm")
+
+
+def test_a_second_reading_names_properties_the_kg_has_no_label_for(tiny_kg_client):
+    """The tiny KG labels P36 in en/de/ru/zh only: in Ukrainian a second reading says it by
+    the lexicon's name; in German the one reading uses the KG's label."""
+    from backends.local.lexicon import default_lexicon
+
+    named = Verbalizer(tiny_kg_client, names=default_lexicon())
+    assert named.readings([CAPITAL], "uk") == [("Німеччина capital ?answer", "Німеччина столиця ?answer")]
+    assert named.many([CAPITAL], "uk") == ["Німеччина capital ?answer"]
+    assert named.readings([CAPITAL], "de") == [("Deutschland Hauptstadt ?answer",)]
+    assert Verbalizer(tiny_kg_client).readings([CAPITAL], "uk") == [("Німеччина capital ?answer",)]
