@@ -27,7 +27,7 @@ from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.expect import AnswerTypes, count_mismatch
+from qa.expect import AnswerTypes, count_mismatch, unused_numbers
 from qa.gate import Gate
 from qa.generate import Backend
 from qa.guard import Screened, screen
@@ -251,6 +251,11 @@ class Pipeline:
             turn.notes.append("a count was asked, but the kept candidate's answers are not numbers")
             view.passed = False  # not "understood": the reading does not answer what was asked
             result = QueryResult(result.vars, [])  # shown as nothing: the pipeline abstains below
+        if isinstance(result, QueryResult) and (unused := self._unused_numbers(turn, candidates[chosen], view,
+                                                                                result)):
+            turn.notes.append(f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused")
+            view.passed = False
+            result = QueryResult(result.vars, [])
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
         if not turn.answered:
@@ -259,6 +264,11 @@ class Pipeline:
             turn.sparql = None
             turn.confidence = None
             turn.rank = None
+
+    @staticmethod
+    def _unused_numbers(turn: Turn, kept: Candidate, view: CandidateView, result: QueryResult) -> list[str]:
+        said = [view.verbalization] if view.verbalization else []
+        return unused_numbers(turn.question, kept.shape, said, kept.links, result)
 
     def _count_mismatch(self, turn: Turn, kept: Candidate, result: QueryResult) -> bool:
         if self.answer_types is None:

@@ -42,3 +42,26 @@ def test_how_many_answered_by_a_list_abstains_in_every_language(tiny_kg_client) 
 def test_the_same_candidate_answers_a_question_that_asks_for_it(tiny_kg_client) -> None:
     turn = _ask(tiny_kg_client, "What is the capital of Germany?", "en")
     assert turn.answered and [a.id for a in turn.answers] == ["Q64"]
+
+
+def test_a_number_the_question_states_must_be_accounted_for() -> None:
+    from qa.candidate import Link
+    from qa.expect import unused_numbers
+
+    assert unused_numbers("Which team did Ronaldinho play for in 2013?", "plain", [], [], ENTITIES) == ["2013"]
+    assert unused_numbers("Qui était le 40e Président des États-Unis ?", "plain", [], [], ENTITIES) == ["40"]
+    assert unused_numbers("¿Cuántos estados tienen más de 20 millones?", "plain", [], [], NUMBER) == ["20"]
+    film = Link("Q1", "gold diggers of 1933", "Gold Diggers of 1933", "label", 0.9)
+    assert unused_numbers("Who produced Gold Diggers of 1933?", "plain", [], [film], ENTITIES) == []
+    assert unused_numbers("Who directed 1941?", "plain", ["1941 director ?answer"], [], ENTITIES) == []
+    assert unused_numbers("What 1 city is the capital of Germany?", "plain", [], [], ENTITIES) == []  # 1 answer
+    assert unused_numbers("２０１３年のチーム", "plain", [], [], ENTITIES) == ["2013"]  # full-width digits
+    assert unused_numbers("How many people lived there in 2013?", "count", [], [], NUMBER) == []
+    assert unused_numbers("Who was born in 2013?", "plain", [], [], QueryResult(["x"], [])) == []  # nothing shown
+
+
+def test_a_plain_answer_that_ignores_a_stated_year_abstains(tiny_kg_client) -> None:
+    turn = _ask(tiny_kg_client, "What was the capital of Germany in 1950?", "en")
+    assert not turn.answered and turn.answers == []
+    assert any("1950" in note for note in turn.notes)
+    assert _ask(tiny_kg_client, "What is the capital of Germany?", "en").answered
