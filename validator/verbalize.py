@@ -290,17 +290,21 @@ class Verbalizer:
         folded), is said by that name rather than by a fallback label in another language
         (« Le Parrain », not « Der Pate »).  Entities with a label in ``lang`` keep it, so a
         namesake matched through an alias still shows its own name."""
-        return [texts[0] for texts in self.readings(sparqls, lang, links)]
+        return [texts[0] for texts in self._read(sparqls, lang, links, second=False)]
 
     def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
                  ) -> list[tuple[str, ...]]:
         """Each query's readings: its verbalization (:meth:`many`), then, when it differs,
         the same with the properties the KG has no name for in ``lang`` said by
         :attr:`names` (the validator's score of a candidate is its best reading's)."""
+        return self._read(sparqls, lang, links, second=True)
+
+    def _read(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]], *, second: bool
+              ) -> list[tuple[str, ...]]:
         parsed = [parse(s) for s in sparqls]
         nodes = {i for p in parsed for i in iris_in(p)}
         table = self.prefetch(nodes, lang)
-        said = self.property_names(table, nodes, lang)
+        said = self.property_names(table, nodes, lang) if second else {}
         out: list[tuple[str, ...]] = []
         for i, query in enumerate(parsed):
             linked = self.linked_names(table, links[i] if i < len(links) else (), lang)
