@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
-from kg.client import QueryResult, value_kind
+from kg.client import QueryResult, Term, value_kind
 from qa.candidate import Link
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -35,8 +35,7 @@ def count_mismatch(expected: str | None, shape: str, result: QueryResult) -> boo
     """Whether a count was asked but a plain candidate's answers are not all numbers."""
     if expected != "count" or shape != "plain" or result.boolean is not None:
         return False
-    terms = [t for t in result.column() if t is not None]
-    return any(value_kind(t) != "number" for t in terms)
+    return any(value_kind(t) != "number" for t in _answers(result))
 
 
 def numbers_in(text: str) -> list[str]:
@@ -50,8 +49,13 @@ def unused_numbers(question: str, shape: str, said: Sequence[str], links: Sequen
     question text any of its entities was linked by, not in how the candidate is said
     (``said``: its verbalization, which names its entities) and not the number of its
     answers."""
-    answers = [t for t in result.column() if t is not None]
+    answers = _answers(result)
     if shape != "plain" or result.boolean is not None or not answers:
         return []
     named = {n for text in (*said, *(link.mention for link in links)) for n in numbers_in(text)}
     return [n for n in numbers_in(question) if n not in named and n != str(len(answers))]
+
+
+def _answers(result: QueryResult) -> list[Term]:
+    """The bound values of a result's answer column."""
+    return [t for t in result.column() if t is not None]

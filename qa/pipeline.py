@@ -247,15 +247,11 @@ class Pipeline:
         if decision is not None:
             turn.confidence = round(decision.probability, 6)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
-        if isinstance(result, QueryResult) and self._count_mismatch(turn, candidates[chosen], result):
-            turn.notes.append("a count was asked, but the kept candidate's answers are not numbers")
+        if isinstance(result, QueryResult) and (why := self._not_what_was_asked(turn, candidates[chosen], view,
+                                                                                 result)):
+            turn.notes.append(why)
             view.passed = False  # not "understood": the reading does not answer what was asked
             result = QueryResult(result.vars, [])  # shown as nothing: the pipeline abstains below
-        if isinstance(result, QueryResult) and (unused := self._unused_numbers(turn, candidates[chosen], view,
-                                                                                result)):
-            turn.notes.append(f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused")
-            view.passed = False
-            result = QueryResult(result.vars, [])
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
         if not turn.answered:
@@ -265,16 +261,17 @@ class Pipeline:
             turn.confidence = None
             turn.rank = None
 
-    @staticmethod
-    def _unused_numbers(turn: Turn, kept: Candidate, view: CandidateView, result: QueryResult) -> list[str]:
+    def _not_what_was_asked(self, turn: Turn, kept: Candidate, view: CandidateView,
+                            result: QueryResult) -> str | None:
+        """Why the kept candidate's answers do not answer the question (:mod:`qa.expect`), or
+        ``None``."""
+        if self.answer_types is not None and count_mismatch(
+                self.answer_types.expected_answer_type(turn.question, parse_lang(turn)), kept.shape, result):
+            return "a count was asked, but the kept candidate's answers are not numbers"
         said = [view.verbalization] if view.verbalization else []
-        return unused_numbers(turn.question, kept.shape, said, kept.links, result)
-
-    def _count_mismatch(self, turn: Turn, kept: Candidate, result: QueryResult) -> bool:
-        if self.answer_types is None:
-            return False
-        return count_mismatch(self.answer_types.expected_answer_type(turn.question, parse_lang(turn)), kept.shape,
-                              result)
+        if unused := unused_numbers(turn.question, kept.shape, said, kept.links, result):
+            return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"
+        return None
 
     def _decide(self, turn: Turn, candidates: list[Candidate], confidence: Confidence) -> Decision:
         """The gate by the learned answer confidence: which of the first candidates to keep,
@@ -296,8 +293,8 @@ class Pipeline:
         """verbalize -> score -> gate; without validation the backend's top candidate."""
         if validation is None:
             return 0
-        texts = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer))
-        scores = self._timed(turn, "score", lambda: self.score(turn, candidates, texts, validation.scorer,
+        readings = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer))
+        scores = self._timed(turn, "score", lambda: self.score(turn, candidates, readings, validation.scorer,
                                                                 validation.gate))
         if scores is None:
             return None

@@ -320,10 +320,8 @@ class Verbalizer:
             return {}
         out = {}
         for node in nodes:
-            match = _ID_TAIL.search(node)
-            if (node.startswith(WD) and match and match.group(1).startswith("P")
-                    and not has_own_name(table.get(node, {}), lang)
-                    and (name := self.names.name(match.group(1), lang))):
+            pid = _property_id(node)
+            if pid and not has_own_name(table.get(node, {}), lang) and (name := self.names.name(pid, lang)):
                 out[node] = name
         return out
 
@@ -391,22 +389,29 @@ def linked_name(labels: Labels, key: str, lang: str) -> str | None:
 
 def has_own_label(labels: Labels, lang: str) -> bool:
     """Whether the node has an ``rdfs:label`` in ``lang`` (or one of its variants)."""
-    base = lang.split("-")[0].lower()
-    return any(primary for code, (primary, _) in labels.items() if code.split("-")[0].lower() == base)
+    return any(primary for primary, _ in _in_language(labels, lang))
 
 
 def has_own_name(labels: Labels, lang: str) -> bool:
     """Whether the node has a label or an alias in ``lang`` (or one of its variants)."""
+    return any(primary or aliases for primary, aliases in _in_language(labels, lang))
+
+
+def _in_language(labels: Labels, lang: str) -> list[tuple[list[str], list[str]]]:
+    """The (labels, aliases) of ``lang`` and its variants (``zh`` and ``zh-hans``)."""
     base = lang.split("-")[0].lower()
-    return any(primary or aliases for code, (primary, aliases) in labels.items()
-               if code.split("-")[0].lower() == base)
+    return [names for code, names in labels.items() if code.split("-")[0].lower() == base]
+
+
+def _property_id(node: str) -> str | None:
+    """``P36`` for the label node ``wd:P36``; ``None`` for any other node."""
+    match = _ID_TAIL.search(node)
+    return match.group(1) if node.startswith(WD) and match and match.group(1).startswith("P") else None
 
 
 def _label_holders(node: str) -> list[str]:
-    match = _ID_TAIL.search(node)
-    if node.startswith(WD) and match and match.group(1).startswith("P"):
-        return [node, WIKIDATA_NAMESPACES["wdt"] + match.group(1)]
-    return [node]
+    pid = _property_id(node)
+    return [node, WIKIDATA_NAMESPACES["wdt"] + pid] if pid else [node]
 
 
 def _merge(tables: Sequence[Labels]) -> Labels:

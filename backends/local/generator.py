@@ -235,7 +235,7 @@ def _accented_content_words(lexicon: PropertyLexicon | None) -> frozenset[str]:
         return frozenset()
     words = {t for pid in lexicon.properties() for items in lexicon.all_phrases(pid).values()
              for item in items for t in tokenize(item)}
-    return frozenset(t for t in words if not is_stopword_as_written(t) and is_stopword(fold(t)))
+    return frozenset(t for t in words if not is_stopword_as_written(t) and is_stopword(t))
 
 
 def _stem_sim(a: str, b: str) -> float:

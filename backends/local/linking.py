@@ -91,7 +91,7 @@ def is_stopword_as_written(token: str) -> bool:
 
 def is_stopword(token: str) -> bool:
     """True for a function/question word of any supported language."""
-    return token in STOPWORDS or token in _STOP_CJK or fold(token) in STOPWORDS
+    return is_stopword_as_written(token) or fold(token) in STOPWORDS
 
 
 @dataclass(frozen=True)
