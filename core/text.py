@@ -7,9 +7,11 @@ functions, so a question and a KG label are normalized the same way.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
+import snowballstemmer
 from rapidfuzz.distance import Levenshtein
 
 MIN_PHONETIC = 3  # shortest phonetic key that is indexed or looked up
@@ -76,6 +78,41 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFD", text)
     stripped = "".join(ch for ch in decomposed if not "\u0300" <= ch <= "\u036f")
     return unicodedata.normalize("NFC", stripped).translate(_FOLD_EXTRA)
+
+
+SNOWBALL_LANGUAGES = {"en": "english", "ru": "russian", "de": "german", "fr": "french", "es": "spanish",
+                      "it": "italian", "pt": "portuguese", "nl": "dutch", "ar": "arabic", "hi": "hindi"}
+"""The question languages with a Snowball stemmer (Ukrainian, Chinese and Japanese have none)."""
+MIN_STEM = 3
+
+
+_STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in the instance while stemming
+
+
+@cache
+def _stemmer(lang: str) -> snowballstemmer.Stemmer | None:
+    algorithm = SNOWBALL_LANGUAGES.get(lang)
+    return snowballstemmer.stemmer(algorithm) if algorithm else None
+
+
+@lru_cache(maxsize=200_000)
+def stem(token: str, lang: str) -> str | None:
+    """The Snowball stem of a normalized token in ``lang`` ("франции" and "франция" both
+    give "франц"), ``None`` without a stemmer for ``lang`` or when the stem is shorter than
+    :data:`MIN_STEM` letters."""
+    stemmer = _stemmer(lang)
+    if stemmer is None:
+        return None
+    with _STEMMING:
+        out = stemmer.stemWord(token)
+    return out if len(out) >= MIN_STEM else None
+
+
+def same_stem(a: str, b: str, lang: str) -> bool:
+    """Whether two normalized tokens are inflections of one word in ``lang`` (same Snowball
+    stem, see :func:`stem`)."""
+    s = stem(a, lang)
+    return s is not None and s == stem(b, lang)
 
 
 def tokenize(text: str) -> list[str]:

@@ -30,7 +30,7 @@ class Link:
     qid: str
     mention: str  # the question's text span
     name: str  # the KG name (label or alias) it matched
-    kind: str  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
+    kind: str  # "label" | "alias" | "folded" | "inflected" | "fuzzy" | "partial" | "phonetic"
     score: float  # link confidence in [0, 1]
     coverage: float = 1.0  # share of the question's content characters the mention covers
     degree: int = 0  # the entity's degree in the KG (popularity prior)

@@ -65,7 +65,7 @@ _TOKEN = re.compile(
 )
 _NEGATIONS = {"MINUS", "NOT"}
 Labels = dict[str, tuple[list[str], list[str]]]  # lang -> (rdfs:label values, skos:altLabel values)
-LINKED_KINDS = ("label", "alias", "folded")
+LINKED_KINDS = ("label", "alias", "folded", "inflected")
 """Link kinds whose matched name was written in the question (not a fuzzy spelling, a last
 name alone or a sound-alike): only these may name an entity in a verbalization."""
 

@@ -25,6 +25,7 @@ from core.text import (
     is_katakana,
     latin_form,
     phonetic_key,
+    same_stem,
     sound_similarity,
     tokenize,
 )
@@ -115,7 +116,7 @@ class Mention:
     partial: bool = False  # matched only a person's last name
     phonetic: bool = False  # matched a Latin name by sound only (a transliterated span)
     name: str = ""  # the KG name it matched (normalized; the Latin form for a sound-alike)
-    kind: str = ""  # "label" | "alias" | "folded" | "fuzzy" | "partial" | "phonetic"
+    kind: str = ""  # "label" | "alias" | "folded" | "inflected" | "fuzzy" | "partial" | "phonetic"
     char_start: int = -1  # the span in the question's cue text (the complex layer's; -1: unknown)
     char_end: int = -1
 
@@ -139,6 +140,7 @@ class _Match:
     phonetic: bool = False
     sound: str = ""  # the span in Latin letters (phonetic matches)
     name: str = ""  # the matched name's Latin form (phonetic matches)
+    inflected: bool = False  # another form of the same words (same stems in the question's language)
 
 
 class Linker:
@@ -152,7 +154,7 @@ class Linker:
         tokens = tokenize(question)
         if not tokens:
             return []
-        matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens)
+        matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
         hits = self.index.lookup({m.key for m in matches})
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
@@ -208,7 +210,11 @@ class Linker:
                 out.append(_Match(i, j, folded, FOLDED_QUALITY, False))
         return out
 
-    def _fuzzy_matches(self, tokens: Sequence[str]) -> list[_Match]:
+    def _fuzzy_matches(self, tokens: Sequence[str], lang: str) -> list[_Match]:
+        """Spans with some words replaced by close vocabulary words.  When every replaced word
+        has the same stem in the question's language ("Франции" for "Франция", "Berlins" for
+        "Berlin"), the span is the name inflected, matched as a folded name is; otherwise it
+        is a fuzzy spelling (a typo, or an ending the stemmer does not know)."""
         alternatives: list[list[tuple[str, float]]] = []
         for tok in tokens:
             alts = [(tok, 1.0)]
@@ -226,7 +232,11 @@ class Linker:
                     quality = math.prod(q for _, q in combo)
                     if quality >= 1.0 or quality < 0.6:
                         continue
-                    out.append(_Match(i, j, " ".join(t for t, _ in combo), quality, True))
+                    key = " ".join(t for t, _ in combo)
+                    if _inflected(tokens[i:j], [t for t, _ in combo], lang):
+                        out.append(_Match(i, j, key, FOLDED_QUALITY, False, inflected=True))
+                    else:
+                        out.append(_Match(i, j, key, quality, True))
         return out
 
     def _phonetic_matches(self, question: str, tokens: Sequence[str]) -> list[_Match]:
@@ -312,6 +322,8 @@ def _match_kind(m: _Match, h: NameHit) -> str:
         return "partial"
     if m.fuzzy:
         return "fuzzy"
+    if m.inflected:
+        return "inflected"
     if m.quality < 1.0 or not h.exact:
         return "folded"
     return "label" if h.is_label else "alias"
@@ -320,6 +332,12 @@ def _match_kind(m: _Match, h: NameHit) -> str:
 _RU_ENDINGS = ("ого", "его", "ому", "ему", "ами", "ями", "ым", "им", "ом", "ем", "ой", "ей", "ах", "ях", "ов",
                "ев", "у", "ю", "а", "я", "е", "ы", "и")
 _AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
+
+
+def _inflected(written: Sequence[str], replaced: Sequence[str], lang: str) -> bool:
+    """Whether each replaced word is the written one in another inflection (same stem in
+    ``lang``; diacritics folded first, as the vocabulary's words are)."""
+    return all(fold(w) == r or same_stem(fold(w), r, lang) for w, r in zip(written, replaced, strict=True))
 
 
 def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:

@@ -9,7 +9,7 @@ import pytest
 
 from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
-from backends.local.linking import Linker
+from backends.local.linking import Linker, Mention
 from backends.local.ranker import Ranker
 from backends.local.shapes import backward, forward, intersect, select, two_hop, typed, typed_sub
 from core.settings import load_settings
@@ -144,7 +144,7 @@ def test_candidates_carry_the_structure_they_were_built_from(backend: LocalBacke
     assert [link.qid for link in typed_cand.links] == ["Q183", "Q515"]  # both named in the question
     germany, city = typed_cand.links
     assert (germany.mention, germany.name, germany.kind) == ("germany", "germany", "label")
-    assert (city.mention, city.name, city.kind) == ("cities", "city", "fuzzy")  # an inflection
+    assert (city.mention, city.name, city.kind) == ("cities", "city", "inflected")  # the plural of the name
     for c in cands:
         assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
         assert {link.qid for link in c.links} <= set(c.entities)
@@ -341,3 +341,27 @@ def test_an_accented_lexicon_word_is_not_a_folded_function_word(backend: LocalBa
     assert backend.props.is_function(backend.props.form("ne"))
     top = backend.ask("Où est né Albert Einstein ?", "fr")[0]
     assert (top.entities, top.properties) == ((EINSTEIN,), ("P19",))
+
+
+def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_path: Path):
+    """« Шри-Ланке » is the prepositional case of the alias « Шри-Ланка » (same Russian
+    stem): linked as that name inflected, not as a fuzzy spelling or a sound-alike; a typo
+    of an English name stays fuzzy, and Ukrainian (no stemmer) is never called inflected."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    lanka = ox.NamedNode("http://www.wikidata.org/entity/Q854")
+    store.extend([ox.Quad(lanka, tiny_kg.LABEL, ox.Literal("Sri Lanka", language="en")),
+                  ox.Quad(lanka, tiny_kg.ALT, ox.Literal("Шри-Ланка", language="ru")),
+                  ox.Quad(lanka, tiny_kg.P36, tiny_kg.PARIS)])
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+
+    def link(question: str, lang: str) -> Mention:
+        return next(m for m in linker.link(question, lang) if m.qid == "Q854")
+
+    ru = link("Какой язык является официальным на Шри-Ланке?", "ru")
+    assert (ru.kind, ru.fuzzy, ru.name) == ("inflected", False, "шри ланка")
+    typo = link("What is the capital of Sri Lankka?", "en")
+    assert (typo.kind, typo.fuzzy) == ("fuzzy", True)
+    assert link("Яка офіційна мова на Шри-Ланке?", "uk").kind != "inflected"

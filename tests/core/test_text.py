@@ -15,6 +15,7 @@ from core.text import (
     normalize,
     normalize_cue_text,
     normalize_phrase,
+    same_stem,
     script_share,
 )
 
@@ -46,3 +47,15 @@ def test_label_script_share_and_katakana():
     assert script_share("Moskva", LANG_SCRIPT["ru"]) == 0.0
     assert script_share("東京タワー", LANG_SCRIPT["ja"]) == 1.0
     assert is_katakana("ア") and not is_katakana("あ") and not is_katakana("アイ")
+
+
+@pytest.mark.parametrize(("a", "b", "lang", "same"), [
+    ("франции", "франция", "ru", True),
+    ("москвы", "москва", "ru", True),
+    ("frankreichs", "frankreich", "de", True),
+    ("einstien", "einstein", "en", False),
+    ("франції", "франція", "uk", False),  # no Ukrainian stemmer: never the same stem
+    ("на", "на", "ru", False),  # stems shorter than three letters say nothing
+])
+def test_same_stem_is_the_snowball_stem_of_the_language(a: str, b: str, lang: str, same: bool):
+    assert same_stem(a, b, lang) is same
