@@ -10,6 +10,7 @@ import re
 import threading
 import unicodedata
 from functools import cache, lru_cache
+from typing import Any
 
 import snowballstemmer
 from rapidfuzz.distance import Levenshtein
@@ -86,7 +87,7 @@ SNOWBALL_LANGUAGES = {"en": "english", "ru": "russian", "de": "german", "fr": "f
 MIN_STEM = 3
 
 
-_STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in the instance while stemming
+_STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in the instance while stemming (and pymorphy3's)
 
 
 @cache
@@ -108,11 +109,37 @@ def stem(token: str, lang: str) -> str | None:
     return out if len(out) >= MIN_STEM else None
 
 
-def same_stem(a: str, b: str, lang: str) -> bool:
-    """Whether two normalized tokens are inflections of one word in ``lang`` (same Snowball
-    stem, see :func:`stem`)."""
-    s = stem(a, lang)
-    return s is not None and s == stem(b, lang)
+LEMMATIZED_LANGUAGES = ("uk",)
+"""Question languages without a Snowball stemmer whose words a dictionary lemmatizes
+(pymorphy3 with its Ukrainian dictionary)."""
+
+
+@cache
+def _analyzer(lang: str) -> Any:
+    import pymorphy3  # loaded with the first Ukrainian question (its dictionary is memory-mapped)
+
+    return pymorphy3.MorphAnalyzer(lang=lang)
+
+
+@lru_cache(maxsize=50_000)
+def lemmas(token: str, lang: str) -> frozenset[str]:
+    """The dictionary forms of a normalized token in ``lang`` ("франції" -> {"франція"}), and
+    those forms diacritic-folded; empty outside :data:`LEMMATIZED_LANGUAGES`."""
+    if lang not in LEMMATIZED_LANGUAGES:
+        return frozenset()
+    with _STEMMING:
+        forms = {p.normal_form for p in _analyzer(lang).parse(token)}
+    return frozenset(forms | {fold(f) for f in forms})
+
+
+def same_word(written: str, other: str, lang: str) -> bool:
+    """Whether ``other`` (a word of the KG's names, maybe diacritic-folded) is the question's
+    ``written`` word in another inflection: the same Snowball stem in ``lang``, or for a
+    lemmatized language a shared dictionary form ("франції" and "франція")."""
+    if lang in LEMMATIZED_LANGUAGES:
+        return bool(lemmas(written, lang) & (lemmas(other, lang) | {other}))
+    s = stem(fold(written), lang)
+    return s is not None and s == stem(other, lang)
 
 
 def tokenize(text: str) -> list[str]:

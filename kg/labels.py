@@ -32,13 +32,14 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from core.errors import KGSourceError, LabelIndexOutdated
 from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
+from kg.cldr import NAME_LANGUAGES, cldr_code, cldr_name, kind_of
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
 
 if TYPE_CHECKING:
     pass
 
 DB_NAME = "labels.sqlite"
-SCHEMA_VERSION = 3  # 3: phonetic (cross-script) name keys
+SCHEMA_VERSION = 4  # 3: phonetic (cross-script) name keys; 4: CLDR names of countries, languages, currencies
 TOP_CLASSES = 40  # classes kept per (property, side) in the class statistics
 MAX_KEY_TOKENS = 24
 
@@ -47,6 +48,8 @@ KIND_ALT = 2
 KIND_FOLDED = 4
 KIND_PARTIAL = 8  # the last word of a person's name ("Einstein" for "Albert Einstein")
 KIND_PHONETIC = 16  # a cross-script sound-alike key (``phonetic_keys``), never exact
+KIND_CLDR = 32  # CLDR's name of a country, language or currency (:mod:`kg.cldr`): a name in its languages only
+_KG_NAME = KIND_LABEL | KIND_ALT
 HUMAN_CLASS = "Q5"  # Wikidata's class of people: their surnames are indexed as partial names
 
 # --------------------------------------------------------------------------- index records
@@ -68,12 +71,18 @@ class NameHit:
     @property
     def exact(self) -> bool:
         """True when the key matches a full name as written (not folded, partial or phonetic)."""
-        return bool(self.kind & (KIND_LABEL | KIND_ALT)) and not self.kind & KIND_PHONETIC
+        return bool(self.kind & (_KG_NAME | KIND_CLDR)) and not self.kind & KIND_PHONETIC
 
     @property
     def partial(self) -> bool:
         """True when the key only matches the last word of a person's name."""
-        return bool(self.kind & KIND_PARTIAL) or not self.kind & (KIND_LABEL | KIND_ALT | KIND_FOLDED | KIND_PHONETIC)
+        return bool(self.kind & KIND_PARTIAL) or not self.kind & (_KG_NAME | KIND_CLDR | KIND_FOLDED | KIND_PHONETIC)
+
+    def names_in(self, lang: str) -> bool:
+        """Whether the key is a name in a question in ``lang``: a KG name is one in every
+        language (names are language-agnostic); a name only CLDR gives (such as German
+        « Island » for Iceland) only in the languages CLDR gives it in."""
+        return not (self.kind & KIND_CLDR and not self.kind & _KG_NAME) or lang in self.langs
 
     @property
     def phonetic(self) -> bool:
@@ -128,11 +137,17 @@ class _Collector:
         self.isa: dict[int, list[int]] = defaultdict(list)
         self.facts: list[tuple[int, str, int]] = []  # (subject, property, object or -literal kind)
         self.phonetic: dict[tuple[str, int, str], int] = {}  # (key, entity, Latin form) -> kind
+        self.english: dict[int, str] = {}  # an entity's first English label (for its CLDR names)
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
         norm, folded = name_keys(text)
         if not norm or len(norm.split()) > MAX_KEY_TOKENS:
             return
+        if kind & KIND_CLDR:  # no sound-alike or surname keys, and the KG's statistics stay its own
+            self._add_keys(qid, norm, folded, lang, kind)
+            return
+        if kind == KIND_LABEL and lang == "en":
+            self.english.setdefault(qid, text)
         self.name_count[qid] += 1
         latin = latin_form(text)
         for key in phonetic_keys(text):
@@ -142,12 +157,34 @@ class _Collector:
             last = normalize(parts[-1])
             if len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2):
                 self.surnames[qid].add((last, lang))
+        self._add_keys(qid, norm, folded, lang, kind)
+
+    def _add_keys(self, qid: int, norm: str, folded: str, lang: str, kind: int) -> None:
         for key, extra in ((norm, 0), (folded, KIND_FOLDED)):
             slot = self.names.get((key, qid))
             if slot is None:
                 slot = self.names[(key, qid)] = [0, set()]
-            slot[0] |= kind if extra == 0 else KIND_FOLDED
+            slot[0] |= kind if extra == 0 else KIND_FOLDED | (kind & KIND_CLDR)
             slot[1].add(lang)
+
+    def add_cldr_names(self) -> None:
+        """Add CLDR's names, in each of :data:`kg.cldr.NAME_LANGUAGES`, of every country,
+        language and currency (by its ``P31`` classes) whose English label CLDR knows.  When
+        several entities carry the same English name (France, and a historical state
+        labelled "France"), only the one with the highest degree gets them."""
+        best: dict[tuple[str, str], int] = {}
+        for qid, english in self.english.items():
+            kind = kind_of(f"Q{c}" for c in self.isa.get(qid, ()))
+            code = cldr_code(english, kind) if kind else None
+            if kind and code:
+                held = best.get((kind, code))
+                if held is None or (self.degree[qid], -qid) > (self.degree[held], -held):
+                    best[(kind, code)] = qid
+        for (kind, code), qid in sorted(best.items()):
+            for lang in NAME_LANGUAGES:
+                name = cldr_name(code, kind, lang, iso=True)
+                if name:
+                    self.add_name(qid, name, lang, KIND_CLDR)
 
     def add_quad(self, quad: pyoxigraph.Quad) -> None:
         pred = quad.predicate.value
@@ -273,6 +310,7 @@ def build_label_index(store: pyoxigraph.Store, out_dir: Path) -> dict[str, int]:
     for quad in store.quads_for_pattern(None, None, None):
         col.add_quad(quad)
     col.add_partial_names()
+    col.add_cldr_names()
     tmp = out_dir.with_name(f"{out_dir.name}.tmp-{os.getpid()}-{threading.get_ident()}")
     if tmp.exists():
         shutil.rmtree(tmp)

@@ -15,10 +15,9 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from babel import Locale, UnknownLocaleError
-
 from core.errors import KGError
 from core.text import fold, normalize
+from kg.cldr import cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_labels
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, iri_ref, local_id, prop_iri
 
@@ -37,12 +36,6 @@ LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
 
 _CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
 P31 = WDT + "P31"
-COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078", "Q7275", "Q3024240", "Q1763527", "Q15634554"})
-LANGUAGE_CLASSES = frozenset({"Q34770", "Q1288568", "Q33742", "Q20162172", "Q33384", "Q315"})
-CURRENCY_CLASSES = frozenset({"Q8142", "Q747381"})
-_EN_ALIASES = {"united states of america": "US", "people's republic of china": "CN", "russian federation": "RU",
-               "kingdom of the netherlands": "NL", "czech republic": "CZ", "republic of ireland": "IE",
-               "state of palestine": "PS", "united kingdom of great britain and northern ireland": "GB"}
 
 
 def is_code_like(text: str) -> bool:
@@ -119,51 +112,6 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
             if alias:
                 return alias, code
     return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, "en")
-
-
-# ---------------------------------------------------------------- CLDR names
-
-
-@cache
-def _english_index(kind: str) -> dict[str, str]:
-    """English CLDR display name (folded) -> code, for territories, languages or currencies."""
-    en = Locale("en")
-    table = {"territory": en.territories, "language": en.languages, "currency": en.currencies}[kind]
-    index = {fold(str(name).lower()): code for code, name in table.items()}
-    if kind == "territory":
-        index.update(_EN_ALIASES)
-    if kind == "language":
-        index.update({fold(f"{name} language".lower()): code for code, name in table.items()})
-    return index
-
-
-def cldr_name(english: str, kind: str, lang: str) -> str | None:
-    """CLDR's name in ``lang`` of the territory / language / currency whose English name
-    (or ISO code) is ``english``; ``None`` if CLDR does not know it."""
-    text = english.strip()
-    iso = kind == "currency" and re.fullmatch(r"[A-Z]{3}", text)
-    code = text if iso else _english_index(kind).get(fold(text.lower()))
-    if not code:
-        return None
-    try:
-        loc = Locale.parse(lang.replace("-", "_"))
-    except (ValueError, UnknownLocaleError):
-        return None
-    table = {"territory": loc.territories, "language": loc.languages, "currency": loc.currencies}[kind]
-    name = table.get(code)
-    return str(name) if name else None
-
-
-def kind_of(classes: Iterable[str]) -> str | None:
-    """``territory``/``language``/``currency`` for an entity of these classes (Q-ids), else ``None``."""
-    found = set(classes)
-    if found & COUNTRY_CLASSES:
-        return "territory"
-    if found & LANGUAGE_CLASSES:
-        return "language"
-    if found & CURRENCY_CLASSES:
-        return "currency"
-    return None
 
 
 # ---------------------------------------------------------------- fetching

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from core.text import LANG_SCRIPT, name_keys, script_share
+from kg.cldr import written_name
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
 from qa.candidate import Link
@@ -327,14 +328,15 @@ class Verbalizer:
 
     def linked_names(self, table: dict[str, Labels], links: Sequence[Link], lang: str) -> dict[str, str]:
         """``{node: name}`` for the linked entities that :meth:`many` says by the name they
-        were linked by."""
+        were linked by: the KG's name with that key, else CLDR's (the label index also holds
+        CLDR's names of countries, languages and currencies)."""
         wanted = {WD + link.qid: link.name for link in links
                   if link.kind in LINKED_KINDS and link.name and not has_own_label(table.get(WD + link.qid, {}), lang)}
         if not wanted:
             return {}
         every = self.all_labels(wanted)
         return {node: name for node, key in wanted.items()
-                if (name := linked_name(every.get(node, {}), key, lang)) is not None}
+                if (name := linked_name(every.get(node, {}), key, lang) or written_name(key, lang)) is not None}
 
     def all_labels(self, nodes: Iterable[str]) -> dict[str, Labels]:
         """Every language's labels and aliases of ``nodes`` (cached)."""

@@ -25,7 +25,7 @@ from core.text import (
     is_katakana,
     latin_form,
     phonetic_key,
-    same_stem,
+    same_word,
     sound_similarity,
     tokenize,
 )
@@ -155,7 +155,8 @@ class Linker:
         if not tokens:
             return []
         matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-        hits = self.index.lookup({m.key for m in matches})
+        hits = {key: named for key, found in self.index.lookup({m.key for m in matches}).items()
+                if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
         found += self._sound_alikes(question, tokens, ambiguity)
@@ -212,8 +213,9 @@ class Linker:
 
     def _fuzzy_matches(self, tokens: Sequence[str], lang: str) -> list[_Match]:
         """Spans with some words replaced by close vocabulary words.  When every replaced word
-        has the same stem in the question's language ("Франции" for "Франция", "Berlins" for
-        "Berlin"), the span is the name inflected, matched as a folded name is; otherwise it
+        is the written one inflected in the question's language (same Snowball stem: "Франции"
+        for "Франция", "Berlins" for "Berlin"; Ukrainian by its dictionary form: "Франції"
+        for "Франція"), the span is the name inflected, matched as a folded name is; otherwise it
         is a fuzzy spelling (a typo, or an ending the stemmer does not know)."""
         alternatives: list[list[tuple[str, float]]] = []
         for tok in tokens:
@@ -335,9 +337,9 @@ _AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
 
 
 def _inflected(written: Sequence[str], replaced: Sequence[str], lang: str) -> bool:
-    """Whether each replaced word is the written one in another inflection (same stem in
-    ``lang``; diacritics folded first, as the vocabulary's words are)."""
-    return all(fold(w) == r or same_stem(fold(w), r, lang) for w, r in zip(written, replaced, strict=True))
+    """Whether each replaced word is the written one in another inflection
+    (:func:`core.text.same_word`)."""
+    return all(fold(w) == r or same_word(w, r, lang) for w, r in zip(written, replaced, strict=True))
 
 
 def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:

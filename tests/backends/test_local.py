@@ -346,7 +346,7 @@ def test_an_accented_lexicon_word_is_not_a_folded_function_word(backend: LocalBa
 def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_path: Path):
     """« Шри-Ланке » is the prepositional case of the alias « Шри-Ланка » (same Russian
     stem): linked as that name inflected, not as a fuzzy spelling or a sound-alike; a typo
-    of an English name stays fuzzy, and Ukrainian (no stemmer) is never called inflected."""
+    of an English name stays fuzzy."""
     import pyoxigraph as ox
 
     store = ox.Store()
@@ -364,4 +364,38 @@ def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_pat
     assert (ru.kind, ru.fuzzy, ru.name) == ("inflected", False, "шри ланка")
     typo = link("What is the capital of Sri Lankka?", "en")
     assert (typo.kind, typo.fuzzy) == ("fuzzy", True)
-    assert link("Яка офіційна мова на Шри-Ланке?", "uk").kind != "inflected"
+
+
+def test_countries_are_named_by_cldr_in_the_chat_languages_and_only_there(tmp_path: Path):
+    """France has only its English label in this KG; CLDR gives « Frankreich » and
+    « Франція », which link to it in German and Ukrainian questions.  A name only CLDR gives
+    is not a name in other languages (German « Island » for Iceland is an island in
+    English), an entity that is not a country gets no CLDR name, and of two countries
+    labelled "France" only the one with more facts gets CLDR's names."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    iceland, island_film = ox.NamedNode(tiny_kg.WD + "Q189"), ox.NamedNode(tiny_kg.WD + "Q90000001")
+    old_france = ox.NamedNode(tiny_kg.WD + "Q70972")
+    store.extend([ox.Quad(old_france, tiny_kg.LABEL, ox.Literal("France", language="en")),
+                  ox.Quad(old_france, tiny_kg.P31, tiny_kg.COUNTRY),
+                  ox.Quad(tiny_kg.FRANCE, tiny_kg.LABEL, ox.Literal("France", language="en")),
+                  ox.Quad(tiny_kg.FRANCE, tiny_kg.P31, tiny_kg.COUNTRY),
+                  ox.Quad(tiny_kg.FRANCE, tiny_kg.P36, tiny_kg.PARIS),
+                  ox.Quad(iceland, tiny_kg.LABEL, ox.Literal("Iceland", language="en")),
+                  ox.Quad(iceland, tiny_kg.P31, tiny_kg.COUNTRY),
+                  ox.Quad(island_film, tiny_kg.LABEL, ox.Literal("Germany", language="en"))])
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+
+    def linked(question: str, lang: str) -> dict[str, Mention]:
+        return {m.qid: m for m in linker.link(question, lang)}
+
+    de = linked("Was ist die Hauptstadt von Frankreich?", "de")["Q142"]
+    assert (de.kind, de.fuzzy, de.name) == ("alias", False, "frankreich")
+    assert "Q70972" not in linked("Was ist die Hauptstadt von Frankreich?", "de")
+    uk = linked("Яка столиця Франції?", "uk")["Q142"]  # the genitive of CLDR's « Франція »
+    assert (uk.kind, uk.name) == ("inflected", "франція")
+    assert "Q189" in linked("Wie groß ist Island?", "de")
+    assert "Q189" not in linked("What is the largest island?", "en")
+    assert "Q90000001" not in linked("Was ist die Hauptstadt von Deutschland?", "de")

@@ -180,3 +180,10 @@ def test_the_terminal_shows_the_understood_line_too(tiny_kg_client) -> None:
     assert render_text(turn) == "Albert Einstein [fr] · place of birth [en]: Ulm [fr]"  # it -> es -> fr -> en
     turn = _pipeline(tiny_kg_client, {"Где родился Эйнштейн?": [BIRTHPLACE]}).answer("Где родился Эйнштейн?")
     assert render_text(turn) == "Альберт Эйнштейн · место рождения: Ульм"
+
+
+def test_the_label_index_adds_cldr_names_in_the_languages_the_chat_speaks() -> None:
+    from kg.cldr import NAME_LANGUAGES
+    from qa.detect import SUPPORTED_LANGUAGES
+
+    assert set(NAME_LANGUAGES) == set(SUPPORTED_LANGUAGES)

@@ -15,7 +15,7 @@ from core.text import (
     normalize,
     normalize_cue_text,
     normalize_phrase,
-    same_stem,
+    same_word,
     script_share,
 )
 
@@ -54,8 +54,10 @@ def test_label_script_share_and_katakana():
     ("москвы", "москва", "ru", True),
     ("frankreichs", "frankreich", "de", True),
     ("einstien", "einstein", "en", False),
-    ("франції", "франція", "uk", False),  # no Ukrainian stemmer: never the same stem
+    ("франції", "франція", "uk", True),  # Ukrainian: the dictionary form (pymorphy3)
+    ("україни", "украіна", "uk", True),  # ... also against a diacritic-folded name
+    ("франції", "фрази", "uk", False),
     ("на", "на", "ru", False),  # stems shorter than three letters say nothing
 ])
-def test_same_stem_is_the_snowball_stem_of_the_language(a: str, b: str, lang: str, same: bool):
-    assert same_stem(a, b, lang) is same
+def test_same_word_is_the_snowball_stem_or_the_dictionary_form(a: str, b: str, lang: str, same: bool):
+    assert same_word(a, b, lang) is same

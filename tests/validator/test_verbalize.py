@@ -148,6 +148,13 @@ def test_an_entity_without_a_label_in_the_language_is_said_by_the_name_it_was_li
     assert verbalizer.many([ULM_COUNTRY], "de", [[_link("Q3012", normalize("Ульм"), "label")]]) == ["Ульм Staat ?x"]
 
 
+def test_a_country_linked_by_its_cldr_name_is_said_by_that_name_as_cldr_writes_it(verbalizer):
+    # the label index keys CLDR's names normalized; the verbalization writes them as CLDR does
+    linked = [[_link("Q3012", normalize("Dänemark"), "alias")]]
+    assert verbalizer.many([ULM_COUNTRY], "de", linked) == ["Dänemark Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[_link("Q3012", "nowhere", "alias")]]) == ["Ulm Staat ?x"]
+
+
 def test_an_entity_with_its_own_label_keeps_it_whatever_name_linked_it(verbalizer):
     # a namesake matched through an alias still shows its own name
     linked = [[_link("Q183", normalize("Federal Republic of Germany"), "alias")]]

@@ -1,0 +1,104 @@
+"""CLDR's names (Babel) of countries, languages and currencies, found from an entity's
+English label (or a currency's ISO code) and its ``P31`` classes.
+
+The KG names most countries only in English ("France" has no German or Ukrainian label
+here), while CLDR has every country, language and currency in every language the chat
+speaks.  The label index adds these names (:func:`kg.labels.build_label_index`), and the
+label stage shows them (:mod:`qa.label`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from babel import Locale, UnknownLocaleError
+
+from core.text import fold, name_keys
+
+COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078", "Q7275", "Q3024240", "Q1763527", "Q15634554"})
+LANGUAGE_CLASSES = frozenset({"Q34770", "Q1288568", "Q33742", "Q20162172", "Q33384", "Q315"})
+CURRENCY_CLASSES = frozenset({"Q8142", "Q747381"})
+NAME_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt",
+                                   "be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
+"""The languages the label index adds CLDR names in: the chat's (``qa.detect.SUPPORTED_LANGUAGES``,
+checked by a test; this floor cannot import it)."""
+_EN_ALIASES = {"united states of america": "US", "people's republic of china": "CN", "russian federation": "RU",
+               "kingdom of the netherlands": "NL", "czech republic": "CZ", "republic of ireland": "IE",
+               "state of palestine": "PS", "united kingdom of great britain and northern ireland": "GB"}
+
+
+@cache
+def _english_index(kind: str) -> dict[str, str]:
+    """English CLDR display name (folded) -> code, for territories, languages or currencies."""
+    en = Locale("en")
+    table = {"territory": en.territories, "language": en.languages, "currency": en.currencies}[kind]
+    index = {fold(str(name).lower()): code for code, name in table.items()}
+    if kind == "territory":
+        index.update(_EN_ALIASES)
+    if kind == "language":
+        index.update({fold(f"{name} language".lower()): code for code, name in table.items()})
+    return index
+
+
+@cache
+def _locale(lang: str) -> Locale | None:
+    try:
+        return Locale.parse(lang.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return None
+
+
+def cldr_code(english: str, kind: str) -> str | None:
+    """The CLDR code of the territory / language / currency whose English name (or, for a
+    currency, ISO code) is ``english``."""
+    text = english.strip()
+    if kind == "currency" and re.fullmatch(r"[A-Z]{3}", text):
+        return text
+    return _english_index(kind).get(fold(text.lower()))
+
+
+def cldr_name(english: str, kind: str, lang: str, *, iso: bool = False) -> str | None:
+    """CLDR's name in ``lang`` of the territory / language / currency whose English name
+    (or ISO code) is ``english`` (``iso``: ``english`` is the CLDR code itself); ``None``
+    if CLDR does not know it."""
+    code = english if iso else cldr_code(english, kind)
+    loc = _locale(lang) if code else None
+    if loc is None:
+        return None
+    table = {"territory": loc.territories, "language": loc.languages, "currency": loc.currencies}[kind]
+    name = table.get(code)
+    return str(name) if name else None
+
+
+def kind_of(classes: Iterable[str]) -> str | None:
+    """``territory``/``language``/``currency`` for an entity of these classes (Q-ids), else ``None``."""
+    found = set(classes)
+    if found & COUNTRY_CLASSES:
+        return "territory"
+    if found & LANGUAGE_CLASSES:
+        return "language"
+    if found & CURRENCY_CLASSES:
+        return "currency"
+    return None
+
+
+@cache
+def _written_names(lang: str) -> dict[str, str]:
+    """Normalized and folded key -> CLDR's name as written, for every territory, language
+    and currency name CLDR has in ``lang``."""
+    loc = _locale(lang)
+    if loc is None:
+        return {}
+    out: dict[str, str] = {}
+    for table in (loc.currencies, loc.languages, loc.territories):  # a country wins a shared name
+        for name in table.values():
+            for key in name_keys(str(name)):
+                out[key] = str(name)
+    return out
+
+
+def written_name(key: str, lang: str) -> str | None:
+    """CLDR's name in ``lang`` whose normalized (or folded) form is ``key`` ("dänemark" ->
+    "Dänemark"), as the label index's CLDR names are keyed; ``None`` if none is."""
+    return _written_names(lang).get(key)
