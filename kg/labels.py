@@ -137,7 +137,7 @@ class _Collector:
         self.isa: dict[int, list[int]] = defaultdict(list)
         self.facts: list[tuple[int, str, int]] = []  # (subject, property, object or -literal kind)
         self.phonetic: dict[tuple[str, int, str], int] = {}  # (key, entity, Latin form) -> kind
-        self.english: dict[int, str] = {}  # an entity's first English label (for its CLDR names)
+        self.english: dict[int, list[str]] = defaultdict(list)  # English labels, then aliases (for CLDR names)
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
         norm, folded = name_keys(text)
@@ -146,8 +146,10 @@ class _Collector:
         if kind & KIND_CLDR:  # no sound-alike or surname keys, and the KG's statistics stay its own
             self._add_keys(qid, norm, folded, lang, kind)
             return
-        if kind == KIND_LABEL and lang == "en":
-            self.english.setdefault(qid, text)
+        if lang == "en" and kind == KIND_LABEL:
+            self.english[qid].insert(0, text)  # labels before aliases
+        elif lang == "en":
+            self.english[qid].append(text)
         self.name_count[qid] += 1
         latin = latin_form(text)
         for key in phonetic_keys(text):
@@ -169,13 +171,14 @@ class _Collector:
 
     def add_cldr_names(self) -> None:
         """Add CLDR's names, in each of :data:`kg.cldr.NAME_LANGUAGES`, of every country,
-        language and currency (by its ``P31`` classes) whose English label CLDR knows.  When
+        language and currency (by its ``P31`` classes) one of whose English names CLDR knows
+        (labels first: Poland's English label is "Polish" here, "Poland" an alias).  When
         several entities carry the same English name (France, and a historical state
         labelled "France"), only the one with the highest degree gets them."""
         best: dict[tuple[str, str], int] = {}
         for qid, english in self.english.items():
             kind = kind_of(f"Q{c}" for c in self.isa.get(qid, ()))
-            code = cldr_code(english, kind) if kind else None
+            code = next((c for name in english if (c := cldr_code(name, kind))), None) if kind else None
             if kind and code:
                 held = best.get((kind, code))
                 if held is None or (self.degree[qid], -qid) > (self.degree[held], -held):

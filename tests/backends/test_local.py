@@ -371,13 +371,17 @@ def test_countries_are_named_by_cldr_in_the_chat_languages_and_only_there(tmp_pa
     « Франція », which link to it in German and Ukrainian questions.  A name only CLDR gives
     is not a name in other languages (German « Island » for Iceland is an island in
     English), an entity that is not a country gets no CLDR name, and of two countries
-    labelled "France" only the one with more facts gets CLDR's names."""
+    labelled "France" only the one with more facts gets CLDR's names.  An English alias
+    finds the CLDR name too (this KG labels Poland "Polish")."""
     import pyoxigraph as ox
 
     store = ox.Store()
     iceland, island_film = ox.NamedNode(tiny_kg.WD + "Q189"), ox.NamedNode(tiny_kg.WD + "Q90000001")
-    old_france = ox.NamedNode(tiny_kg.WD + "Q70972")
-    store.extend([ox.Quad(old_france, tiny_kg.LABEL, ox.Literal("France", language="en")),
+    old_france, poland = ox.NamedNode(tiny_kg.WD + "Q70972"), ox.NamedNode(tiny_kg.WD + "Q36")
+    store.extend([ox.Quad(poland, tiny_kg.LABEL, ox.Literal("Polish", language="en")),
+                  ox.Quad(poland, tiny_kg.ALT, ox.Literal("Poland", language="en")),
+                  ox.Quad(poland, tiny_kg.P31, tiny_kg.COUNTRY),
+                  ox.Quad(old_france, tiny_kg.LABEL, ox.Literal("France", language="en")),
                   ox.Quad(old_france, tiny_kg.P31, tiny_kg.COUNTRY),
                   ox.Quad(tiny_kg.FRANCE, tiny_kg.LABEL, ox.Literal("France", language="en")),
                   ox.Quad(tiny_kg.FRANCE, tiny_kg.P31, tiny_kg.COUNTRY),
@@ -396,6 +400,7 @@ def test_countries_are_named_by_cldr_in_the_chat_languages_and_only_there(tmp_pa
     assert "Q70972" not in linked("Was ist die Hauptstadt von Frankreich?", "de")
     uk = linked("Яка столиця Франції?", "uk")["Q142"]  # the genitive of CLDR's « Франція »
     assert (uk.kind, uk.name) == ("inflected", "франція")
+    assert linked("Яка столиця Польщі?", "uk")["Q36"].name == "польща"  # CLDR found by the English alias
     assert "Q189" in linked("Wie groß ist Island?", "de")
     assert "Q189" not in linked("What is the largest island?", "en")
     assert "Q90000001" not in linked("Was ist die Hauptstadt von Deutschland?", "de")
