@@ -16,6 +16,7 @@ from backends.local.words import (
     GRADABLES,
     LITERAL_PROPERTIES,
     ORDINAL_WORDS,
+    QUESTION_PARTICLES,
     STRONG_GRADABLES,
     SUPERLATIVE_WORDS,
     THAN_WORDS,
@@ -76,6 +77,14 @@ class Analysis:
         return bool(self.count or self.yes_no or self.superlative or self.comparative or self.filters or self.ordinal)
 
 
+def alternative_words(text: str, lang: str) -> list[tuple[int, int, str]]:
+    """The "or" words of normalized ``text`` (:data:`ALTERNATIVE_WORDS`), without a
+    question particle that ends the sentence (:data:`QUESTION_PARTICLES`)."""
+    particles = QUESTION_PARTICLES.get(lang, ())
+    return [(s, e, w) for s, e, w in find_words(text, words_for(ALTERNATIVE_WORDS, lang))
+            if not (w in particles and not text[e:].strip(" ?!.。"))]
+
+
 def _yes_no(text: str, lang: str) -> bool:
     first = re.sub(r"^[¿¡\"'«(]+", "", text)
     if any(start == 0 for start, _, _ in find_words(first, words_for(YES_NO_OPENERS, lang))):
@@ -112,7 +121,7 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.count = bool(count_hits)
     a.ordinal = bool(find_words(text, words_for(ORDINAL_WORDS, lang)) or re.search(r"\d(?:st|nd|rd|th)\b", text))
     a.yes_no = _yes_no(text, lang)
-    a.alternative = bool(find_words(text, words_for(ALTERNATIVE_WORDS, lang)))
+    a.alternative = bool(alternative_words(text, lang))
     a.comparative = bool(than_hits)
     a.superlative = bool(sup_hits)
     a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))

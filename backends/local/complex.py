@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from backends.local.analysis import Analysis, analyze, answer_form_is_fixed
+from backends.local.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
 from backends.local.lexicon import default_lexicon
 from backends.local.linking import Mention
 from backends.local.numbers import UNIT_PROPERTY, NumberFilter
@@ -37,7 +37,6 @@ from backends.local.shapes import (
     wdt,
 )
 from backends.local.words import (
-    ALTERNATIVE_WORDS,
     COMPLETE_PROPERTIES,
     COUNTABLE_PROPERTIES,
     COVERAGE_SAMPLE,
@@ -215,7 +214,7 @@ class ComplexGenerator:
     # ------------------------------------------------------------------ comparisons
 
     def _pairs(self, a: Analysis, instances: Sequence[Mention]) -> list[tuple[Mention, Mention, float]]:
-        alts = [s for s, _, _ in find_words(a.text, words_for(ALTERNATIVE_WORDS, a.lang))]
+        alts = [s for s, _, _ in alternative_words(a.text, a.lang)]
         pairs = []
         for i, m1 in enumerate(instances):
             for m2 in instances[i + 1:]:

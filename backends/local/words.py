@@ -387,6 +387,10 @@ ALTERNATIVE_WORDS: Mapping[str, tuple[str, ...]] = {
     "ar": ("أو", "أم"), "hi": ("या",),
 }
 
+QUESTION_PARTICLES: Mapping[str, tuple[str, ...]] = {"ja": ("か",)}
+"""Alternative words that also end a question without offering a choice (Japanese
+「…生まれましたか？」 asks; 「AかBか」 chooses)."""
+
 LIST_WORDS: Mapping[str, tuple[str, ...]] = {
     "en": ("or", "and"), "de": ("oder", "und"), "ru": ("или", "и"), "uk": ("чи", "або", "і", "та"),
     "zh": ("还是", "或者", "或", "和", "与", "及", "跟"), "ja": ("と", "か", "または"), "fr": ("ou", "et"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from backends.fake import FakeBackend
-from backends.local.analysis import analyze
+from backends.local.analysis import analyze, answer_form_is_fixed
 from backends.local.complex import ComplexGenerator, merge, plain_body
 from backends.local.linking import Mention
 from backends.local.numbers import parse_decimal, parse_filters
@@ -487,3 +487,14 @@ def test_symmetric_relations_the_kg_disagrees_about_give_no_superlative(populate
     backward = ("?answer", "wdt:P47", "wd:Q183")
     assert gen.coverage((backward,), "P1082") == 0.0  # Russia is missing this way round
     assert gen.coverage((("wd:Q183", "wdt:P47", "?answer"),), "P1082") == 1.0
+
+
+@pytest.mark.parametrize(("question", "alternative"), [
+    ("アルベルト・アインシュタインはどこで生まれましたか？", False),  # the final « か » asks
+    ("アインシュタインとニュートンのどちらが先に生まれましたか？", True),
+    ("東京か大阪か、どちらが大きいですか？", True),  # « か » between the two offers the choice
+])
+def test_a_japanese_question_particle_is_not_an_alternative(question: str, alternative: bool):
+    a = analyze(question, "ja")
+    assert a.alternative is alternative
+    assert answer_form_is_fixed(a) is alternative

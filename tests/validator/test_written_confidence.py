@@ -88,11 +88,11 @@ def test_written_questions_are_never_answered_wrongly(verdicts):
     assert not wrong, wrong
 
 
-@pytest.mark.xfail(strict=False, reason="target missed: the shipped calibrated gate answers 51 of the 68 written "
-                   "questions (en 9/9, fr 9/9, de 7/9, ru 7/9, es 7/8, zh 7/8, ja 5/8, uk 0/8: Ukrainian names "
-                   "link by sound only and get backend scores the gate cannot pass); the learned confidence "
-                   "(threshold chosen by leaving one source out) fewer; both with 0 wrong")
-def test_written_questions_are_mostly_answered(verdicts):
+def test_written_questions_are_mostly_answered(verdicts, request):
+    if request.node.callspec.params["pipeline"] == "answer confidence":
+        request.applymarker(pytest.mark.xfail(strict=False, reason=(
+            "target missed by the opt-in learned confidence only: 50 of the 68 (the shipped calibrated gate "
+            "answers 58, both with 0 wrong); it was not retrained for linked, inflected and CLDR names")))
     right = sum(v == "right" for v in verdicts.values())
     print(f"written simple questions: {right}/{len(verdicts)} right")
     assert right >= 0.8 * len(verdicts)
