@@ -15,6 +15,7 @@ from backends.local.words import (
     DIRECTION_WORDS,
     GRADABLES,
     LITERAL_PROPERTIES,
+    ORDINAL_FORMS,
     ORDINAL_WORDS,
     QUESTION_PARTICLES,
     STRONG_GRADABLES,
@@ -119,7 +120,8 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     than_hits = find_words(text, words_for(THAN_WORDS, lang))
     sup_hits = find_words(text, words_for(SUPERLATIVE_WORDS, lang))
     a.count = bool(count_hits)
-    a.ordinal = bool(find_words(text, words_for(ORDINAL_WORDS, lang)) or re.search(r"\d(?:st|nd|rd|th)\b", text))
+    a.ordinal = bool(find_words(text, words_for(ORDINAL_WORDS, lang)) or re.search(r"\d(?:st|nd|rd|th)\b", text)
+                     or (lang in ORDINAL_FORMS and re.search(ORDINAL_FORMS[lang], text)))
     a.yes_no = _yes_no(text, lang)
     a.alternative = bool(alternative_words(text, lang))
     a.comparative = bool(than_hits)

@@ -37,6 +37,8 @@ MAX_SPAN_CJK = 16
 MAX_FUZZY_SPAN = 4
 FOLDED_QUALITY = 0.94
 PARTIAL_QUALITY = 0.8
+PROMINENCE = 100  # a name inside a longer name is a less likely mention, unless its entity has this many
+# times the longer name's degree ("Japan", 1,075 facts, inside "capital of Japan", an entity with 5)
 PHONETIC_QUALITY = 0.95  # times the sound similarity; capitalized (cased-script) spans
 UNCASED_PHONETIC = 0.88  # scripts without capitals (Arabic, Devanagari, kana) give no name signal
 MIN_SOUND_SIMILARITY = 0.6
@@ -270,7 +272,7 @@ class Linker:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
-        longest_cover = _longest_cover(found)
+        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()})
         best: dict[str, Mention] = {}
         for m, h, sim in found:
             st = stats.get(h.qid)
@@ -285,7 +287,7 @@ class Linker:
             coverage = min(1.0, span_chars / content_chars)
             length_factor = min(1.0, span_chars / 10.0)
             contained = any(a <= m.start and m.end <= b and (b - a) > (m.end - m.start)
-                            for a, b in longest_cover)
+                            and degree <= PROMINENCE * cover_degree for (a, b), cover_degree in longest_cover.items())
             ambiguity = max(1, ambiguities.get(m.key + "|" + m.sound if m.phonetic else m.key, 1))
             score = quality * (0.45 + 0.25 * length_factor + 0.2 * prior + 0.1 * (1.0 / ambiguity))
             if not h.is_label:
@@ -410,8 +412,11 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
 
 
-def _longest_cover(found: list[tuple[_Match, NameHit, float]]) -> list[tuple[int, int]]:
+def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int]) -> dict[tuple[int, int], int]:
     """Spans of exact (or closely sound-alike), multi-token matches (sub-spans inside them are
-    less likely mentions)."""
-    return sorted({(m.start, m.end) for m, _h, sim in found
-                   if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2})
+    less likely mentions), each with the highest degree of the entities it names."""
+    out: dict[tuple[int, int], int] = {}
+    for m, h, sim in found:
+        if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2:
+            out[(m.start, m.end)] = max(out.get((m.start, m.end), 0), degrees.get(h.qid, 0))
+    return out

@@ -358,6 +358,18 @@ ORDINAL_WORDS: Mapping[str, tuple[str, ...]] = {
     "hi": ("पहल*", "आखिरी", "अंतिम", "दूसर*", "तीसर*"),
 }
 
+ORDINAL_FORMS: Mapping[str, str] = {
+    "en": r"\b(?:fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+ieth)\b",
+    "de": r"\b(?:sechst|siebt|neunt|zehnt|elft|zwölft|\w+zehnt|\w+[zß]igst)e[nrms]?\b",
+    "ru": r"\b(?:пят|шест|седьм|восьм|девят|десят|\w+надцат|\w+десят)(?:ый|ая|ое|ого|ому|ом|ой|ую)\b",
+    "fr": r"\b\w+ième\b",
+    "es": r"\b(?:\w+ésim|quint|sext|séptim|octav|noven|décim)[oa]s?\b",
+    "pt": r"\b(?:\w+ésim|quint|sext|sétim|oitav|non|décim)[oa]s?\b",
+    "it": r"\b(?:\w+esim|quint|sest|settim|ottav|decim)[oaie]\b",
+}
+"""Ordinals past those :data:`ORDINAL_WORDS` lists, by their form ("fortieth", « cuadragésimo »,
+« quarantesimo », « vierzigste »): a question about the n-th of something is no plain lookup."""
+
 COUNT_WORDS: Mapping[str, tuple[str, ...]] = {
     "en": ("how many",), "de": ("wie viele", "wieviele", "wie viel"),
     "ru": ("сколько",), "uk": ("скільки",),

@@ -498,3 +498,17 @@ def test_a_japanese_question_particle_is_not_an_alternative(question: str, alter
     a = analyze(question, "ja")
     assert a.alternative is alternative
     assert answer_form_is_fixed(a) is alternative
+
+
+@pytest.mark.parametrize(("question", "lang", "ordinal"), [
+    ("¿Quién fue el cuadragésimo presidente de los EE. UU.?", "es", True),
+    ("Who was the fortieth president of the United States?", "en", True),
+    ("Wer war der vierzigste Präsident der USA?", "de", True),
+    ("Qui était le quarantième président des États-Unis ?", "fr", True),
+    ("Chi era il quarantesimo presidente degli Stati Uniti?", "it", True),
+    ("Who is the president of the United States?", "en", False),
+    ("Quel est le thème du film ?", "fr", False),
+])
+def test_ordinals_past_the_listed_words_are_read_by_their_form(question: str, lang: str, ordinal: bool):
+    a = analyze(question, lang)
+    assert a.ordinal is ordinal and answer_form_is_fixed(a) is ordinal

@@ -404,3 +404,29 @@ def test_countries_are_named_by_cldr_in_the_chat_languages_and_only_there(tmp_pa
     assert "Q189" in linked("Wie groß ist Island?", "de")
     assert "Q189" not in linked("What is the largest island?", "en")
     assert "Q90000001" not in linked("Was ist die Hauptstadt von Deutschland?", "de")
+
+
+@pytest.mark.parametrize(("long_name_facts", "penalized"), [(1, False), (2, True)])
+def test_a_name_inside_a_longer_name_loses_only_to_a_comparably_known_entity(tmp_path: Path, long_name_facts: int,
+                                                                          penalized: bool):
+    """"Japan" inside "capital of Japan": the longer name is the likelier mention only when
+    its entity is not far less known than Japan (an obscure entity named "capital of Japan"
+    does not make Japan a less likely mention)."""
+    import pyoxigraph as ox
+
+    japan, long_name = ox.NamedNode(tiny_kg.WD + "Q17"), ox.NamedNode(tiny_kg.WD + "Q1025961")
+    things = [ox.NamedNode(f"{tiny_kg.WD}Q{900000 + i}") for i in range(150)]
+
+    def mention(with_long_name: bool) -> Mention:
+        store = ox.Store()
+        store.extend([ox.Quad(japan, tiny_kg.LABEL, ox.Literal("Japan", language="en")),
+                      *(ox.Quad(japan, tiny_kg.P17, t) for t in things)])
+        if with_long_name:
+            store.extend([ox.Quad(long_name, tiny_kg.LABEL, ox.Literal("capital of Japan", language="en")),
+                          *(ox.Quad(long_name, tiny_kg.P17, t) for t in things[:long_name_facts])])
+        out = tmp_path / f"labels-{with_long_name}"
+        build_label_index(store, out)
+        return next(m for m in Linker(LabelIndex.open(out)).link("What is the capital of Japan?", "en")
+                    if m.qid == "Q17")
+
+    assert (mention(True).score < mention(False).score) is penalized
