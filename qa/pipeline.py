@@ -239,6 +239,11 @@ class Pipeline:
             turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
             turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
             return
+        rival = namesake_rival(candidates, chosen, [v.passed for v in turn.candidates])
+        if rival is not None:  # the name is another entity's too, and reading it so also passes: no guess
+            turn.status = Status.ABSTAINED
+            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; both readings pass")
+            return
         view = turn.candidates[chosen]
         view.kept = True
         turn.rank = chosen + 1
@@ -373,6 +378,24 @@ def partial_link(candidate: Candidate) -> Link | None:
     """An entity link that covers only part of the name the user typed ("Roger Federer"
     linked to Roger Troutman by "Roger"), else ``None``."""
     return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool | None]) -> tuple[Link, Link] | None:
+    """``(kept link, rival link)`` when another candidate that passed the gate links the same
+    words of the question to another, better-known entity (more facts in the KG), else
+    ``None``.  « Italien » names both the Kingdom of Italy and Italy: when the reading of the
+    lesser-known one is kept while Italy's passes too, the name alone does not tell which is
+    meant.  (Keeping the better-known one, Hungary over the Kingdom of Hungary, is what a
+    reader assumes.)"""
+    kept = {link.mention: link for link in candidates[chosen].links}
+    for i, candidate in enumerate(candidates):
+        if i == chosen or not (i < len(passed) and passed[i]):
+            continue
+        for link in candidate.links:
+            mine = kept.get(link.mention)
+            if mine is not None and mine.qid != link.qid and link.degree > mine.degree:
+                return mine, link
+    return None
 
 
 def parse_lang(turn: Turn) -> str:

@@ -8,10 +8,10 @@ from backends.fake import FakeBackend
 from chat.messages import turn_message
 from core.errors import BackendTimeout, BackendUnavailable, InputError, KGUnavailable
 from kg.client import EmbeddedKG
-from qa.candidate import Candidate
+from qa.candidate import Candidate, Link
 from qa.guard import DEFAULT_LIMIT
 from qa.label import pick_label
-from qa.pipeline import STAGES, Pipeline, Validation
+from qa.pipeline import STAGES, Pipeline, Validation, namesake_rival
 from qa.turn import Status
 from tests import tiny_kg
 from tests.stages import Verbalize
@@ -192,3 +192,19 @@ def test_a_candidate_is_scored_by_its_best_reading():
     readings = [("A capital", "A столиця"), ("B capital",), ("C столиця",)]
     assert best_reading_scores(ByText(), "q", readings) == [0.9, 0.1, 0.9]
     assert best_reading_scores(ByText(), "q", []) == []
+
+
+def _about(qid: str, degree: int) -> Candidate:
+    return Candidate(f"SELECT ?answer WHERE {{ wd:{qid} wdt:P36 ?answer }}", 0.8,
+                     links=(Link(qid, "italien", "italien", "alias", 0.8, degree=degree),))
+
+
+def test_a_lesser_known_namesake_is_not_kept_while_the_better_known_one_passes_too():
+    kingdom, italy, unrelated = _about("Q172579", 90), _about("Q38", 2000), _about("Q1", 5000)
+    rival = namesake_rival([kingdom, italy], 0, [True, True])
+    assert rival is not None and (rival[0].qid, rival[1].qid) == ("Q172579", "Q38")
+    assert namesake_rival([italy, kingdom], 0, [True, True]) is None  # the better-known one is kept
+    assert namesake_rival([kingdom, italy], 0, [True, False]) is None  # Italy's reading did not pass
+    other_words = Candidate(unrelated.sparql, 0.8, links=(Link("Q1", "universe", "universe", "label", 0.8,
+                                                               degree=5000),))
+    assert namesake_rival([kingdom, other_words], 0, [True, True]) is None  # other words of the question
