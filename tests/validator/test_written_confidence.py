@@ -91,7 +91,7 @@ def test_written_questions_are_never_answered_wrongly(verdicts):
 def test_written_questions_are_mostly_answered(verdicts, request):
     if request.node.callspec.params["pipeline"] == "answer confidence":
         request.applymarker(pytest.mark.xfail(strict=False, reason=(
-            "target missed by the opt-in learned confidence only: 50 of the 68 (the shipped calibrated gate "
+            "target missed by the opt-in learned confidence only: 53 of the 68 (the shipped calibrated gate "
             "answers 61, both with 0 wrong); it was not retrained for linked, inflected and CLDR names")))
     right = sum(v == "right" for v in verdicts.values())
     print(f"written simple questions: {right}/{len(verdicts)} right")
