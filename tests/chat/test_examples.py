@@ -46,7 +46,7 @@ def test_every_placeholder_example_is_an_answered_example(lang: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "heading"), [
-    ("de", "Probieren Sie eine davon"), ("es", "Pruebe una de estas (en inglés)"), ("be", "Паспрабуйце (па-англійску)"),
+    ("de", "Probieren Sie eine davon"), ("es", "Pruebe una de estas"), ("be", "Паспрабуйце (па-англійску)"),
     ("nl", "Probeer (in het Engels)"),
 ])
 def test_the_examples_heading_says_when_the_examples_are_english(lang: str, heading: str) -> None:
