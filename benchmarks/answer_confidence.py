@@ -43,6 +43,7 @@ from training.confidence import (
     Figures,
     Outcome,
     Record,
+    bench_dev,
     figures,
     held_out_outcomes,
     outcomes,
@@ -94,7 +95,7 @@ def gate_left_out(records: Sequence[Record], floor: float = 0.92, min_shown: int
     grid = [t / 1000 for t in range(500, 1000, 5)]
     worst = 1.0
     for source in [s for s in SOURCES if s != "synthetic" and any(r.source == s for r in records)]:
-        dev = [r for r in records if r.source not in (source, "synthetic") and r.split == "dev"]
+        dev = bench_dev(records, source)
         passing = [t for t in grid if (f := figures(old_gate(dev, t), 0.5)).shown >= min_shown
                    and f.precision >= floor]
         threshold = min(passing, default=0.999)

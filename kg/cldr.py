@@ -58,12 +58,16 @@ def cldr_code(english: str, kind: str) -> str | None:
     return _english_index(kind).get(fold(text.lower()))
 
 
-def cldr_name(english: str, kind: str, lang: str, *, iso: bool = False) -> str | None:
+def cldr_name(english: str, kind: str, lang: str) -> str | None:
     """CLDR's name in ``lang`` of the territory / language / currency whose English name
-    (or ISO code) is ``english`` (``iso``: ``english`` is the CLDR code itself); ``None``
-    if CLDR does not know it."""
-    code = english if iso else cldr_code(english, kind)
-    loc = _locale(lang) if code else None
+    (or ISO code) is ``english``; ``None`` if CLDR does not know it."""
+    code = cldr_code(english, kind)
+    return code_name(code, kind, lang) if code else None
+
+
+def code_name(code: str, kind: str, lang: str) -> str | None:
+    """CLDR's name in ``lang`` of the territory / language / currency with CLDR code ``code``."""
+    loc = _locale(lang)
     if loc is None:
         return None
     table = {"territory": loc.territories, "language": loc.languages, "currency": loc.currencies}[kind]

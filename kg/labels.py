@@ -32,7 +32,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from core.errors import KGSourceError, LabelIndexOutdated
 from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
-from kg.cldr import NAME_LANGUAGES, cldr_code, cldr_name, kind_of
+from kg.cldr import NAME_LANGUAGES, cldr_code, code_name, kind_of
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class _Collector:
                     best[(kind, code)] = qid
         for (kind, code), qid in sorted(best.items()):
             for lang in NAME_LANGUAGES:
-                name = cldr_name(code, kind, lang, iso=True)
+                name = code_name(code, kind, lang)
                 if name:
                     self.add_name(qid, name, lang, KIND_CLDR)
 

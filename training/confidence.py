@@ -263,7 +263,7 @@ def fit_model(records: Sequence[Record], variant: str) -> ConfidenceModel:
         _TREES[key] = fit_trees([r for r in records if r.split == "train"], names)
     trees = _TREES[key]
     stacked = VALIDATOR_FEATURES if variant == "stacked" else ()
-    a, b, extra = calibrate(trees, [r for r in records if r.split == "dev" and r.source != SYNTHETIC], stacked)
+    a, b, extra = calibrate(trees, bench_dev(records), stacked)
     uses_validator = variant != "trees"
     gate = read_config(VALIDATOR_DIR)
     return ConfidenceModel(trees, a, b, uses_validator=uses_validator, stacked=extra,
@@ -383,6 +383,12 @@ def threshold_for(items: Sequence[Outcome], floor: float, min_shown: int = 20) -
     return float(best)
 
 
+def bench_dev(records: Sequence[Record], left_out: str | None = None) -> list[Record]:
+    """The bench sources' ``dev`` strings (the templated ones aside), without ``left_out``'s:
+    where thresholds are set and calibrations fitted."""
+    return [r for r in records if r.split == "dev" and r.source not in (SYNTHETIC, left_out)]
+
+
 def unseen(records: Sequence[Record], source: str) -> list[Record]:
     """``source``'s questions the cross-encoder never saw (its ``dev`` and ``test`` splits): a
     left-out source is measured on these, since the
@@ -401,7 +407,7 @@ def leave_one_source_out(records: Sequence[Record], variant: str, floors: Sequen
         if not any(r.source == held for r in records):
             continue
         model = fit_model([r for r in records if r.source != held], variant)
-        dev = [r for r in records if r.source not in (held, SYNTHETIC) and r.split == "dev"]
+        dev = bench_dev(records, held)
         mine = unseen(records, held)
         per_source[held] = {}
         for f in floors:
@@ -424,7 +430,7 @@ def held_out_outcomes(records: Sequence[Record], variant: str, held: str, floor:
     the ``held`` source, its thresholds set at ``floor`` on the other bench sources' ``dev``
     questions."""
     model = fit_model([r for r in records if r.source != held], variant)
-    set_thresholds(model, [r for r in records if r.source not in (held, SYNTHETIC) and r.split == "dev"], floor)
+    set_thresholds(model, bench_dev(records, held), floor)
     return model.threshold, outcomes(model, unseen(records, held))
 
 
@@ -470,7 +476,7 @@ def train(records: Sequence[Record], variant: str, *, log: Any = print) -> Confi
     per_source = leave_one_source_out(records, variant)
     floor, worst = choose_floor(per_source)
     model = fit_model(records, variant)
-    set_thresholds(model, [r for r in records if r.split == "dev" and r.source != SYNTHETIC], floor)
+    set_thresholds(model, bench_dev(records), floor)
     loso = {s: {"precision": round(figs[floor].precision, 4), "shown": figs[floor].shown,
                 "correct": figs[floor].correct, "answerable": figs[floor].answerable,
                 "abstention_unanswerable": round(figs[floor].abstention, 4)} for s, figs in per_source.items()}
