@@ -6,6 +6,7 @@ functions, so a question and a KG label are normalized the same way.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
@@ -138,8 +139,21 @@ def same_word(written: str, other: str, lang: str) -> bool:
     lemmatized language a shared dictionary form ("франції" and "франція")."""
     if lang in LEMMATIZED_LANGUAGES:
         return bool(lemmas(written, lang) & (lemmas(other, lang) | {other}))
-    s = stem(fold(written), lang)
-    return s is not None and s == stem(other, lang)
+    stems = {stem(written, lang), stem(fold(written), lang)} - {None}
+    return bool(stems) and stem(other, lang) in stems
+
+
+def inflection_prefix(written: str, lang: str) -> str | None:
+    """The letters that the question's ``written`` word shares with its other inflections in
+    ``lang`` (its Snowball stem as written, "новой" -> "нов"; for a lemmatized language the
+    start it shares with its dictionary forms), ``None`` when shorter than :data:`MIN_STEM`
+    or without a stemmer or dictionary for ``lang``."""
+    if lang in LEMMATIZED_LANGUAGES:
+        forms = lemmas(written, lang)
+        prefix = os.path.commonprefix([written, *forms]) if forms else ""
+    else:
+        prefix = stem(written, lang) or ""
+    return prefix if len(prefix) >= MIN_STEM and written.startswith(prefix) else None
 
 
 def tokenize(text: str) -> list[str]:

@@ -413,13 +413,16 @@ class LabelIndex:
             out.update(self._query(f"SELECT tok, df FROM token WHERE tok IN ({marks})", chunk))
         return out
 
-    def tokens_with_prefix(self, prefix: str, limit: int = 5000) -> list[tuple[str, int]]:
-        """Vocabulary tokens starting with ``prefix`` (``(token, df)``, alphabetical)."""
+    def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
+                           ) -> list[tuple[str, int]]:
+        """Vocabulary tokens starting with ``prefix`` and at most ``max_len`` letters long
+        (``(token, df)``, alphabetical)."""
         if not prefix:
             return []
         upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
         return [(t, d) for t, d in self._query(
-            "SELECT tok, df FROM token WHERE tok >= ? AND tok < ? LIMIT ?", (prefix, upper, limit))]
+            "SELECT tok, df FROM token WHERE tok >= ? AND tok < ? AND length(tok) <= ? LIMIT ?",
+            (prefix, upper, max_len if max_len is not None else 10_000, limit))]
 
     def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
         """Vocabulary tokens close to ``token``: inflections (shared stem) and typos.

@@ -21,6 +21,7 @@ from core.text import (
     TRANSLITERABLE,
     cased_tokens,
     fold,
+    inflection_prefix,
     is_cjk,
     is_katakana,
     latin_form,
@@ -46,6 +47,11 @@ CLOSE_SOUND = 0.82
 MAX_PHONETIC_SPAN = 4  # words (a katakana run counts as one word)
 MAX_KATAKANA_RUN = 24
 FUZZY_ALTERNATIVES = 6
+INFLECTION_POOL = 400  # vocabulary words with a written word's stem searched for its inflections ("новой"
+# has many close words; "новая", its other form, is not among the six closest)
+MAX_ENDING = 2  # letters an inflection may be longer than the written word
+CASE_LANGUAGES = frozenset({"ru", "uk"})  # every word of a name changes by case (« Новой Зеландии »)
+INFLECTION_SIMILARITY = 0.9
 FUZZY_COMBOS = 36
 DEGREE_SCALE = math.log1p(20000)
 
@@ -74,9 +80,11 @@ _STOP = {
           "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua",
     "ru": "и в во на с со к ко по о об от до из за у для не ни это этот эта эти то был была было были есть "
           "является являлась являлся кто что какой какая какое какие каким какую каком где когда как "
-          "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые",
+          "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые "
+          "называется называются называлась называлось назывался называют называли зовут звали",
     "uk": "і й та в у на з зі до по про від із за для не це цей ця ці був була було були є хто що який яка "
-          "яке які де коли як скільки чому чий він вона вони його її їх ї",
+          "яке які де коли як скільки чому чий він вона вони його її їх ї називається називаються "
+          "називали звали звуть",
     "ar": "ما ماذا من هو هي في على إلى الى عن مع متى أين اين كيف كم لماذا هل التي الذي الذين كان كانت هذا هذه "
           "ذلك تلك أي اي أو او و ثم قد لم لن ليس بين عند كل بعض",
     "hi": "का की के में है हैं था थी थे कौन क्या कहाँ कहां कब कैसे कितने कितना कितनी किस किसने किसे किसको ने को "
@@ -219,12 +227,7 @@ class Linker:
         for "Франция", "Berlins" for "Berlin"; Ukrainian by its dictionary form: "Франції"
         for "Франція"), the span is the name inflected, matched as a folded name is; otherwise it
         is a fuzzy spelling (a typo, or an ending the stemmer does not know)."""
-        alternatives: list[list[tuple[str, float]]] = []
-        for tok in tokens:
-            alts = [(tok, 1.0)]
-            if not is_stopword(tok):
-                alts += self.index.similar_tokens(fold(tok), limit=FUZZY_ALTERNATIVES)
-            alternatives.append(alts)
+        alternatives = [[(tok, 1.0)] + ([] if is_stopword(tok) else self._close_words(tok, lang)) for tok in tokens]
         out = []
         n = len(tokens)
         for i in range(n):
@@ -242,6 +245,23 @@ class Linker:
                     else:
                         out.append(_Match(i, j, key, quality, True))
         return out
+
+    def _close_words(self, token: str, lang: str) -> list[tuple[str, float]]:
+        """The vocabulary words a written word may stand for, ``(word, similarity)``: the
+        closest spellings; in a language whose names change by case, its inflections first
+        (the vocabulary's words with its stem that :func:`core.text.same_word` accepts).
+        Elsewhere a stem also joins derived words ("perform", "performance"), so only the
+        closest spellings are tried."""
+        close = self.index.similar_tokens(fold(token), limit=FUZZY_ALTERNATIVES)
+        prefix = inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
+        if prefix is None:
+            return close
+        found = self.index.tokens_with_prefix(prefix, INFLECTION_POOL, max_len=len(token) + MAX_ENDING)
+        known = {w for w, _ in close}
+        inflections = [(w, INFLECTION_SIMILARITY) for w, _df in found
+                       if w != token and w not in known and same_word(token, w, lang)]
+        ranked = sorted(close, key=lambda c: not same_word(token, c[0], lang))
+        return (inflections + ranked)[:FUZZY_ALTERNATIVES]
 
     def _phonetic_matches(self, question: str, tokens: Sequence[str]) -> list[_Match]:
         """Sound-alike keys of spans written in a non-Latin script (Cyrillic, Greek, Arabic,

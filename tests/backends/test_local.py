@@ -366,6 +366,27 @@ def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_pat
     assert (typo.kind, typo.fuzzy) == ("fuzzy", True)
 
 
+def test_each_word_of_a_name_may_be_inflected_among_many_close_words(tmp_path: Path):
+    """« Новой Зеландии » is « Новая Зеландия » with both words inflected.  The vocabulary
+    holds many words closer to « новой » by spelling (« новое », « новом », « нового » …) than
+    its other form « новая »; the inflection is still found, and the name is linked as the
+    name, not by sound."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    nz = ox.NamedNode(tiny_kg.WD + "Q664")
+    store.extend([ox.Quad(nz, tiny_kg.LABEL, ox.Literal("New Zealand", language="en")),
+                  ox.Quad(nz, tiny_kg.ALT, ox.Literal("Новая Зеландия", language="ru"))])
+    for i, name in enumerate(["Новое время", "Новом свете", "Нового года", "Новому миру", "Ново Место",
+                              "Новый Орлеан", "Новои", "Новости дня"]):
+        store.add(ox.Quad(ox.NamedNode(f"{tiny_kg.WD}Q{910000 + i}"), tiny_kg.LABEL, ox.Literal(name, language="ru")))
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+    assert ("новая", 0.9) not in linker.index.similar_tokens("новои", limit=6)
+    nz_link = next(m for m in linker.link("Какой город является столицей Новой Зеландии?", "ru") if m.qid == "Q664")
+    assert (nz_link.kind, nz_link.name, nz_link.phonetic) == ("inflected", "новая зеландия", False)
+
+
 def test_countries_are_named_by_cldr_in_the_chat_languages_and_only_there(tmp_path: Path):
     """France has only its English label in this KG; CLDR gives « Frankreich » and
     « Франція », which link to it in German and Ukrainian questions.  A name only CLDR gives

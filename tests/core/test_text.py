@@ -11,6 +11,7 @@ from core.text import (
     LANG_SCRIPT,
     TRANSLITERABLE,
     fold_yo,
+    inflection_prefix,
     is_katakana,
     normalize,
     normalize_cue_text,
@@ -52,6 +53,7 @@ def test_label_script_share_and_katakana():
 @pytest.mark.parametrize(("a", "b", "lang", "same"), [
     ("франции", "франция", "ru", True),
     ("москвы", "москва", "ru", True),
+    ("новой", "новая", "ru", True),  # stemmed as written: folded, « новой » would be « новои »
     ("frankreichs", "frankreich", "de", True),
     ("einstien", "einstein", "en", False),
     ("франції", "франція", "uk", True),  # Ukrainian: the dictionary form (pymorphy3)
@@ -61,3 +63,13 @@ def test_label_script_share_and_katakana():
 ])
 def test_same_word_is_the_snowball_stem_or_the_dictionary_form(a: str, b: str, lang: str, same: bool):
     assert same_word(a, b, lang) is same
+
+
+@pytest.mark.parametrize(("word", "lang", "prefix"), [
+    ("новой", "ru", "нов"),
+    ("франції", "uk", "франці"),  # shared with its dictionary form « франція »
+    ("на", "ru", None),
+    ("東京", "ja", None),  # no stemmer, no dictionary
+])
+def test_inflection_prefix_is_what_the_word_shares_with_its_other_forms(word: str, lang: str, prefix: str | None):
+    assert inflection_prefix(word, lang) == prefix
