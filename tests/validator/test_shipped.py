@@ -13,11 +13,10 @@ pytestmark = pytest.mark.slow
 
 _CROSS_LINGUAL_GAP = pytest.mark.xfail(
     reason="known gap: the shipped validator does not yet separate every close non-English verbalization, and "
-           "retrainings flip these cases: the model before the complex-shape retraining got the German one "
-           "right and the Russian one wrong, the complex-shape model the reverse; the one-hop multilingual "
-           "retraining (training.onehop) gets the German one right and ranks the Russian reverse-direction "
-           "verbalization and the Chinese 'spouse' one (0.52, under 'father' 0.71) below a wrong one; all of "
-           "these scores are under the gate's threshold, so nothing wrong is shown for them",
+           "retrainings flip these cases; the one-hop multilingual retraining (training.onehop), run in fp32, "
+           "ranks the Russian reverse-direction verbalization below a wrong one (its int8 form also put the "
+           "Chinese 'spouse' one under 'father'); the score is under the gate's threshold, so nothing wrong is "
+           "shown for it",
     strict=False)
 
 CASES = [
@@ -27,10 +26,9 @@ CASES = [
      ["Albert Einstein place of death ?answer", "Albert Einstein country of citizenship ?answer"]),
     pytest.param("Какая река течёт через Париж?", "?answer проходит через Париж",
                  ["Париж государство ?answer", "Париж глава правительства ?answer"], marks=_CROSS_LINGUAL_GAP),
-    pytest.param("谁是巴拉克·奥巴马的妻子？", "巴拉克·奥巴马 配偶 ?answer",
-                 ["巴拉克·奥巴马 出生地 ?answer", "巴拉克·奥巴马 父亲 ?answer"], marks=_CROSS_LINGUAL_GAP),
-    pytest.param("Wer hat Faust geschrieben?", "Faust Autor ?answer",
-                 ["Faust Verleger ?answer", "Faust Sprache ?answer"], marks=_CROSS_LINGUAL_GAP),
+    ("谁是巴拉克·奥巴马的妻子？", "巴拉克·奥巴马 配偶 ?answer",
+     ["巴拉克·奥巴马 出生地 ?answer", "巴拉克·奥巴马 父亲 ?answer"]),
+    ("Wer hat Faust geschrieben?", "Faust Autor ?answer", ["Faust Verleger ?answer", "Faust Sprache ?answer"]),
 ]
 
 
@@ -55,3 +53,26 @@ def test_prefers_the_right_verbalization(shipped, question, right, wrong):
     encoder, _ = shipped
     scores = encoder.predict([(question, right), *[(question, w) for w in wrong]])
     assert scores[0] > max(scores[1:]), scores
+
+
+EINSTEIN_DE = "Wo wurde Albert Einstein geboren?"
+EINSTEIN_DE_CANDIDATES = [  # the backend's first 12 verbalizations for it, best first
+    "Albert Einstein Geburtsort ?answer", "Albert Einstein Sterbeort ?answer", "Albert Brooks Geburtsort ?answer",
+    "?answer benannt nach Albert Einstein", "?answer Geburtsort Alberta",
+    "Albert Einstein Wohnsitz ?answer. ?answer instance of kreisfreie Stadt in Bayern",
+    "Albert Einstein Land der Staatsangehörigkeit ?answer", "Albert Einstein Wohnsitz ?answer",
+    "Albert Einstein work location ?answer", "?answer capital of Alberta", "Albert Einstein Arbeitsgebiet ?answer",
+    "Albert Einstein Tätigkeit ?answer",
+]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 12])
+def test_a_score_does_not_depend_on_the_pairs_scored_with_it(shipped, k):
+    """The gate compares each candidate's score with one threshold, so the score is the
+    candidate's own whatever else its question brought.  The int8 validator scaled a batch's
+    activations by the batch's largest value: the right candidate above scored 0.84 alone
+    and 0.54 among the first five."""
+    encoder, _ = shipped
+    alone = encoder.predict([(EINSTEIN_DE, EINSTEIN_DE_CANDIDATES[0])])[0]
+    together = encoder.predict([(EINSTEIN_DE, v) for v in EINSTEIN_DE_CANDIDATES[:k]])[0]
+    assert together == pytest.approx(alone, abs=1e-4)
