@@ -23,23 +23,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.settings import DEFAULT_BENCH_DIR, load_settings
+from core.settings import load_settings
+from evaluation.formats import load_datasets
+from evaluation.harness import select_items
+from evaluation.metrics import percentile
+from training.build import bench_paths
 
 
 def bench_strings(count: int, seed: int = 7) -> list[str]:
-    """``count`` random question strings of the shared bench files (every language)."""
-    import json
-
-    texts = [t["string"] for path in sorted(DEFAULT_BENCH_DIR.glob("*.json"))
-             for q in json.loads(path.read_text(encoding="utf-8"))["questions"]
-             for t in q["question"] if t.get("string")]
-    return random.Random(seed).sample(texts, min(count, len(texts)))
+    """``count`` random question strings of the shared bench files (every language), drawn
+    as ``benchmarks/answer_confidence.py --latency`` draws them."""
+    items = select_items(load_datasets(bench_paths()), lang="all")
+    random.Random(seed).shuffle(items)
+    return [item.text for item in items[:count]]
 
 
 def quantiles(values: list[float]) -> str:
-    ordered = sorted(values)
-    at = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]  # noqa: E731
-    return f"p50 {at(0.5):.4f}  p99 {at(0.99):.4f}  max {ordered[-1]:.4f}"
+    return f"p50 {percentile(values, 50):.4f}  p99 {percentile(values, 99):.4f}  max {max(values):.4f}"
 
 
 def main(argv: list[str] | None = None) -> int:
