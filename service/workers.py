@@ -21,10 +21,10 @@ Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows
 at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
 
 Deadlines: a question not answered within ``deadline_s`` is stopped by killing its
-worker (the embedded store cannot cancel a running query) and forking a replacement; the
-question gets "service unavailable".  A worker that dies while answering gives the same;
-one found dead while idle is replaced without failing a question; an unexpected exception
-inside a worker gives an ``error`` turn.
+worker (the embedded store cannot cancel a running query) and, once it is gone, forking
+a replacement; the question gets "service unavailable".  A worker that dies while
+answering gives the same; one found dead while idle is replaced without failing a
+question; an unexpected exception inside a worker gives an ``error`` turn.
 
 Lifetime: the template and the workers die with their parent, by ``SIGTERM``,
 ``SIGKILL`` or Ctrl-C: each sets ``PR_SET_PDEATHSIG`` (Linux), and each also exits when its
@@ -68,6 +68,9 @@ IDLE_S = 0.05
 """A worker without a new request this long after its reply is idle: it gives the heap
 memory its question freed back to the system (under load the next request is waiting
 already, and the pages stay for it)."""
+KILL_WAIT_S = 5.0
+"""How long a killed worker is given to be gone before its replacement is forked (its
+memory is freed first; a busy machine takes a moment to tear down a loaded process)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -417,6 +420,8 @@ class WorkerPipeline:
         if kill:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(dead.pid, signal.SIGKILL)
+            if not _gone(dead.pid, KILL_WAIT_S):
+                log.error("killed worker %s still exists after %.0f s", dead.pid, KILL_WAIT_S)
         dead.conn.close()
         if self._closed:
             return
@@ -460,6 +465,17 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
+    return True
+
+
+def _gone(pid: int, wait_s: float) -> bool:
+    """Wait until ``pid`` no longer runs (a worker is the template's child, which ignores
+    ``SIGCHLD``, so the kernel reaps it: no zombie stays), at most ``wait_s``."""
+    until = time.monotonic() + wait_s
+    while _alive(pid):
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.01)
     return True
 
 
