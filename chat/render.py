@@ -364,10 +364,10 @@ def answer_html(turn: Turn) -> str:
             f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
 
 
-def _percent(value: float, lang: str) -> str:
+def _percent(value: float, lang: str, pattern: str = "#,##0.#%") -> str:
     from babel.numbers import format_percent
 
-    return format_percent(value, format="#,##0.#%", locale=ui_language(lang))
+    return format_percent(value, format=pattern, locale=ui_language(lang))
 
 
 def _score(value: float, lang: str) -> str:
@@ -411,6 +411,9 @@ def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str) -> li
     if line:
         rows.append(_row("expl_understood", line.rstrip(":：").rstrip(), lang))
     rows.append(_row("expl_gate", escape(check_text(view, lang)), lang))
+    if view.kept and turn.answered and turn.confidence is not None:
+        chance = message("expl_probability_value", lang, percent=_percent(turn.confidence, lang, "#,##0%"))
+        rows.append(_row("expl_probability", f'<span class="kgqa-probability">{escape(chance)}</span>', lang))
     return rows
 
 

@@ -37,3 +37,13 @@ class Gate(Protocol):
         """The score this gate compares for one candidate and the threshold it compares it
         with, by name (the explanation shows exactly these)."""
         ...
+
+
+class Probability(Protocol):
+    """The calibrated probability that an answer kept on a comparison is right
+    (implemented by :class:`validator.probability.AnswerProbability`)."""
+
+    def __call__(self, compared: Compared) -> float | None:
+        """The probability for the kept candidate's comparison; ``None`` where the
+        calibration does not cover it."""
+        ...

@@ -28,7 +28,7 @@ from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, unused_numbers
-from qa.gate import Gate
+from qa.gate import Gate, Probability
 from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids
@@ -51,11 +51,13 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Validation:
     """The validator's three stages: say each candidate in words, score it against the
-    question, and gate (keep one whose score clears the threshold, or abstain)."""
+    question, and gate (keep one whose score clears the threshold, or abstain); with a
+    ``probability`` map, the kept answer's calibrated chance of being right."""
 
     verbalizer: Verbalizer
     scorer: Scorer
     gate: Gate
+    probability: Probability | None = None  # the kept answer's chance of being right (no map: unknown)
 
 
 @dataclass(frozen=True)
@@ -248,9 +250,8 @@ class Pipeline:
         view.kept = True
         turn.rank = chosen + 1
         turn.sparql = view.sparql
-        turn.confidence = view.validator_score if view.validator_score is not None else view.backend_score
-        if decision is not None:
-            turn.confidence = round(decision.probability, 6)
+        turn.confidence = round(decision.probability, 6) if decision is not None else answer_probability(view,
+                                                                                                     validation)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
         if isinstance(result, QueryResult) and (why := self._not_what_was_asked(turn, candidates[chosen], view,
                                                                                  result)):
@@ -401,3 +402,13 @@ def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool |
 def parse_lang(turn: Turn) -> str:
     """The language the question is read in: the chosen question language, else the detected one."""
     return turn.question_lang or turn.detected_lang or turn.lang
+
+
+def answer_probability(view: CandidateView, validation: Validation | None) -> float | None:
+    """The calibrated probability that the kept candidate's answer is right, read off the
+    score the gate compared (``None`` without a map, or where the map does not cover the
+    comparison: the validator off, a complex shape's own threshold)."""
+    if validation is None or validation.probability is None or view.compared is None:
+        return None
+    p = validation.probability(view.compared)
+    return None if p is None else round(p, 6)

@@ -110,7 +110,7 @@ class Turn:
     answers: list[AnswerItem] = field(default_factory=list)
     boolean: bool | None = None
     sparql: str | None = None
-    confidence: float | None = None
+    confidence: float | None = None  # calibrated chance that the shown answer is right (None: unknown)
     candidates: list[CandidateView] = field(default_factory=list)
     message_key: str = ""  # what to tell the user; the UI layer words it (chat.messages.turn_message)
     message_args: dict[str, Any] = field(default_factory=dict)

@@ -17,6 +17,8 @@ from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
 from validator.confidence import CONFIDENCE_FILE, AnswerConfidence, load_confidence
+from validator.gate import GatePolicy
+from validator.probability import PROBABILITY_FILE, AnswerProbability, probability_for
 from validator.runtime import load_runtime
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,8 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     if settings.validator:
         try:
             runtime = load_runtime(settings, kg, lazy=lazy_validator, before_load=before_validator_load)
-            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
+            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate,
+                                    answer_probability(settings, runtime.gate))
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"
         except (ModelLoadError, ImportError) as exc:
@@ -76,6 +79,17 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
                     confidence=confidence, answer_types=answer_types(settings, backend))
+
+
+def answer_probability(settings: Settings, policy: GatePolicy) -> AnswerProbability | None:
+    """The calibrated map from the gate's score to the chance that an answer is right
+    (``None`` when it is missing, unreadable or fitted for another gate: the chat then
+    shows no probability)."""
+    try:
+        return probability_for(policy, settings.validator_dir / PROBABILITY_FILE)
+    except ModelLoadError as exc:
+        log.warning("answer probability unavailable: %s", exc)
+        return None
 
 
 def answer_types(settings: Settings, backend: Backend) -> AnswerTypes | None:

@@ -24,6 +24,7 @@ from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn, Validation
 from tests.stages import Verbalize
 from tests.tiny_kg import WD
 from validator.gate import GatePolicy
+from validator.probability import AnswerProbability
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
 CITIES = "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 }"
@@ -206,6 +207,24 @@ def test_explanation_shows_sparql_verbalization_confidence_and_rank(tiny_kg_clie
     assert "2 of 2" in details
     assert "Validator: on" in details
     assert "Germany" in html
+
+
+def test_the_explanation_shows_the_calibrated_chance_of_the_kept_answer_in_the_users_language(
+        tiny_kg_client) -> None:
+    pipeline = _validated(tiny_kg_client, [0.2, 0.87])
+    plain = pipeline.answer("Where was Einstein born?")
+    assert plain.answered and plain.confidence is None  # no map: no probability is claimed
+    assert "kgqa-probability" not in render_html(plain)
+    chance = AnswerProbability((0.5, 0.9), (0.4, 0.8), "first", 0.0, {})
+    pipeline.validation = replace(pipeline.validation, probability=chance)
+    turn = pipeline.answer("Where was Einstein born?", "de")
+    assert turn.confidence == pytest.approx(chance.probability(0.87))
+    html = render_html(turn)
+    assert "Wahrscheinlichkeit, dass die Antwort stimmt" in html and "etwa 77" in html
+    rejected = _validated(tiny_kg_client, [0.1, 0.3])
+    rejected.validation = replace(rejected.validation, probability=chance)
+    turn = rejected.answer("Where was Einstein born?")
+    assert not turn.answered and turn.confidence is None and "kgqa-probability" not in render_html(turn)
 
 
 def test_abstention_is_a_localized_dont_know_with_the_rejected_candidate(tiny_kg_client) -> None:

@@ -1,0 +1,165 @@
+"""Fit the map from the gate's compared score to the chance that a shown answer is right
+(:mod:`validator.probability`)::
+
+    nice .venv/bin/python -m training.confidence collect   # the records (if not collected yet)
+    .venv/bin/python -m training.probability              # assets/validator/probability.json
+
+Data: the answer-confidence records (:mod:`training.confidence`): every bench string run
+through the real backend with its first candidates scored by the shipped cross-encoder and
+labelled right or wrong by executing them.  For each string, the candidate the shipped
+gate keeps (at any threshold) and its compared score; strings whose kept candidate comes
+back empty are left out (the pipeline abstains on them).
+
+Fit: isotonic regression of right/wrong on the score over the ``dev`` strings of every
+benchmark source (the cross-encoder never trained on them); each step is then shrunk
+towards one half by its number of strings (``(right + 1) / (n + 2)``) and made monotone
+again, so a step seen on a handful of strings never says 0 % or 100 %.
+
+Transfer, reported and saved with the map: for each source in turn, the map is fitted on
+the *other* sources' ``dev`` strings and read on the left-out source's unseen (``dev`` and
+``test``) strings: Brier score, and among the answers the shipped threshold shows, the mean
+probability said against the share actually right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.isotonic import IsotonicRegression
+
+from core.settings import load_settings
+from training.confidence import RECORDS, SYNTHETIC, Record, read_records, training_records
+from validator.gate import GatePolicy
+from validator.model import read_config
+from validator.probability import PROBABILITY_FILE, AnswerProbability, score_name
+
+MIN_STRINGS = 20
+"""Fewest kept answers a map is fitted on."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The candidate the gate keeps for one string: its compared score and whether its
+    answers are right."""
+
+    source: str
+    split: str
+    score: float
+    right: bool
+
+
+def kept(record: Record, policy: GatePolicy) -> Kept | None:
+    """What ``policy`` keeps for ``record`` with no threshold, when it is compared with
+    the answer threshold and returns answers; ``None`` otherwise (no candidate, a complex
+    shape under its own threshold, an empty result)."""
+    if not record.rows:
+        return None
+    validator = [row.get("v_score", 0.0) for row in record.rows]
+    backend = [row.get("backend", 0.0) for row in record.rows]
+    complex_mask = [row.get("shape_plain", 1.0) == 0.0 for row in record.rows]
+    index = policy.choose(backend, validator, -np.inf, complex_mask)
+    if index is None or record.n_answers[index] == 0 or policy.split_mask(complex_mask, len(validator))[index]:
+        return None
+    compared = policy.compared(validator[index], backend[index], 0.0)
+    return Kept(record.source, record.split, compared.score, bool(record.correct[index]))
+
+
+def fit(items: Sequence[Kept], policy: GatePolicy, info: dict[str, Any] | None = None) -> AnswerProbability:
+    """The shrunk isotonic map of ``items`` (see the module docstring)."""
+    if len(items) < MIN_STRINGS:
+        raise ValueError(f"{len(items)} kept answers are too few to fit a probability map (at least {MIN_STRINGS})")
+    scores = np.asarray([k.score for k in items], dtype=np.float64)
+    right = np.asarray([k.right for k in items], dtype=np.float64)
+    steps = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(scores, right).predict(scores)
+    lows, highs, shrunk, sizes = [], [], [], []
+    for value in np.unique(steps):
+        members = steps == value
+        n, k = int(members.sum()), float(right[members].sum())
+        lows.append(scores[members].min())
+        highs.append(scores[members].max())
+        shrunk.append((k + 1.0) / (n + 2.0))
+        sizes.append(n)
+    order = np.argsort(lows)
+    centres = (np.asarray(lows) + np.asarray(highs))[order] / 2
+    monotone = IsotonicRegression().fit(centres, np.asarray(shrunk)[order],
+                                        sample_weight=np.asarray(sizes)[order]).predict(centres)
+    xs: list[float] = []
+    ps: list[float] = []
+    for j, i in enumerate(order):
+        for x in (lows[i], highs[i]):
+            if not xs or x > xs[-1]:
+                xs.append(round(float(x), 6))
+                ps.append(round(float(monotone[j]), 6))
+    return AnswerProbability(tuple(xs), tuple(ps), policy.mode, policy.rank_weight, dict(info or {}))
+
+
+def transfer(items: Sequence[Kept], probability: AnswerProbability, threshold: float) -> dict[str, Any]:
+    """How the map reads on ``items``: Brier score, and among those shown at ``threshold``
+    the mean probability said against the share right."""
+    said = np.asarray([probability.probability(k.score) for k in items])
+    right = np.asarray([k.right for k in items], dtype=np.float64)
+    shown = np.asarray([k.score >= threshold for k in items])
+    return {"n": len(items), "brier": round(float(np.mean((said - right) ** 2)), 4) if len(items) else None,
+            "shown": int(shown.sum()),
+            "said_when_shown": round(float(said[shown].mean()), 3) if shown.any() else None,
+            "right_when_shown": round(float(right[shown].mean()), 3) if shown.any() else None}
+
+
+def left_out(items: Sequence[Kept], policy: GatePolicy, threshold: float) -> dict[str, dict[str, Any]]:
+    """Per source: the map fitted on the other sources' ``dev`` strings, read on this
+    source's unseen strings (``dev`` and ``test``)."""
+    figures: dict[str, dict[str, Any]] = {}
+    for source in sorted({k.source for k in items}):
+        others = [k for k in items if k.source != source and k.split == "dev"]
+        mine = [k for k in items if k.source == source and k.split != "train"]
+        if len(others) >= MIN_STRINGS and mine:
+            figures[source] = transfer(mine, fit(others, policy), threshold)
+    return figures
+
+
+def build(records: Sequence[Record], policy: GatePolicy, threshold: float) -> AnswerProbability:
+    """The shipped map: fitted on every source's ``dev`` strings, with the left-out
+    figures and the ``test`` figures in its ``info``."""
+    items = [k for r in records if r.source != SYNTHETIC and (k := kept(r, policy)) is not None]
+    dev = [k for k in items if k.split == "dev"]
+    info: dict[str, Any] = {"score_name": score_name(policy), "fitted_on": f"{len(dev)} dev strings",
+                            "threshold": threshold}
+    probability = fit(dev, policy, info)
+    info["test"] = transfer([k for k in items if k.split == "test"], probability, threshold)
+    info["left_out"] = left_out(items, policy, threshold)
+    return AnswerProbability(probability.scores, probability.probabilities, policy.mode, policy.rank_weight, info)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Fit and save the map for the shipped gate."""
+    parser = argparse.ArgumentParser(prog="python -m training.probability")
+    parser.add_argument("--records", type=Path, default=None,
+                        help="answer-confidence records (default: the cache's, from training.confidence collect)")
+    parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/probability.json")
+    args = parser.parse_args(argv)
+    settings = load_settings(os.environ)
+    path = args.records or Path(settings.cache_dir) / "answer_confidence" / RECORDS
+    records = training_records(read_records(path))
+    if not records:
+        print(f"no records at {path}: run python -m training.confidence collect first", file=sys.stderr)
+        return 1
+    config = read_config(settings.validator_dir)
+    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
+    probability = build(records, policy, config.threshold)
+    out = args.out or settings.validator_dir / PROBABILITY_FILE
+    probability.save(out)
+    print(f"wrote {out}: {len(probability.scores)} points, test {probability.info['test']}")
+    for source, figures in probability.info["left_out"].items():
+        print(f"  left out {source}: {figures}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
