@@ -45,6 +45,7 @@ from training.confidence import (
     Record,
     bench_dev,
     figures,
+    gate_inputs,
     held_out_outcomes,
     outcomes,
     read_records,
@@ -79,9 +80,7 @@ def old_gate(records: Sequence[Record], threshold: float | None = None) -> list[
     at = config.threshold if threshold is None else threshold
     out = []
     for r in records:
-        scores = [row.get("v_score", 0.0) for row in r.rows]
-        backend = [row.get("backend", 0.0) for row in r.rows]
-        complex_mask = [row.get("shape_plain", 1.0) == 0.0 for row in r.rows]
+        scores, backend, complex_mask = gate_inputs(r)
         chosen = policy(backend, scores, at, complex_mask) if r.rows else None
         shown = chosen is not None and r.n_answers[chosen] > 0
         out.append(Outcome(1.0 if shown else 0.0, bool(shown and r.correct[chosen]), r.answerable, r.lang, r.source))

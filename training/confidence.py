@@ -80,6 +80,13 @@ class Record:
     answer_keys: list[str] = field(default_factory=list)  # per candidate: a digest of its answer set ("" none)
 
 
+def gate_inputs(record: Record) -> tuple[list[float], list[float], list[bool]]:
+    """What the shipped gate reads of a record's candidates: validator scores, backend
+    scores and which have a complex shape."""
+    return ([row.get("v_score", 0.0) for row in record.rows], [row.get("backend", 0.0) for row in record.rows],
+            [row.get("shape_plain", 1.0) == 0.0 for row in record.rows])
+
+
 def read_records(path: Path) -> list[Record]:
     """Every record of a JSONL file."""
     if not path.exists():

@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
 from core.settings import load_settings
-from training.confidence import RECORDS, SYNTHETIC, Record, read_records, training_records
+from training.confidence import RECORDS, SYNTHETIC, Record, gate_inputs, read_records, training_records
 from validator.gate import GatePolicy
 from validator.model import read_config
 from validator.probability import PROBABILITY_FILE, AnswerProbability, score_name
@@ -61,9 +61,7 @@ def kept(record: Record, policy: GatePolicy) -> Kept | None:
     shape under its own threshold, an empty result)."""
     if not record.rows:
         return None
-    validator = [row.get("v_score", 0.0) for row in record.rows]
-    backend = [row.get("backend", 0.0) for row in record.rows]
-    complex_mask = [row.get("shape_plain", 1.0) == 0.0 for row in record.rows]
+    validator, backend, complex_mask = gate_inputs(record)
     index = policy.choose(backend, validator, -np.inf, complex_mask)
     if index is None or record.n_answers[index] == 0 or policy.split_mask(complex_mask, len(validator))[index]:
         return None
