@@ -24,7 +24,7 @@ class ValidatorConfig:
     quantize: bool = True
     int8_skip: tuple[str, ...] = ()  # Linear layers (name regexes) left in fp32 when quantizing
     int8_per_channel: bool = False  # one int8 weight scale per output row
-    fuse_qkv: bool = False  # query/key/value merged into one Linear before quantizing
+    fuse_qkv: bool = False  # query/key/value merged into one Linear before quantizing (fp32 runtime: always)
     gate: str = "first"
     rank_weight: float = 0.0
     complex_threshold: float | None = None  # complex-shape candidates: validator score alone (validator.gate)

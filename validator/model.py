@@ -36,7 +36,7 @@ WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
 CACHE_FORMAT = 2
-"""Bumped whenever :func:`runtime_network` changes what the cached int8 network holds."""
+"""Bumped whenever :func:`runtime_network` changes what the cached runtime network holds."""
 _SEPARATE_QKV = r"attention\.self\.(query|key|value)$"
 
 
@@ -260,14 +260,16 @@ class CrossEncoder:
              cache_dir: Path | None = None) -> CrossEncoder:
         """The shipped validator in ``model_dir`` on top of the base in ``base_dir``.
 
-        With ``cache_dir``, the int8 runtime network is read from a file there keyed by a
-        fingerprint of its inputs (see :func:`cached_runtime_network`): no transformers
-        import, no quantization, and the word embeddings memory-mapped (shared by every
-        process that loads them).  The tokenizer then comes from ``tokenizers`` directly."""
+        With ``cache_dir``, the runtime network (fp32, or int8 with fused query/key/value)
+        is read from a file there keyed by a fingerprint of its inputs (see
+        :func:`cached_runtime_network`): no transformers import, no quantization, and the
+        word embeddings memory-mapped (shared by every process that loads them, and only
+        the rows of the tokens seen are read).  The tokenizer then comes from
+        ``tokenizers`` directly."""
         config = read_config(model_dir)
         use_int8 = config.quantize if quantized is None else quantized
-        if use_int8 and config.fuse_qkv and cache_dir is not None:
-            net = cached_runtime_network(model_dir, base_dir, config, Path(cache_dir))
+        if cache_dir is not None and (config.fuse_qkv or not use_int8):
+            net = cached_runtime_network(model_dir, base_dir, config, Path(cache_dir), int8=use_int8)
             return cls(net, PairTokenizer.load(base_dir), max_length=config.max_length,
                        batch_size=config.batch_size)
         net = load_network(model_dir, base_dir, config)
@@ -345,7 +347,7 @@ class _Heads:
 
 
 def runtime_network(qnet: nn.Module) -> nn.Module:
-    """What :func:`packed_logits` reads of the fused int8 network ``qnet``, in plain torch
+    """What :func:`packed_logits` reads of the fused (fp32 or int8) network ``qnet``, in plain torch
     modules (so that loading it needs no transformers): embeddings, each layer's fused
     ``qkv`` and its output / feed-forward parts, and the head; the unused separate
     query/key/value projections are left out."""
@@ -394,11 +396,14 @@ def runtime_fingerprint(model_dir: Path, base_dir: Path, config: ValidatorConfig
     return digest.hexdigest()[:16]
 
 
-def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorConfig, cache_dir: Path) -> nn.Module:
-    """The int8 runtime network from ``cache_dir/validator-int8-<fingerprint>.pt``, built
-    (transformers, quantization) and written there the first time."""
+def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorConfig, cache_dir: Path, *,
+                           int8: bool = True) -> nn.Module:
+    """The runtime network (``int8``: quantized, else fp32; query/key/value fused in both)
+    from ``cache_dir/validator-<int8|fp32>-<fingerprint>.pt``, built (transformers,
+    quantization) and written there the first time."""
+    kind = "int8" if int8 else "fp32"
     try:
-        path = Path(cache_dir) / f"validator-int8-{runtime_fingerprint(model_dir, base_dir, config)}.pt"
+        path = Path(cache_dir) / f"validator-{kind}-{runtime_fingerprint(model_dir, base_dir, config)}.pt"
     except OSError as exc:
         raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot read weights: {exc}") from exc
     if path.is_file():
@@ -408,8 +413,8 @@ def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorCon
                 return torch.load(path, weights_only=False, mmap=True)
         except (OSError, RuntimeError, EOFError, ValueError) as exc:  # a torn file: build it again
             warnings.warn(f"rebuilding the validator cache {path}: {exc}", stacklevel=2)
-    net = quantize(load_network(model_dir, base_dir, config), config.int8_skip,
-                   per_channel=config.int8_per_channel, fuse=True)
+    net = load_network(model_dir, base_dir, config).eval()
+    net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=True) if int8 else fuse_qkv(net)
     plain = runtime_network(net)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.tmp")

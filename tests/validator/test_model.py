@@ -256,3 +256,25 @@ def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_
     (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
     CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # new weights file: a new fingerprint
     assert len(list(cache.iterdir())) == 2
+
+
+def test_the_fp32_runtime_is_cached_too_and_scores_as_the_network_does(tiny_base, tmp_path):
+    import subprocess
+    import sys
+
+    net = base_network(tiny_base, 2).eval()
+    config = ValidatorConfig(layers=2, quantize=False)  # fp32, as shipped
+    save_validator(net, config, tmp_path / "v")
+    plain = CrossEncoder.load(tmp_path / "v", tiny_base)
+    cache = tmp_path / "cache"
+    cached = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
+    [file] = cache.iterdir()
+    assert file.name.startswith("validator-fp32-")
+    assert cached.predict(PAIRS) == pytest.approx(plain.predict(PAIRS), abs=1e-6)
+    assert "quantized" not in type(cached.net.bert.encoder.layer[0].attention.self.qkv).__module__
+    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
+             f"e = CrossEncoder.load(Path({str(tmp_path / 'v')!r}), Path({str(tiny_base)!r}), "
+             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
+             "print(any(m.startswith('transformers') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
