@@ -189,7 +189,9 @@ class PropertyText:
                 if score <= 0:
                     continue
                 m = out.setdefault(ph.pid, PropertyMatch())
-                if score > m.score:
+                if score > m.score or (score == m.score and ph.lang == lang and not m.same_lang):
+                    # on a tie the question's own language tells more (German "gedreht" over a
+                    # one-word phrase "film" of another language)
                     m.score = score
                     m.same_lang = 1.0 if ph.lang == lang else 0.0
                     m.matched = len(ph.tokens)
@@ -302,6 +304,7 @@ class _Question:
     content_chars: int = 1
     anchor_types: dict[str, str | None] = field(default_factory=dict)
     cased: list[str] | None = None  # the tokens with their case (None: they do not align)
+    type_words: dict[str, frozenset[int]] = field(default_factory=dict)  # per entity: words naming its class
 
 
 _SPECIFIC = frozenset({"person", "place", "date", "number", "organization", "work"})
@@ -412,7 +415,9 @@ class LocalBackend:
         linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
         ranked = self.generate(question, lang, linked)[:MAX_CANDIDATES]
         cased = aligned_cased(question, len(tokenize(question)))
-        evidence = {m.qid: replace(m.link(), name_cover=name_features(cased, m.start, m.end)["name_cover"])
+        typing = type_words(linked, self.index.classes_of(m.qid for m in linked))
+        evidence = {m.qid: replace(m.link(), name_cover=name_features(cased, m.start, m.end,
+                                                                      typing.get(m.qid, ()))["name_cover"])
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
@@ -460,6 +465,7 @@ class LocalBackend:
         q.classes = [m for m in mentions if m.is_class][:4]
         classes = self.index.classes_of(m.qid for m in q.mentions)
         q.anchor_types = {m.qid: self.types.entity_type(classes.get(m.qid, ())) for m in q.mentions}
+        q.type_words = type_words(mentions, classes)
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         q.cased = aligned_cased(question, len(tokens))
         return q
@@ -773,7 +779,7 @@ class LocalBackend:
             "p31": 1.0 if a.pid == P31 else 0.0,
             "log_answers": math.log1p(a.count),
             "single_answer": 1.0 if a.count == 1 else 0.0,
-            **name_features(q.cased, m.start, m.end),
+            **name_features(q.cased, m.start, m.end, q.type_words.get(m.qid, ())),
         }
 
     def _rank(self, cands: list[Generated]) -> None:
@@ -804,6 +810,18 @@ def _relative_features(cands: Sequence[Generated]) -> None:
         f["prop_gap"] = best_prop - f["prop_score"]
         f["prop_gap_anchor"] = per_anchor[g.anchor] - f["prop_score"]
         f["explained_gap"] = best_explained - f["explained"]
+
+
+def type_words(mentions: Sequence[Mention], classes: dict[str, list[str]]) -> dict[str, frozenset[int]]:
+    """Per linked entity, the question's token positions linked to one of its ``P31``
+    classes (« den Film Titanic »: "Film" names a class of Titanic, the film)."""
+    spans = [(m.qid, range(m.start, m.end)) for m in mentions if m.is_class]
+    out: dict[str, frozenset[int]] = {}
+    for qid, own in classes.items():
+        words = frozenset(i for cls, span in spans if cls in own for i in span)
+        if words:
+            out[qid] = words
+    return out
 
 
 def _anchors(mentions: Sequence[Mention]) -> list[Mention]:

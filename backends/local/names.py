@@ -9,7 +9,7 @@ confidence see that; they never name an entity.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from backends.local.linking import is_stopword
 from core.text import cased_tokens, is_cjk
@@ -26,17 +26,26 @@ def _name_word(token: str) -> bool:
     return bool(token) and token[0].isupper() and not is_cjk(token) and not is_stopword(token.lower())
 
 
-def name_features(cased: Sequence[str] | None, start: int, end: int) -> dict[str, float]:
+def name_features(cased: Sequence[str] | None, start: int, end: int,
+                  type_words: Collection[int] = ()) -> dict[str, float]:
     """``name_extra``: capitalized words right next to the span ``[start, end)`` that it
     leaves out (0 when the span is not capitalized itself); ``name_cover``: the span's share
-    of the capitalized run it sits in (1.0 when it covers the run, or without case)."""
+    of the capitalized run it sits in (1.0 when it covers the run, or without case).
+
+    ``type_words``: positions of words that name a class of the linked entity ("Film" in
+    « den Film Titanic », "Landes" in « des Landes Frankreich »: German capitalizes every
+    noun); they say what the entity is, so they end the run instead of joining it."""
     if cased is None or not (0 <= start < end <= len(cased)) or not all(_name_word(t) for t in cased[start:end]):
         return {"name_extra": 0.0, "name_cover": 1.0}
+
+    def named(i: int) -> bool:
+        return i not in type_words and _name_word(cased[i])
+
     left = start
-    while left > 0 and _name_word(cased[left - 1]):
+    while left > 0 and named(left - 1):
         left -= 1
     right = end
-    while right < len(cased) and _name_word(cased[right]):
+    while right < len(cased) and named(right):
         right += 1
     extra = (start - left) + (right - end)
     return {"name_extra": float(extra), "name_cover": round((end - start) / (end - start + extra), 4)}

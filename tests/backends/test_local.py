@@ -232,6 +232,27 @@ def test_real_questions_over_the_full_kg(shared_kg_source: Path):
         assert top == {answer}, (question, cands[0].sparql)
 
 
+@pytest.mark.slow
+def test_a_german_noun_naming_the_entitys_class_is_not_part_of_its_name(shared_kg_source: Path):
+    """German capitalizes every noun: in « den Film Titanic », "Film" names what Titanic is
+    (a ``P31`` class of it), so the name typed is "Titanic", fully linked, not the run
+    "Film Titanic" half covered (which the pipeline would refuse as a namesake); and the
+    German phrase « gedreht » is the property's match, not a one-word "film" phrase of
+    another language that scores the same."""
+    from kg.build import build_kg
+
+    settings = load_settings({}, kg_source=shared_kg_source)
+    kg = EmbeddedKG(open_store(build_kg(shared_kg_source, settings.cache_dir, progress=False)))
+    local = LocalBackend.from_settings(settings, kg)
+    question = "Wer hat den Film Titanic gedreht?"
+    top = local.ask(question, "de")[0]
+    assert {t.value.rsplit("/", 1)[-1] for t in kg.query(top.sparql).column()} == {"Q42574"}
+    [titanic] = [link for link in top.links if link.qid == "Q44578"]
+    assert titanic.name_cover == 1.0
+    features = local.generate(question, "de")[0].features
+    assert features["prop_same_lang"] == 1.0 and features["name_cover"] == 1.0
+
+
 def _toy_rows():
     """Feature rows where the candidate with the better property match is the right one."""
     rows = []

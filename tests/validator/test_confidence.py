@@ -51,6 +51,18 @@ def test_name_features_see_a_partly_covered_name(question, mention, extra, cover
     assert feats == {"name_extra": extra, "name_cover": cover}
 
 
+def test_a_word_naming_the_entitys_class_ends_its_name():
+    question = "Wer hat den Film Titanic gedreht?"
+    cased = aligned_cased(question, len(tokenize(question)))
+    start, end = _span(question, "Titanic")
+    film = _span(question, "Film")[0]
+    assert name_features(cased, start, end) == {"name_extra": 1.0, "name_cover": 0.5}
+    assert name_features(cased, start, end, {film}) == {"name_extra": 0.0, "name_cover": 1.0}
+    federer = "Where was Roger Federer born?"
+    roger = _span(federer, "Roger")  # a word that names no class of the entity stays in the name
+    assert name_features(aligned_cased(federer, len(tokenize(federer))), *roger, {0})["name_cover"] == 0.5
+
+
 def test_answer_kinds_type_people_places_and_literals(tiny_kg_client):
     results = [execute(tiny_kg_client, s, 5.0) for s in (BIRTHPLACE, BIRTHDATE, PEOPLE, NOTHING, "SELECT nonsense")]
     kinds = answer_kinds(tiny_kg_client, results, 5.0)
