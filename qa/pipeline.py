@@ -250,8 +250,8 @@ class Pipeline:
         view.kept = True
         turn.rank = chosen + 1
         turn.sparql = view.sparql
-        turn.confidence = round(decision.probability, 6) if decision is not None else answer_probability(view,
-                                                                                                     validation)
+        turn.confidence = (round(decision.probability, 6) if decision is not None
+                           else answer_probability(view, validation))
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
         if isinstance(result, QueryResult) and (why := self._not_what_was_asked(turn, candidates[chosen], view,
                                                                                  result)):
