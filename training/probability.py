@@ -38,7 +38,7 @@ from core.settings import load_settings
 from training.confidence import RECORDS, SYNTHETIC, Record, gate_inputs, read_records, training_records
 from validator.gate import GatePolicy
 from validator.model import read_config
-from validator.probability import PROBABILITY_FILE, AnswerProbability, score_name
+from validator.probability import PROBABILITY_FILE, AnswerProbability
 
 MIN_STRINGS = 20
 """Fewest kept answers a map is fitted on."""
@@ -127,7 +127,7 @@ def build(records: Sequence[Record], policy: GatePolicy, threshold: float) -> An
     figures and the ``test`` figures in its ``info``."""
     items = [k for r in records if r.source != SYNTHETIC and (k := kept(r, policy)) is not None]
     dev = [k for k in items if k.split == "dev"]
-    info: dict[str, Any] = {"score_name": score_name(policy), "fitted_on": f"{len(dev)} dev strings",
+    info: dict[str, Any] = {"score_name": policy.score_name, "fitted_on": f"{len(dev)} dev strings",
                             "threshold": threshold}
     probability = fit(dev, policy, info)
     info["test"] = transfer([k for k in items if k.split == "test"], probability, threshold)

@@ -62,6 +62,12 @@ class GatePolicy:
         """The same as :meth:`choose`."""
         return self.choose(backend_scores, validator_scores, threshold, complex_mask)
 
+    @property
+    def score_name(self) -> str:
+        """The name of the score compared with the answer threshold: "blended" for ``mix``,
+        else "validator"."""
+        return "blended" if self.mode == "mix" else "validator"
+
     def gated_score(self, validator_score: float, backend_score: float) -> float:
         """The score the threshold applies to: the validator score, or for ``mix`` its
         blend ``(1 - w) * score + w * backend_score`` (backend score clipped to 0..1)."""
@@ -78,8 +84,7 @@ class GatePolicy:
         ``threshold``."""
         if complex_shape and self.complex_threshold is not None:
             return Compared(validator_score, self.complex_threshold, "validator", "yes_no" if yes_no else "complex")
-        return Compared(self.gated_score(validator_score, backend_score), threshold,
-                        "blended" if self.mode == "mix" else "validator", "answer")
+        return Compared(self.gated_score(validator_score, backend_score), threshold, self.score_name, "answer")
 
     def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
         """Whether a candidate with this backend score could pass the gate at all, i.e.

@@ -36,12 +36,6 @@ PROBABILITY_FILE = "probability.json"
 PROBABILITY_PATH = VALIDATOR_DIR / PROBABILITY_FILE
 
 
-def score_name(policy: GatePolicy) -> str:
-    """The name of the score ``policy`` compares with the answer threshold
-    (:meth:`GatePolicy.compared`)."""
-    return "blended" if policy.mode == "mix" else "validator"
-
-
 @dataclass(frozen=True)
 class AnswerProbability:
     """A monotone map from the gate's compared score to the probability that the kept
@@ -63,7 +57,7 @@ class AnswerProbability:
     @property
     def score_name(self) -> str:
         """The compared score this map reads ("blended" or "validator")."""
-        return score_name(GatePolicy(self.mode, self.rank_weight))
+        return GatePolicy(self.mode, self.rank_weight).score_name
 
     def fits(self, policy: GatePolicy) -> bool:
         """Whether this map was fitted for ``policy``'s compared score."""
