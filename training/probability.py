@@ -35,7 +35,16 @@ import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
 from core.settings import load_settings
-from training.confidence import RECORDS, SYNTHETIC, Record, gate_inputs, read_records, training_records
+from training.confidence import (
+    RECORDS,
+    SYNTHETIC,
+    Record,
+    bench_dev,
+    gate_inputs,
+    read_records,
+    training_records,
+    unseen,
+)
 from validator.gate import GatePolicy
 from validator.model import read_config
 from validator.probability import PROBABILITY_FILE, AnswerProbability
@@ -49,8 +58,6 @@ class Kept:
     """The candidate the gate keeps for one string: its compared score and whether its
     answers are right."""
 
-    source: str
-    split: str
     score: float
     right: bool
 
@@ -66,7 +73,7 @@ def kept(record: Record, policy: GatePolicy) -> Kept | None:
     if index is None or record.n_answers[index] == 0 or policy.split_mask(complex_mask, len(validator))[index]:
         return None
     compared = policy.compared(validator[index], backend[index], 0.0)
-    return Kept(record.source, record.split, compared.score, bool(record.correct[index]))
+    return Kept(compared.score, bool(record.correct[index]))
 
 
 def fit(items: Sequence[Kept], policy: GatePolicy, info: dict[str, Any] | None = None) -> AnswerProbability:
@@ -110,28 +117,33 @@ def transfer(items: Sequence[Kept], probability: AnswerProbability, threshold: f
             "right_when_shown": round(float(right[shown].mean()), 3) if shown.any() else None}
 
 
-def left_out(items: Sequence[Kept], policy: GatePolicy, threshold: float) -> dict[str, dict[str, Any]]:
-    """Per source: the map fitted on the other sources' ``dev`` strings, read on this
-    source's unseen strings (``dev`` and ``test``)."""
+def kept_items(records: Sequence[Record], policy: GatePolicy) -> list[Kept]:
+    """What ``policy`` keeps for each of ``records`` (those where it keeps something)."""
+    return [k for r in records if (k := kept(r, policy)) is not None]
+
+
+def left_out(records: Sequence[Record], policy: GatePolicy, threshold: float) -> dict[str, dict[str, Any]]:
+    """Per bench source: the map fitted on the other sources' ``dev`` strings
+    (:func:`training.confidence.bench_dev`), read on this source's strings the
+    cross-encoder never saw (:func:`training.confidence.unseen`)."""
     figures: dict[str, dict[str, Any]] = {}
-    for source in sorted({k.source for k in items}):
-        others = [k for k in items if k.source != source and k.split == "dev"]
-        mine = [k for k in items if k.source == source and k.split != "train"]
+    for source in sorted({r.source for r in records} - {SYNTHETIC}):
+        others, mine = kept_items(bench_dev(records, source), policy), kept_items(unseen(records, source), policy)
         if len(others) >= MIN_STRINGS and mine:
             figures[source] = transfer(mine, fit(others, policy), threshold)
     return figures
 
 
 def build(records: Sequence[Record], policy: GatePolicy, threshold: float) -> AnswerProbability:
-    """The shipped map: fitted on every source's ``dev`` strings, with the left-out
+    """The shipped map: fitted on every bench source's ``dev`` strings, with the left-out
     figures and the ``test`` figures in its ``info``."""
-    items = [k for r in records if r.source != SYNTHETIC and (k := kept(r, policy)) is not None]
-    dev = [k for k in items if k.split == "dev"]
+    dev = kept_items(bench_dev(records), policy)
     info: dict[str, Any] = {"score_name": policy.score_name, "fitted_on": f"{len(dev)} dev strings",
                             "threshold": threshold}
     probability = fit(dev, policy, info)
-    info["test"] = transfer([k for k in items if k.split == "test"], probability, threshold)
-    info["left_out"] = left_out(items, policy, threshold)
+    test = [r for r in records if r.split == "test" and r.source != SYNTHETIC]
+    info["test"] = transfer(kept_items(test, policy), probability, threshold)
+    info["left_out"] = left_out(records, policy, threshold)
     return AnswerProbability(probability.scores, probability.probabilities, policy.mode, policy.rank_weight, info)
 
 

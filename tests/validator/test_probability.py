@@ -22,13 +22,13 @@ from validator.probability import PROBABILITY_FILE, AnswerProbability, load_prob
 MIX = GatePolicy("mix", 0.55, 0.98)
 
 
-def _items(n: int = 2000, seed: int = 7, source: str = "a", split: str = "dev") -> list[Kept]:
+def _items(n: int = 2000, seed: int = 7) -> list[Kept]:
     """Scores uniform in 0..1; an answer at score s is right with probability s**2."""
     rng = random.Random(seed)
     out = []
     for _ in range(n):
         s = rng.random()
-        out.append(Kept(source, split, s, rng.random() < s * s))
+        out.append(Kept(s, rng.random() < s * s))
     return out
 
 
@@ -42,7 +42,7 @@ def test_the_fitted_map_is_monotone_and_recovers_the_rate_of_right_answers() -> 
 
 
 def test_a_step_of_only_right_answers_never_says_certain() -> None:
-    items = [Kept("a", "dev", s / 100, s >= 50) for s in range(100)]
+    items = [Kept(s / 100, s >= 50) for s in range(100)]
     probability = fit(items, MIX)
     assert 0.0 < probability.probability(0.0) < 0.05
     assert 0.95 < probability.probability(1.0) < 1.0
