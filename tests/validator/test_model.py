@@ -221,10 +221,21 @@ def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):
         init_from_validator(base_network(tiny_base, 2), tmp_path / "shallow")
 
 
-def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_base, tmp_path):
+def _imports_transformers(model_dir, base_dir, cache) -> bool:
+    """Whether a fresh interpreter that loads the validator from ``cache`` and scores a
+    pair imports transformers."""
     import subprocess
     import sys
 
+    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
+             f"e = CrossEncoder.load(Path({str(model_dir)!r}), Path({str(base_dir)!r}), "
+             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
+             "print(any(m.startswith('transformers') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.strip() != "False"
+
+
+def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_base, tmp_path):
     from validator.model import PairTokenizer, runtime_fingerprint
 
     net = base_network(tiny_base, 2).eval()
@@ -247,21 +258,13 @@ def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_
     firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]
     assert PairTokenizer.load(tiny_base)(firsts, seconds, max_length=16)["input_ids"] == hf(
         firsts, seconds, truncation=True, max_length=16)["input_ids"]
-    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
-             f"e = CrossEncoder.load(Path({str(tmp_path / 'v')!r}), Path({str(tiny_base)!r}), "
-             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
-             "print(any(m.startswith('transformers') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert not _imports_transformers(tmp_path / "v", tiny_base, cache)
     (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
     CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # new weights file: a new fingerprint
     assert len(list(cache.iterdir())) == 2
 
 
 def test_the_fp32_runtime_is_cached_too_and_scores_as_the_network_does(tiny_base, tmp_path):
-    import subprocess
-    import sys
-
     net = base_network(tiny_base, 2).eval()
     config = ValidatorConfig(layers=2, quantize=False)  # fp32, as shipped
     save_validator(net, config, tmp_path / "v")
@@ -272,9 +275,4 @@ def test_the_fp32_runtime_is_cached_too_and_scores_as_the_network_does(tiny_base
     assert file.name.startswith("validator-fp32-")
     assert cached.predict(PAIRS) == pytest.approx(plain.predict(PAIRS), abs=1e-6)
     assert "quantized" not in type(cached.net.bert.encoder.layer[0].attention.self.qkv).__module__
-    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
-             f"e = CrossEncoder.load(Path({str(tmp_path / 'v')!r}), Path({str(tiny_base)!r}), "
-             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
-             "print(any(m.startswith('transformers') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert not _imports_transformers(tmp_path / "v", tiny_base, cache)
