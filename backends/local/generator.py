@@ -413,11 +413,10 @@ class LocalBackend:
         """Up to :data:`MAX_CANDIDATES` ranked SPARQL candidates (scores in [0, 1]).  The
         question is linked once; both the simple and the complex layer read those mentions."""
         linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
-        ranked = self.generate(question, lang, linked)[:MAX_CANDIDATES]
-        cased = aligned_cased(question, len(tokenize(question)))
-        typing = type_words(linked, self.index.classes_of(m.qid for m in linked))
-        evidence = {m.qid: replace(m.link(), name_cover=name_features(cased, m.start, m.end,
-                                                                      typing.get(m.qid, ()))["name_cover"])
+        q = self._analyze(question, lang, linked)
+        ranked = self._generate(q)[:MAX_CANDIDATES]
+        evidence = {m.qid: replace(m.link(), name_cover=name_features(q.cased, m.start, m.end,
+                                                                      q.type_words.get(m.qid, ()))["name_cover"])
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
@@ -430,9 +429,12 @@ class LocalBackend:
         left and some query timed out, :class:`BackendTimeout` is raised; an unreachable KG
         raises :class:`BackendUnavailable`.  Expansions stop once ``budget_s`` is spent.
         """
+        return self._generate(self._analyze(question, lang, linked))
+
+    def _generate(self, q: _Question) -> list[Generated]:
+        """:meth:`generate` for an analyzed question."""
         self._local.timeouts = 0
         deadline = time.monotonic() + self.budget_s
-        q = self._analyze(question, lang, linked)
         if not q.mentions:
             return []
         cands: dict[str, Generated] = {}
@@ -463,7 +465,7 @@ class LocalBackend:
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         q = _Question(question, lang, tokens, qtype, _anchors(mentions))
         q.classes = [m for m in mentions if m.is_class][:4]
-        classes = self.index.classes_of(m.qid for m in q.mentions)
+        classes = self.index.classes_of(m.qid for m in mentions)  # every linked entity's: its name's evidence
         q.anchor_types = {m.qid: self.types.entity_type(classes.get(m.qid, ())) for m in q.mentions}
         q.type_words = type_words(mentions, classes)
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
