@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.lexicon import PropertyLexicon, default_lexicon
-from backends.local.linking import Linker, Mention, is_stopword, is_stopword_as_written
+from backends.local.linking import Linker, Mention, is_stopword, is_stopword_as_written, is_stopword_in
 from backends.local.names import aligned_cased, name_features
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
@@ -122,6 +122,7 @@ class PropertyText:
     def __init__(self, kg_labels: dict[str, dict[str, list[str]]], lexicon: PropertyLexicon | None) -> None:
         self.answer_types: dict[str, str] = {}
         self.kept = _accented_content_words(lexicon)
+        self.content = self._content_words(lexicon)
         phrases: list[_Phrase] = []
         for pid, langs in kg_labels.items():
             for lang, names in langs.items():
@@ -148,13 +149,28 @@ class PropertyText:
         would turn into a function word (French "né" is not "ne")."""
         return token if token in self.kept else fold(token)
 
-    def is_function(self, form: str) -> bool:
-        """Whether a matched word form (:meth:`form`) is a function or question word."""
-        return form not in self.kept and is_stopword(form)
+    def is_function(self, form: str, lang: str = "") -> bool:
+        """Whether a matched word form (:meth:`form`) is a function or question word in a text
+        of ``lang``: a function word of another language stays one unless ``lang``'s lexicon
+        phrases use it as a content word (English "die", "son", "war"; German "Kind")."""
+        return form not in self.kept and is_stopword(form) and form not in self.content.get(lang, ())
+
+    def _content_words(self, lexicon: PropertyLexicon | None) -> dict[str, frozenset[str]]:
+        """Per language: the word forms its lexicon phrases use that are function words only
+        in other languages."""
+        if lexicon is None:
+            return {}
+        words: dict[str, set[str]] = {}
+        for pid in lexicon.properties():
+            for lang, items in lexicon.all_phrases(pid).items():
+                for item in items:
+                    words.setdefault(lang, set()).update(
+                        f for f in map(self.form, tokenize(item)) if is_stopword(f) and not is_stopword_in(f, lang))
+        return {lang: frozenset(forms) for lang, forms in words.items() if forms}
 
     def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
         toks = [self.form(t) for t in tokenize(text)]
-        content = tuple(t for t in toks if not self.is_function(t)) or tuple(toks)
+        content = tuple(t for t in toks if not self.is_function(t, lang)) or tuple(toks)
         if not content:
             return []
         cjk = all(is_cjk(t) for t in content)
@@ -165,7 +181,7 @@ class PropertyText:
         in order, function words included) and its CJK remainder."""
         sims: dict[str, tuple[float, str]] = {}
         for w in rest:
-            if is_cjk(w) or self.is_function(w):
+            if is_cjk(w) or self.is_function(w, lang):
                 continue
             if w in self.by_token:
                 sims[w] = (1.0, w)
@@ -735,7 +751,7 @@ class LocalBackend:
         answer_type = a.kind if a.kind in _LITERALS else self.types.side_type(a.pid, answer_side)
         fit, mismatch = _fit(answer_type, qtype)
         anchor_fit, anchor_mismatch = _fit(q.anchor_types.get(m.qid), self.types.side_type(a.pid, anchor_side))
-        words = [w for w in self._rest(q, [(m.start, m.end)])[0] if not self.props.is_function(w)]
+        words = [w for w in self._rest(q, [(m.start, m.end)])[0] if not self.props.is_function(w, q.lang)]
         matched_share = min(1.0, len(pm.words) / len(words)) if words else 1.0
         return {
             f"pid={a.pid}": 1.0,

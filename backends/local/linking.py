@@ -69,21 +69,21 @@ _STOP = {
           "warum es sie er ihr ihre sein seine man gibt geben",
     "fr": "le la les l un une des du de d et ou ne pas est sont était étaient été a ont avait qui que qu quoi "
           "quel quelle quels quelles où quand comment combien pourquoi il elle ils elles ce cette ces son sa "
-          "ses leur leurs dans en sur au aux par pour avec y se s c est-ce à",
+          "ses leur leurs dans en sur au aux par pour avec y se s c t on est-ce à",
     "es": "el la los las lo un una unos unas de del y o no es son era eran fue fueron ha han había que qué "
           "quién quiénes quien cuál cuáles cual donde dónde cuándo cuando cómo como cuánto cuántos cuántas "
-          "por para con en al se su sus este esta estos estas hay está",
-    "it": "il lo la i gli le l un uno una di del della dei degli delle e o non è sono era erano fu stato "
-          "stata ha hanno che chi cosa quale quali dove quando come quanto quanti quante perché in nel nella "
+          "por para con en al a se su sus este esta estos estas hay está",
+    "it": "il lo la i gli le l d un uno una di a del della dei degli delle e o non è sono era erano fu stato "
+          "stata ha hanno che chi cosa qual quale quali dove quando come quanto quanti quante perché in nel nella "
           "al alla da dal dalla con su per si suo sua suoi",
     "pt": "o a os as um uma uns umas de do da dos das e ou não é são era eram foi foram tem têm que quem qual "
-          "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua",
+          "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua d está",
     "ru": "и в во на с со к ко по о об от до из за у для не ни это этот эта эти то был была было были есть "
           "является являлась являлся кто что какой какая какое какие каким какую каком где когда как "
           "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые "
           "называется называются называлась называлось назывался называют называли зовут звали",
     "uk": "і й та в у на з зі до по про від із за для не це цей ця ці був була було були є хто що який яка "
-          "яке які де коли як скільки чому чий він вона вони його її їх ї називається називаються "
+          "яке які де коли як скільки чому чий він вона вони його її їх ї об називається називаються "
           "називали звали звуть",
     "ar": "ما ماذا من هو هي في على إلى الى عن مع متى أين اين كيف كم لماذا هل التي الذي الذين كان كانت هذا هذه "
           "ذلك تلك أي اي أو او و ثم قد لم لن ليس بين عند كل بعض",
@@ -103,6 +103,19 @@ def is_stopword_as_written(token: str) -> bool:
 def is_stopword(token: str) -> bool:
     """True for a function/question word of any supported language."""
     return is_stopword_as_written(token) or fold(token) in STOPWORDS
+
+
+_OWN_STOP: dict[str, frozenset[str]] = {
+    lang: frozenset(words.split()) | frozenset(fold(w) for w in words.split()) for lang, words in _STOP.items()}
+
+
+def is_stopword_in(token: str, lang: str) -> bool:
+    """True for a function/question word of ``lang`` itself (English "die" is none, German
+    "die" is); for a language without its own list, the same as :func:`is_stopword`."""
+    own = _OWN_STOP.get(lang)
+    if own is None:
+        return is_stopword(token)
+    return token in own or fold(token) in own or token in _STOP_CJK
 
 
 @dataclass(frozen=True)

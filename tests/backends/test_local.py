@@ -364,6 +364,20 @@ def test_an_accented_lexicon_word_is_not_a_folded_function_word(backend: LocalBa
     assert (top.entities, top.properties) == ((EINSTEIN,), ("P19",))
 
 
+def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(backend: LocalBackend):
+    """German « die » is an article, English "die" is the verb of "where did … die": in an
+    English question it matches the place of death (P20); in a German one, and where the
+    language has no list of its own, it stays a function word."""
+    props = backend.props
+    assert not props.is_function("die", "en") and props.is_function("die", "de") and props.is_function("die", "zh")
+    assert props.is_function("did", "en") and props.is_function("where", "de")
+    english = props.match(["where", "did", "albert", "einstein", "die"], "", "en")
+    assert english["P20"].words == frozenset({"die"}) and english["P20"].same_lang == 1.0
+    assert "P20" not in props.match(["where", "did", "albert", "einstein", "die"], "", "de")
+    german = props.match(["wo", "ist", "die", "hauptstadt"], "", "de")
+    assert "die" not in german["P36"].words
+
+
 def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_path: Path):
     """« Шри-Ланке » is the prepositional case of the alias « Шри-Ланка » (same Russian
     stem): linked as that name inflected, not as a fuzzy spelling or a sound-alike; a typo
