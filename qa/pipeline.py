@@ -235,16 +235,18 @@ class Pipeline:
         if chosen is None:
             turn.status = Status.ABSTAINED
             return
+        passed = [bool(v.passed) for v in turn.candidates]
+        while (rival := namesake_rival(candidates, chosen, passed)) is not None:
+            # the name is also a better-known entity's, whose reading passes too: read it so
+            better = better_known_reading(candidates, passed, rival[1], turn.candidates)
+            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
+                              f"both readings pass, the better-known {rival[1].qid} is read")
+            chosen = better
         partial = partial_link(candidates[chosen])
         if partial is not None:  # the entity only shares part of the name typed: never answer for it
             turn.status = Status.ABSTAINED
             turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
             turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
-            return
-        rival = namesake_rival(candidates, chosen, [v.passed for v in turn.candidates])
-        if rival is not None:  # the name is another entity's too, and reading it so also passes: no guess
-            turn.status = Status.ABSTAINED
-            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; both readings pass")
             return
         view = turn.candidates[chosen]
         view.kept = True
@@ -385,9 +387,9 @@ def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool |
     """``(kept link, rival link)`` when another candidate that passed the gate links the same
     words of the question to another, better-known entity (more facts in the KG), else
     ``None``.  « Italien » names both the Kingdom of Italy and Italy: when the reading of the
-    lesser-known one is kept while Italy's passes too, the name alone does not tell which is
-    meant.  (Keeping the better-known one, Hungary over the Kingdom of Hungary, is what a
-    reader assumes.)"""
+    lesser-known one is kept while Italy's passes too, the pipeline reads the name as Italy,
+    as a reader assumes (Hungary over the Kingdom of Hungary), instead of the backend's
+    order."""
     kept = {link.mention: link for link in candidates[chosen].links}
     for i, candidate in enumerate(candidates):
         if i == chosen or not (i < len(passed) and passed[i]):
@@ -397,6 +399,16 @@ def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool |
             if mine is not None and mine.qid != link.qid and link.degree > mine.degree:
                 return mine, link
     return None
+
+
+def better_known_reading(candidates: list[Candidate], passed: list[bool], link: Link,
+                         views: list[CandidateView]) -> int:
+    """The passing candidate that reads ``link``'s words as ``link``'s entity with the
+    highest compared score (one exists: :func:`namesake_rival` found it)."""
+    readings = [i for i, c in enumerate(candidates)
+                if i < len(passed) and passed[i] and any(k.mention == link.mention and k.qid == link.qid
+                                                         for k in c.links)]
+    return max(readings, key=lambda i: (views[i].compared.score if views[i].compared is not None else 0.0, -i))
 
 
 def parse_lang(turn: Turn) -> str:

@@ -208,3 +208,24 @@ def test_a_lesser_known_namesake_is_not_kept_while_the_better_known_one_passes_t
     other_words = Candidate(unrelated.sparql, 0.8, links=(Link("Q1", "universe", "universe", "label", 0.8,
                                                                degree=5000),))
     assert namesake_rival([kingdom, other_words], 0, [True, True]) is None  # other words of the question
+
+
+def test_when_both_readings_of_a_name_pass_the_better_known_entity_is_read():
+    """« Germany » names the Federal Republic and, as an alias, a lesser-known historical
+    state: the backend ranks the lesser-known reading first, both pass the gate, and the
+    answer is read for the better-known one (as a reader would), with a note, not withheld."""
+    historical = Candidate("SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }", 0.9,
+                           links=(Link("Q937", "germany", "germany", "alias", 0.8, degree=40),))
+    germany = Candidate(CAPITAL, 0.8, links=(Link("Q183", "germany", "germany", "label", 0.9, degree=900),))
+
+    class Sure:
+        def predict(self, pairs):
+            return [0.99] * len(pairs)
+
+    question = "What is the capital of Germany?"
+    pipe = _pipeline({question: [historical, germany]},
+                     validation=Validation(Verbalize(), Sure(), GatePolicy("mix", 0.5)), threshold=0.8)
+    turn = pipe.answer(question, "en")
+    assert turn.answered and turn.rank == 2 and [a.id for a in turn.answers] == ["Q64"]
+    assert [c.kept for c in turn.candidates] == [False, True]
+    assert "the better-known Q183 is read" in turn.notes[-1]
