@@ -75,7 +75,7 @@ _STOP = {
           "por para con en al a se su sus este esta estos estas hay está",
     "it": "il lo la i gli le l d un uno una di a del della dei degli delle e o non è sono era erano fu stato "
           "stata ha hanno che chi cosa qual quale quali dove quando come quanto quanti quante perché in nel nella "
-          "al alla da dal dalla con su per si suo sua suoi",
+          "al alla da dal dalla con su per si suo sua suoi dell nell dall sull dov cos quest quell",
     "pt": "o a os as um uma uns umas de do da dos das e ou não é são era eram foi foram tem têm que quem qual "
           "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua d está",
     "ru": "и в во на с со к ко по о об от до из за у для не ни это этот эта эти то был была было были есть "

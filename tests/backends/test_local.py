@@ -378,6 +378,17 @@ def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(
     assert "die" not in german["P36"].words
 
 
+def test_an_italian_elided_article_is_a_function_word():
+    """« dell'Italia » tokenizes to "dell" + "italia": "dell" (di + l') is a function word,
+    so Italia covers the question's content words as "la capitale della Francia" would."""
+    from backends.local.linking import is_stopword_in
+    from core.text import tokenize
+
+    assert tokenize("Qual è la capitale dell'Italia?")[-2:] == ["dell", "italia"]
+    assert all(is_stopword_in(w, "it") for w in ("dell", "nell", "sull", "dall", "dov", "cos"))
+    assert not is_stopword_in("capitale", "it")
+
+
 def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_path: Path):
     """« Шри-Ланке » is the prepositional case of the alias « Шри-Ланка » (same Russian
     stem): linked as that name inflected, not as a fuzzy spelling or a sound-alike; a typo
