@@ -81,7 +81,7 @@ CUE_WORDS: dict[str, frozenset[str]] = {
     "de": _words("wer was welche welcher welches welchen wie wo wann warum wieviele wieso woher wohin der "
                  "die das des dem den ist sind war waren hat hatte haben wurde wurden von und ein eine "
                  "einen einem einer im vom zum zur nicht auf für mit geboren gestorben stadt land starb "
-                 "heißt liegt gibt hoch lebte schrieb"),
+                 "heißt liegt gibt hoch alt groß lebte schrieb spielte"),
     "fr": _words("qui quel quelle quels quelles combien où quand comment pourquoi lequel laquelle le les "
                  "des du au aux est était sont ont été et un une dans sur pour avec né née mort morte "
                  "ville pays qu'est ce c'est quoi"),
