@@ -33,6 +33,7 @@ pipe to the parent closes.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import logging
@@ -257,6 +258,9 @@ class WorkerPipeline:
                                      name="kgqa-template", daemon=True)
         self._template.start()
         child.close()
+        # closed at interpreter exit with bounded waits, before multiprocessing's own exit
+        # hook, which joins the template without a timeout (an exit on Ctrl-C must not hang)
+        atexit.register(self.close)
         self._starter = threading.Thread(target=self._start, name="kgqa-workers-start", daemon=True)
         self._starter.start()
         if wait:
@@ -432,7 +436,8 @@ class WorkerPipeline:
             log.error("no replacement worker: %s", self._failure)
 
     def close(self) -> None:
-        """Stop the workers and the template."""
+        """Stop the workers and the template (at most about 10 s; idempotent)."""
+        atexit.unregister(self.close)
         self._closed = True
         with self._lock:
             workers, self._all = self._all, []

@@ -32,7 +32,8 @@ CAPITAL = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www
 DEADLINE_S = 3.0
 
 PARENT = """
-import json, sys, time
+import faulthandler, json, signal, sys, time
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test's diagnosis when it does not end
 from pathlib import Path
 from core.settings import load_settings
 from service.app import create_app
@@ -64,16 +65,33 @@ def _running(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def _state(pid: int) -> str:
+    """``pid``'s state and kernel wait channel, for a failure message."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return f"{pid}: {stat} {Path(f'/proc/{pid}/wchan').read_text()}"
+    except OSError:
+        return f"{pid}: gone"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGINT])
-def test_no_worker_survives_its_parent(tiny_source: tuple[Path, Path], sig: int) -> None:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, *map(str, tiny_source)], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True)
+def test_no_worker_survives_its_parent(tiny_source: tuple[Path, Path], sig: int, tmp_path: Path) -> None:
+    errors = tmp_path / "parent.err"
+    with errors.open("w") as err:
+        parent = subprocess.Popen([sys.executable, "-c", PARENT, *map(str, tiny_source)], cwd=ROOT,
+                                  stdout=subprocess.PIPE, stderr=err, text=True)
     try:
         children = json.loads(parent.stdout.readline())
         assert len(children) == 3 and all(_running(pid) for pid in children)
         parent.send_signal(sig)
-        parent.wait(timeout=10)
+        try:
+            parent.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # say where it hangs: its threads' stacks and its children's states
+            parent.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            pytest.fail(f"the parent did not end within 10 s of signal {sig}; children "
+                        f"{[_state(pid) for pid in children]}; its stacks:\n{errors.read_text()[-4000:]}")
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(_running(pid) for pid in children):
             time.sleep(0.1)
