@@ -34,6 +34,9 @@ DEADLINE_S = 3.0
 PARENT = """
 import faulthandler, json, signal, sys, time
 faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test's diagnosis when it does not end
+# Ctrl-C as a terminal delivers it, whatever this process inherited: a suite started in the
+# background by a shell without job control ignores SIGINT, and so would this parent
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from pathlib import Path
 from core.settings import load_settings
 from service.app import create_app
