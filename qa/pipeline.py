@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
@@ -204,6 +204,20 @@ class Pipeline:
                                           yes_no=view.shape == "ask")
         return gate.choose(backend, scores, self.threshold, complex_mask)
 
+    def _better_known(self, turn: Turn, candidates: list[Candidate], chosen: int,
+                      decision: Decision | None) -> tuple[int, Decision | None]:
+        """The kept candidate once a name two entities share is read as the better-known one
+        (when its reading passes too), with the learned decision's probability of it."""
+        passed = [bool(v.passed) for v in turn.candidates]
+        while (rival := namesake_rival(candidates, chosen, passed)) is not None:
+            chosen = better_known_reading(candidates, passed, rival[1], turn.candidates)
+            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
+                              f"both readings pass, the better-known {rival[1].qid} is read")
+        if decision is not None and decision.index != chosen:
+            known = chosen < len(decision.probabilities)
+            decision = replace(decision, index=chosen, probability=decision.probabilities[chosen]) if known else None
+        return chosen, decision
+
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
         two-entity comparison (both values fetched, compared in Python)."""
@@ -235,13 +249,7 @@ class Pipeline:
         if chosen is None:
             turn.status = Status.ABSTAINED
             return
-        passed = [bool(v.passed) for v in turn.candidates]
-        while (rival := namesake_rival(candidates, chosen, passed)) is not None:
-            # the name is also a better-known entity's, whose reading passes too: read it so
-            better = better_known_reading(candidates, passed, rival[1], turn.candidates)
-            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
-                              f"both readings pass, the better-known {rival[1].qid} is read")
-            chosen = better
+        chosen, decision = self._better_known(turn, candidates, chosen, decision)
         partial = partial_link(candidates[chosen])
         if partial is not None:  # the entity only shares part of the name typed: never answer for it
             turn.status = Status.ABSTAINED
