@@ -115,7 +115,7 @@ CUE_LETTERS: dict[str, str] = {
 _FR_ELISION = re.compile(r"\b(?:qu|l|d|n|c|j|s)['’]\w", re.IGNORECASE)
 _IT_ELISION = re.compile(r"\b(?:dell|all|nell|sull|quest|un)['’]\w", re.IGNORECASE)
 
-WEIGHTS: Mapping[str, float] = {"lingua": 1.0, "langdetect": 0.6, "cue_word": 0.4, "cue_letter": 0.3, "en_prior": 0.15}
+WEIGHTS: Mapping[str, float] = {"lingua": 1.0, "langdetect": 0.5, "cue_word": 0.4, "cue_letter": 0.3, "en_prior": 0.15}
 
 _lock = threading.Lock()
 _lingua: dict[tuple[str, ...], Any] = {}

@@ -19,7 +19,7 @@ QUESTIONS: dict[str, list[str]] = {
            "When did Tolstoy die?", "Name a river in Spain."],
     "de": ["Wer hat Faust geschrieben?", "Wo wurde Goethe geboren?", "Wie hoch ist die Zugspitze?",
            "Welche Stadt ist die Hauptstadt von Italien?", "Wann starb Beethoven?", "Wie alt ist Tom Cruise?",
-           "Wer spielte in Titanic?"],
+           "Wer spielte in Titanic?", "Wurde Chris Froome 1985 geboren?"],
     "fr": ["Qui a écrit Les Misérables ?", "Où est né Victor Hugo ?", "Quelle est la capitale du Portugal ?",
            "Combien d'habitants a Lyon ?", "Quand est mort Napoléon ?"],
     "es": ["¿Quién escribió Don Quijote?", "¿Dónde nació Picasso?", "¿Cuál es la capital de Perú?",
