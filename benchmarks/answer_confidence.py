@@ -98,20 +98,21 @@ def gate_left_out(records: Sequence[Record], floor: float = GATE_FLOOR, min_show
     cross-encoder never saw (:func:`unseen`).  Returns the worst left-out precision (sources
     with at least ``min_shown`` shown)."""
     grid = [t / 1000 for t in range(500, 1000, 5)]
-    worst = 1.0
-    for source in [s for s in SOURCES if s != "synthetic" and any(r.source == s for r in records)]:
-        dev = bench_dev(records, source)
+
+    def lowest(dev: Sequence[Record]) -> float:
         passing = [t for t in grid if (f := figures(old_gate(dev, t), 0.5)).shown >= min_shown
                    and f.precision >= floor]
-        threshold = min(passing, default=0.999)
+        return min(passing, default=0.999)
+
+    worst = 1.0
+    for source in [s for s in SOURCES if s != "synthetic" and any(r.source == s for r in records)]:
+        threshold = lowest(bench_dev(records, source))
         table = per_language(old_gate(unseen(records, source), threshold), 0.5)
         if table["all"].shown >= min_shown:
             worst = min(worst, table["all"].precision)
         print_table(f"LEFT OUT {source}, shipped gate (threshold {threshold:.3f}: the others' dev reach "
                     f"{floor}; its dev and test strings)", table)
-    everyone = [t for t in grid if (f := figures(old_gate(bench_dev(records), t), 0.5)).shown >= min_shown
-                and f.precision >= floor]
-    print(f"the rule on every source's dev: threshold {min(everyone, default=0.999):.3f}")
+    print(f"the rule on every source's dev: threshold {lowest(bench_dev(records)):.3f}")
     verdict = "met" if worst >= TARGET else "not met"
     print(f"worst left-out precision of the shipped gate (>= {min_shown} shown): {worst:.3f} "
           f"(target {TARGET}: {verdict})")

@@ -59,20 +59,23 @@ def tiny_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return source, root / "cache"
 
 
+def _proc_state(pid: int) -> str | None:
+    """``pid``'s state letter from ``/proc`` (``None`` once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
 def _running(pid: int) -> bool:
     """True while ``pid`` exists and is not a zombie."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
+    return _proc_state(pid) not in (None, "Z", "X")
 
 
 def _state(pid: int) -> str:
     """``pid``'s state and kernel wait channel, for a failure message."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return f"{pid}: {stat} {Path(f'/proc/{pid}/wchan').read_text()}"
+        return f"{pid}: {_proc_state(pid)} {Path(f'/proc/{pid}/wchan').read_text()}"
     except OSError:
         return f"{pid}: gone"
 
