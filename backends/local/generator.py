@@ -121,8 +121,9 @@ class PropertyText:
 
     def __init__(self, kg_labels: dict[str, dict[str, list[str]]], lexicon: PropertyLexicon | None) -> None:
         self.answer_types: dict[str, str] = {}
-        self.kept = _accented_content_words(lexicon)
-        self.content = self._content_words(lexicon)
+        words = _lexicon_words(lexicon)
+        self.kept = _accented_content_words(words)
+        self.content = self._content_words(words)
         phrases: list[_Phrase] = []
         for pid, langs in kg_labels.items():
             for lang, names in langs.items():
@@ -155,18 +156,12 @@ class PropertyText:
         phrases use it as a content word (English "die", "son", "war"; German "Kind")."""
         return form not in self.kept and is_stopword(form) and form not in self.content.get(lang, ())
 
-    def _content_words(self, lexicon: PropertyLexicon | None) -> dict[str, frozenset[str]]:
-        """Per language: the word forms its lexicon phrases use that are function words only
-        in other languages."""
-        if lexicon is None:
-            return {}
-        words: dict[str, set[str]] = {}
-        for pid in lexicon.properties():
-            for lang, items in lexicon.all_phrases(pid).items():
-                for item in items:
-                    words.setdefault(lang, set()).update(
-                        f for f in map(self.form, tokenize(item)) if is_stopword(f) and not is_stopword_in(f, lang))
-        return {lang: frozenset(forms) for lang, forms in words.items() if forms}
+    def _content_words(self, words: dict[str, set[str]]) -> dict[str, frozenset[str]]:
+        """Per language: the word forms its lexicon phrases (``words``, per language) use that
+        are function words only in other languages."""
+        content = {lang: frozenset(f for f in map(self.form, tokens) if is_stopword(f) and not is_stopword_in(f, lang))
+                   for lang, tokens in words.items()}
+        return {lang: forms for lang, forms in content.items() if forms}
 
     def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
         toks = [self.form(t) for t in tokenize(text)]
@@ -246,14 +241,20 @@ class PropertyText:
         return ph.weight * base * specificity, contiguous
 
 
-def _accented_content_words(lexicon: PropertyLexicon | None) -> frozenset[str]:
-    """Lexicon words that are content words as written but function words once folded
-    (French "né", folded "ne")."""
-    if lexicon is None:
-        return frozenset()
-    words = {t for pid in lexicon.properties() for items in lexicon.all_phrases(pid).values()
-             for item in items for t in tokenize(item)}
-    return frozenset(t for t in words if not is_stopword_as_written(t) and is_stopword(t))
+def _lexicon_words(lexicon: PropertyLexicon | None) -> dict[str, set[str]]:
+    """Per language, the words (tokens as written) of the lexicon's phrases."""
+    words: dict[str, set[str]] = {}
+    if lexicon is not None:
+        for pid in lexicon.properties():
+            for lang, items in lexicon.all_phrases(pid).items():
+                words.setdefault(lang, set()).update(t for item in items for t in tokenize(item))
+    return words
+
+
+def _accented_content_words(words: dict[str, set[str]]) -> frozenset[str]:
+    """Lexicon words (``words``, per language) that are content words as written but function
+    words once folded (French "né", folded "ne")."""
+    return frozenset(t for tokens in words.values() for t in tokens if not is_stopword_as_written(t) and is_stopword(t))
 
 
 def _stem_sim(a: str, b: str) -> float:
