@@ -176,33 +176,42 @@ class Pipeline:
         return readings
 
     def score(self, turn: Turn, candidates: list[Candidate], readings: list[tuple[str, ...]], scorer: Scorer,
-              gate: Gate) -> list[float] | None:
-        """The validator's score of each candidate (its best reading's, paired with the
-        question), or ``None`` when
-        no candidate could pass the gate even with a perfect score (the answer is then
-        "don't know" whatever the scores, and the cross-encoder is skipped).
+              gate: Gate) -> list[float | None] | None:
+        """The validator's score of each candidate that could pass the gate (its best
+        reading's, paired with the question); ``None`` for a candidate whose backend score
+        keeps it below the threshold even with a perfect score (the gate's decision is the
+        same whatever it would score), and ``None`` for the whole list when no candidate
+        could pass (the answer is then "don't know", and the cross-encoder is skipped).
 
-        The whole list is scored together, as in calibration (int8 activation scales
-        depend on the batch, so a candidate's score may shift a little with its list)."""
+        The candidates that could pass are scored in one batch; at run time the validator
+        is fp32, where a pair's score does not depend on the pairs scored with it
+        (``benchmarks/validator_drift.py``)."""
         complex_mask = _complex_mask(candidates)
-        if not any(gate.reachable(c.backend_score, self.threshold, m)
-                   for c, m in zip(turn.candidates, complex_mask, strict=True)):
+        reachable = [gate.reachable(c.backend_score, self.threshold, m)
+                     for c, m in zip(turn.candidates, complex_mask, strict=True)]
+        if not any(reachable):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        return best_reading_scores(scorer, turn.question, readings)
+        scored = iter(best_reading_scores(scorer, turn.question, [r for r, ok in zip(readings, reachable,
+                                                                                      strict=True) if ok]))
+        return [next(scored) if ok else None for ok in reachable]
 
-    def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float], gate: Gate) -> int | None:
-        """The index of the kept candidate, or ``None`` to abstain; every candidate's score
-        and whether it cleared the threshold are reported."""
+    def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:
+        """The index of the kept candidate, or ``None`` to abstain; every scored candidate's
+        score and whether it cleared the threshold are reported (a candidate left unscored,
+        because it could not pass, keeps ``None``)."""
         complex_mask = _complex_mask(candidates)
         backend = [c.backend_score for c in turn.candidates]
-        passed = gate.passes(backend, scores, self.threshold, complex_mask)
+        values = [0.0 if s is None else s for s in scores]
+        passed = gate.passes(backend, values, self.threshold, complex_mask)
         for view, s, ok, complex_shape in zip(turn.candidates, scores, passed, complex_mask, strict=True):
+            if s is None:
+                continue
             view.validator_score = round(float(s), 6)
             view.passed = bool(ok)
             view.compared = gate.compared(view.validator_score, view.backend_score, self.threshold, complex_shape,
                                           yes_no=view.shape == "ask")
-        return gate.choose(backend, scores, self.threshold, complex_mask)
+        return gate.choose(backend, values, self.threshold, complex_mask)
 
     def _better_known(self, turn: Turn, candidates: list[Candidate], chosen: int,
                       decision: Decision | None) -> tuple[int, Decision | None]:

@@ -113,7 +113,7 @@ def _unlimited(sparql: str, lang: str) -> str:
     return sparql.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")
 
 
-def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
+def test_mix_gate_scores_only_the_candidates_that_could_pass():
     class RecordingScorer:
         def __init__(self, by_text):
             self.by_text, self.seen = by_text, []
@@ -129,11 +129,13 @@ def test_mix_gate_skips_the_validator_only_when_no_candidate_can_pass():
     scorer = RecordingScorer(by_text)
     pipe = _pipeline(cands, validation=Validation(Verbalize(_unlimited), scorer, policy), threshold=0.8)
     turn = pipe.answer("Where was Einstein born?", "en")
-    assert scorer.seen == [CAPITAL, BIRTHPLACE, NOTHING]  # one can pass: the whole list is scored
-    assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, 1.0]
+    assert scorer.seen == [CAPITAL, BIRTHPLACE]  # NOTHING (b 0.3) stays below 0.8 even with a perfect score
+    assert [c.validator_score for c in turn.candidates] == [0.2, 1.0, None]
+    assert [c.passed for c in turn.candidates] == [False, True, None]
+    assert turn.candidates[2].compared is None and turn.candidates[1].compared.score == 0.85
     assert turn.rank == 2 and [a.id for a in turn.answers] == ["Q3012"]
     assert all(c.verbalization for c in turn.candidates)  # the explanation still shows every candidate
-    full = [by_text[c.sparql] for c in cands["Where was Einstein born?"]]
+    full = [by_text[c.sparql] for c in cands["Where was Einstein born?"]]  # the same decision as scoring all
     assert policy([c.backend_score for c in turn.candidates], full, 0.8) == turn.rank - 1
 
     none_reach = {"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.5), Candidate(CAPITAL, 0.1)]}
