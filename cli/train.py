@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--init-from", help="start from this fine-tuned validator directory (its first --layers layers "
                                         "and its head; e.g. cut a deeper shipped validator to fewer layers)")
     p.add_argument("--layers", type=int, default=4, help="encoder layers kept from the base model")
+    p.add_argument("--grow", action="store_true",
+                   help="with --init-from shallower than --layers: its layers start the first ones, the base "
+                        "model's the rest (a deeper validator from the shipped one)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--batch-size", type=int, default=32)
@@ -65,7 +68,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     cfg = TrainConfig(layers=args.layers, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,
                       max_length=args.max_length, max_minutes=args.max_minutes, seed=args.seed,
-                      init_from=args.init_from)
+                      init_from=args.init_from, grow=args.grow)
     opts = BuildOptions(bench_files=[Path(p) for p in args.bench or []],
                         work_dir=Path(args.work_dir) if args.work_dir else None,
                         out_dir=settings.validator_dir, recollect=args.recollect, train=cfg,

@@ -39,6 +39,7 @@ class TrainConfig:
     max_minutes: float = 22.0
     threads: int = 2
     init_from: str | None = None  # a shipped validator dir whose first ``layers`` layers (and head) start training
+    grow: bool = False  # with ``init_from`` shallower than ``layers``: the layers above it start from the base model
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -151,9 +152,10 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
     seed_everything(cfg.seed)
     net = base_network(base_dir, cfg.layers)
     if cfg.init_from:
-        init_from_validator(net, Path(cfg.init_from))
+        init_from_validator(net, Path(cfg.init_from), grow=cfg.grow)
         if log:
-            log(f"initialised from {cfg.init_from} (its first {cfg.layers} layers and its head)")
+            log(f"initialised from {cfg.init_from} (its first {cfg.layers} layers and its head"
+                f"{'; layers it lacks from the base model' if cfg.grow else ''})")
     encoder = CrossEncoder(net, load_tokenizer(base_dir), max_length=cfg.max_length, batch_size=cfg.batch_size)
     pairs = [r.pair for r in records]
     labels = torch.tensor([float(r.correct) for r in records])
@@ -217,19 +219,25 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
                        history, best[1] if best else len(losses))
 
 
-def init_from_validator(net: CrossEncoderNet, model_dir: Path) -> None:
+def init_from_validator(net: CrossEncoderNet, model_dir: Path, *, grow: bool = False) -> None:
     """Start from a fine-tuned validator: its weights for every layer ``net`` has (a
-    deeper validator is cut to ``net``'s depth: layer dropping), its embeddings and head."""
+    deeper validator is cut to ``net``'s depth: layer dropping), its embeddings and head.
+    With ``grow``, a shallower validator starts ``net``'s first layers and the layers above
+    them keep the base model's weights (layer stacking); without it, that is an error."""
     from validator.model import WEIGHTS_FILE, _read_safetensors
 
     shipped = _read_safetensors(Path(model_dir) / WEIGHTS_FILE)
     own = net.state_dict()
     state = {k: v.float() for k, v in shipped.items() if k in own}
-    missing = [k for k in own if k not in state and k != "bert.embeddings.word_embeddings.weight"]
+    depth = len({k.split(".")[3] for k in state if k.startswith(_LAYER_PREFIX)})
+    missing = [k for k in own if k not in state and k != "bert.embeddings.word_embeddings.weight"
+               and not (grow and k.startswith(_LAYER_PREFIX) and int(k.split(".")[3]) >= depth)]
     if missing:
-
         raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot initialise from it: missing {missing[:3]}")
     net.load_state_dict(state, strict=False)
+
+
+_LAYER_PREFIX = "bert.encoder.layer."
 
 
 def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:

@@ -221,6 +221,24 @@ def test_init_from_a_deeper_validator_drops_its_top_layers(tiny_base, tmp_path):
         init_from_validator(base_network(tiny_base, 2), tmp_path / "shallow")
 
 
+def test_grow_starts_a_deeper_validator_from_a_shallower_one_and_the_base_model(tiny_base, tmp_path):
+    from training.finetune import init_from_validator
+
+    shallow = base_network(tiny_base, 1)
+    torch.nn.init.normal_(shallow.head.weight, std=1.0)
+    torch.nn.init.normal_(shallow.bert.encoder.layer[0].intermediate.dense.weight, std=1.0)
+    save_validator(shallow, ValidatorConfig(layers=1), tmp_path / "shallow")
+    grown = base_network(tiny_base, 2)
+    init_from_validator(grown, tmp_path / "shallow", grow=True)
+    base, mine, theirs = base_network(tiny_base, 2).state_dict(), grown.state_dict(), shallow.state_dict()
+    for name, value in mine.items():
+        if name.startswith("bert.encoder.layer.1."):
+            assert torch.equal(value, base[name]), name  # the layer the validator lacks: the base model's
+        elif name != WORD_EMBEDDINGS:
+            assert torch.allclose(value, theirs[name].half().float()), name
+    assert not torch.allclose(mine["head.weight"], base["head.weight"])
+
+
 def _imports_transformers(model_dir, base_dir, cache) -> bool:
     """Whether a fresh interpreter that loads the validator from ``cache`` and scores a
     pair imports transformers."""
