@@ -420,7 +420,31 @@ def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorCon
     partial = path.with_suffix(f".{os.getpid()}.tmp")
     torch.save(plain, partial)
     os.replace(partial, path)
+    prune_runtime_caches(path.parent, keep=path)
     return plain
+
+
+RUNTIME_CACHES_KEPT = 2  # runtime networks kept beside the base model (each about 400 MB)
+
+
+def prune_runtime_caches(cache_dir: Path, *, keep: Path) -> list[Path]:
+    """Delete the runtime networks of other validators (``validator-*.pt``) but the most
+    recently built, so that at most :data:`RUNTIME_CACHES_KEPT` stay with ``keep``; returns
+    what was deleted.  A process that has a deleted one mapped keeps reading it; one that
+    loads it later builds it again."""
+    def built(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:  # deleted meanwhile by another process
+            return float("-inf")
+
+    others = sorted((p for p in Path(cache_dir).glob("validator-*.pt") if p != keep), key=built, reverse=True)
+    gone = []
+    for old in others[RUNTIME_CACHES_KEPT - 1:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+            gone.append(old)
+    return gone
 
 
 class PairTokenizer:

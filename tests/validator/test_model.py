@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import numpy as np
 import pytest
@@ -280,6 +282,14 @@ def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_
     (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
     CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # new weights file: a new fingerprint
     assert len(list(cache.iterdir())) == 2
+    for age, name in enumerate(("validator-fp32-old1.pt", "validator-int8-old2.pt"), start=1):
+        (cache / name).write_bytes(b"stale")
+        os.utime(cache / name, (time.time() - 3600 * age, time.time() - 3600 * age))
+    newest = max(cache.glob("validator-int8-*.pt"), key=lambda p: p.stat().st_mtime)
+    (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
+    CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # a third network: the oldest two go
+    left = {p.name for p in cache.iterdir()}
+    assert len(left) == 2 and newest.name in left and not {"validator-fp32-old1.pt", "validator-int8-old2.pt"} & left
 
 
 def test_the_fp32_runtime_is_cached_too_and_scores_as_the_network_does(tiny_base, tmp_path):
