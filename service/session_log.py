@@ -40,7 +40,7 @@ from core.errors import SessionLogError
 from qa.answer import new_turn_id
 from qa.turn import ABSTAIN_STATUSES, Status, Turn
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: turns.rejected (the candidates the SPARQL allow-list refused)
 ANSWER_STATUSES = frozenset({Status.OK}) | ABSTAIN_STATUSES
 """Statuses of answers and honest "I don't know"s (ATS counts them; abstentions as 0)."""
 
@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS turns (
     total_ms       REAL,
     feedback       INTEGER,
     feedback_at    TEXT,
-    client_ip      TEXT
+    client_ip      TEXT,
+    rejected       TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS turns_by_session ON turns(session_id, created_at);
 CREATE TABLE IF NOT EXISTS feedback_events (
@@ -85,7 +86,7 @@ CREATE TABLE IF NOT EXISTS feedback_events (
 CSV_COLUMNS: tuple[str, ...] = (
     "turn_id", "session_id", "created_at", "source", "question", "detected_lang", "selected_lang", "used_lang",
     "backend", "validator", "threshold", "status", "abstained", "chosen_sparql", "chosen_rank", "confidence",
-    "answers", "n_candidates", "total_ms", "latency_ms", "feedback",
+    "answers", "n_candidates", "total_ms", "latency_ms", "feedback", "n_rejected",
 )
 
 
@@ -160,6 +161,7 @@ class SessionLog:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
             self._db.executescript(_SCHEMA)
+            _migrate(self._db)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as exc:
             raise SessionLogError(f"{self.path}: cannot open the session log: {exc}") from exc
@@ -233,6 +235,7 @@ class SessionLog:
             "total_answers": turn.total_answers, "error": turn.error,
             "latency_ms": json.dumps(timings), "total_ms": timings.get("total"),
             "client_ip": client_ip if self.store_ips else None,
+            "rejected": json.dumps(turn.rejected, ensure_ascii=False),
         }
         columns = ", ".join(row)
         placeholders = ", ".join(f":{k}" for k in row)
@@ -315,9 +318,17 @@ class SessionLog:
                          abstains=abstains, unjudged_answers=unjudged, other=other)
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a log written by an older version up to :data:`SCHEMA_VERSION` (version 1
+    had no ``rejected`` column: its turns read as having refused none)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(turns)")}
+    if "rejected" not in columns:
+        db.execute("ALTER TABLE turns ADD COLUMN rejected TEXT NOT NULL DEFAULT '[]'")
+
+
 def _decode(row: sqlite3.Row) -> dict[str, Any]:
     out = dict(row)
-    for key in ("candidates", "answers", "latency_ms"):
+    for key in ("candidates", "answers", "latency_ms", "rejected"):
         out[key] = json.loads(out[key]) if out.get(key) else ([] if key != "latency_ms" else {})
     out["abstained"] = bool(out["abstained"])
     out["boolean"] = None if out["boolean"] is None else bool(out["boolean"])
@@ -382,6 +393,7 @@ def export_csv(log: SessionLog, out: TextIO, *, session_id: str | None = None) -
         row = dict(turn)
         row["answers"] = _answers_cell(turn)
         row["n_candidates"] = len(turn["candidates"])
+        row["n_rejected"] = len(turn["rejected"])
         row["latency_ms"] = json.dumps(turn["latency_ms"])
         row["abstained"] = int(turn["abstained"])
         writer.writerow(row)

@@ -233,3 +233,33 @@ def test_cli_export_and_ats(log_path: Path, pipeline: Pipeline, capsys, tmp_path
 def test_cli_without_a_log_exits_2(tmp_path: Path, capsys) -> None:
     assert kgqa(["log", "ats", "--log-path", str(tmp_path / "missing.sqlite")]) == 2
     assert "no session log yet" in capsys.readouterr().err
+
+
+def test_the_candidates_the_allow_list_refused_are_logged(log_path: Path, tiny_kg_client) -> None:
+    hostile = "SELECT ?x WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?x ?p ?o } }"
+    script = {"Where was Albert Einstein born?": [Candidate(hostile, 0.99), Candidate(BIRTHPLACE, 0.9)]}
+    turn = Pipeline(FakeBackend(script), tiny_kg_client).answer("Where was Albert Einstein born?")
+    assert [r["reason"] for r in turn.rejected] == ["service"]
+    with SessionLog(log_path) as log:
+        log.log_turn(turn, session_id="s1")
+        [row] = list(log.turns("s1"))
+        assert row["rejected"] == turn.rejected and row["answers"]
+        out = io.StringIO()
+        export_csv(log, out)
+    [exported] = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert exported["n_rejected"] == "1"
+
+
+def test_a_log_of_the_first_schema_is_migrated_and_keeps_its_turns(log_path: Path, pipeline: Pipeline) -> None:
+    with SessionLog(log_path) as log:
+        log.log_turn(pipeline.answer("Where was Albert Einstein born?"), session_id="old")
+    with sqlite3.connect(log_path) as db:  # the version-1 table had no rejected column
+        db.execute("ALTER TABLE turns DROP COLUMN rejected")
+        db.execute("PRAGMA user_version=1")
+    with SessionLog(log_path) as log:
+        [old] = list(log.turns("old"))
+        assert old["rejected"] == [] and old["question"] == "Where was Albert Einstein born?"
+        log.log_turn(pipeline.answer("Ist Berlin eine Stadt?"), session_id="new")
+        assert [t["question"] for t in log.turns("new")] == ["Ist Berlin eine Stadt?"]
+    with sqlite3.connect(log_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
