@@ -168,11 +168,20 @@ class Pipeline:
 
     def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer) -> list[tuple[str, ...]]:
         """Every candidate's readings in words (the first is kept for the explanation, even
-        when none is scored)."""
-        readings = verbalizer.readings([c.sparql for c in candidates], parse_lang(turn),
-                                       [c.links for c in candidates])
+        when none is scored).  A question not in English also has its plain candidates read
+        in English (the validator keeps a candidate's best reading; most property names of
+        this KG are English only); a complex candidate, which passes on its validator score
+        alone, is read in the question's language only."""
+        lang = parse_lang(turn)
+        readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates])
         for view, texts in zip(turn.candidates, readings, strict=True):
             view.verbalization = texts[0]
+        if lang.split("-")[0] != "en":
+            plain = [i for i, c in enumerate(candidates) if c.shape not in COMPLEX_SHAPES]
+            english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])
+            for i, text in zip(plain, english, strict=True):
+                if text not in readings[i]:
+                    readings[i] = (*readings[i], text)
         return readings
 
     def score(self, turn: Turn, candidates: list[Candidate], readings: list[tuple[str, ...]], scorer: Scorer,

@@ -250,3 +250,26 @@ def test_the_learned_confidence_says_its_probability_of_the_better_known_reading
     turn = _pipeline({question: [historical, germany]}, confidence=Learned()).answer(question, "en")
     assert turn.answered and turn.rank == 2 and [a.id for a in turn.answers] == ["Q64"]
     assert turn.confidence == 0.93
+
+
+def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english():
+    class Scorer:
+        def __init__(self):
+            self.seen = []
+
+        def predict(self, pairs):
+            self.seen.extend(v for _, v in pairs)
+            return [0.95 if v.startswith("en|") else 0.1 for _, v in pairs]
+
+    words = Verbalize(lambda sparql, lang: f"{lang}|{sparql}")
+    ask = "ASK { wd:Q937 wdt:P19 wd:Q3012 }"
+    script = {"Wo wurde Einstein geboren?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")],
+              "Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")]}
+    scorer = Scorer()
+    pipe = _pipeline(script, validation=Validation(words, scorer, GatePolicy("mix", 0.5)), threshold=0.8)
+    turn = pipe.answer("Wo wurde Einstein geboren?", "de")
+    assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]  # its English reading scored 0.95
+    assert turn.candidates[0].verbalization.startswith("de|")  # the explanation shows the question's language
+    assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de"]  # the ASK is read once, in German
+    scorer.seen.clear()
+    assert pipe.answer("Where was Einstein born?", "en").answered and len(scorer.seen) == 2  # English: one reading
