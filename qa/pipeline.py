@@ -16,7 +16,7 @@ has none and keeps the backend's top candidate).  :meth:`Pipeline.answer` return
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -166,27 +166,35 @@ class Pipeline:
         later runs, scores or shows a rejected candidate."""
         return screen(self.backend.ask(turn.question, parse_lang(turn)))
 
-    def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer) -> list[tuple[str, ...]]:
+    def could_pass(self, turn: Turn, candidates: list[Candidate], gate: Gate) -> list[bool]:
+        """Per candidate: whether it could pass ``gate`` at all, i.e. with a perfect validator
+        score (only these are scored, and read in English as well)."""
+        return [gate.reachable(c.backend_score, self.threshold, m)
+                for c, m in zip(turn.candidates, _complex_mask(candidates), strict=True)]
+
+    def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer,
+                  could_pass: Sequence[bool]) -> list[tuple[str, ...]]:
         """Every candidate's readings in words (the first is kept for the explanation, even
-        when none is scored).  A question not in English also has its plain candidates read
-        in English (the validator keeps a candidate's best reading; most property names of
-        this KG are English only); a complex candidate, which passes on its validator score
-        alone, is read in the question's language only."""
+        when none is scored).  A question not in English also has its plain candidates that
+        ``could_pass`` read in English (the validator keeps a candidate's best reading; most
+        property names of this KG are English only); a complex candidate, which passes on
+        its validator score alone, is read in the question's language only."""
         lang = parse_lang(turn)
         readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates])
         for view, texts in zip(turn.candidates, readings, strict=True):
             view.verbalization = texts[0]
         if lang.split("-")[0] != "en":
-            plain = [i for i, c in enumerate(candidates) if c.shape not in COMPLEX_SHAPES]
+            plain = [i for i, (ok, complex_shape) in enumerate(zip(could_pass, _complex_mask(candidates), strict=True))
+                     if ok and not complex_shape]
             english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])
             for i, text in zip(plain, english, strict=True):
                 if text not in readings[i]:
                     readings[i] = (*readings[i], text)
         return readings
 
-    def score(self, turn: Turn, candidates: list[Candidate], readings: list[tuple[str, ...]], scorer: Scorer,
-              gate: Gate) -> list[float | None] | None:
-        """The validator's score of each candidate that could pass the gate (its best
+    def score(self, turn: Turn, readings: list[tuple[str, ...]], scorer: Scorer,
+              could_pass: Sequence[bool]) -> list[float | None] | None:
+        """The validator's score of each candidate that ``could_pass`` the gate (its best
         reading's, paired with the question); ``None`` for a candidate whose backend score
         keeps it below the threshold even with a perfect score (the gate's decision is the
         same whatever it would score), and ``None`` for the whole list when no candidate
@@ -195,15 +203,12 @@ class Pipeline:
         The candidates that could pass are scored in one batch; at run time the validator
         is fp32, where a pair's score does not depend on the pairs scored with it
         (``benchmarks/validator_drift.py``)."""
-        complex_mask = _complex_mask(candidates)
-        reachable = [gate.reachable(c.backend_score, self.threshold, m)
-                     for c, m in zip(turn.candidates, complex_mask, strict=True)]
-        if not any(reachable):
+        if not any(could_pass):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        scored = iter(best_reading_scores(scorer, turn.question, [r for r, ok in zip(readings, reachable,
+        scored = iter(best_reading_scores(scorer, turn.question, [r for r, ok in zip(readings, could_pass,
                                                                                       strict=True) if ok]))
-        return [next(scored) if ok else None for ok in reachable]
+        return [next(scored) if ok else None for ok in could_pass]
 
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:
         """The index of the kept candidate, or ``None`` to abstain; every scored candidate's
@@ -327,9 +332,10 @@ class Pipeline:
         """verbalize -> score -> gate; without validation the backend's top candidate."""
         if validation is None:
             return 0
-        readings = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer))
-        scores = self._timed(turn, "score", lambda: self.score(turn, candidates, readings, validation.scorer,
-                                                                validation.gate))
+        could_pass = self.could_pass(turn, candidates, validation.gate)
+        readings = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer,
+                                                                          could_pass))
+        scores = self._timed(turn, "score", lambda: self.score(turn, readings, validation.scorer, could_pass))
         if scores is None:
             return None
         return self._timed(turn, "gate", lambda: self.gate(turn, candidates, scores, validation.gate))

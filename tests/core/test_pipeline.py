@@ -261,9 +261,16 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
             self.seen.extend(v for _, v in pairs)
             return [0.95 if v.startswith("en|") else 0.1 for _, v in pairs]
 
-    words = Verbalize(lambda sparql, lang: f"{lang}|{sparql}")
+    said = []
+
+    def in_words(sparql, lang):
+        said.append((lang, sparql))
+        return f"{lang}|{sparql}"
+
+    words = Verbalize(in_words)
     ask = "ASK { wd:Q937 wdt:P19 wd:Q3012 }"
-    script = {"Wo wurde Einstein geboren?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")],
+    script = {"Wo wurde Einstein geboren?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask"),
+                                             Candidate(NOTHING, 0.3)],
               "Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")]}
     scorer = Scorer()
     pipe = _pipeline(script, validation=Validation(words, scorer, GatePolicy("mix", 0.5)), threshold=0.8)
@@ -271,5 +278,7 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]  # its English reading scored 0.95
     assert turn.candidates[0].verbalization.startswith("de|")  # the explanation shows the question's language
     assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de"]  # the ASK is read once, in German
+    # NOTHING (backend 0.3) cannot pass 0.8 whatever it scores: read in German for the explanation only
+    assert [lang for lang, sparql in said if sparql.startswith(NOTHING.rstrip())] == ["de"]
     scorer.seen.clear()
     assert pipe.answer("Where was Einstein born?", "en").answered and len(scorer.seen) == 2  # English: one reading
