@@ -34,7 +34,7 @@ from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids
 from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn, message_key
-from qa.verbalize import Verbalizer
+from qa.verbalize import Verbalizer, readings_with_english
 
 __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", "Pipeline", "Status", "Turn",
            "Validation"]
@@ -179,17 +179,9 @@ class Pipeline:
         ``could_pass`` read in English (the validator keeps a candidate's best reading; most
         property names of this KG are English only); a complex candidate, which passes on
         its validator score alone, is read in the question's language only."""
-        lang = parse_lang(turn)
-        readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates])
+        readings = readings_with_english(verbalizer, candidates, parse_lang(turn), could_pass)
         for view, texts in zip(turn.candidates, readings, strict=True):
             view.verbalization = texts[0]
-        if lang.split("-")[0] != "en":
-            plain = [i for i, (ok, complex_shape) in enumerate(zip(could_pass, _complex_mask(candidates), strict=True))
-                     if ok and not complex_shape]
-            english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])
-            for i, text in zip(plain, english, strict=True):
-                if text not in readings[i]:
-                    readings[i] = (*readings[i], text)
         return readings
 
     def score(self, turn: Turn, readings: list[tuple[str, ...]], scorer: Scorer,

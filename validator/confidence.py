@@ -38,7 +38,7 @@ from kg.sparql import WD
 from qa.candidate import Candidate
 from qa.confidence import Decision
 from qa.score import Scorer, best_reading_scores
-from qa.verbalize import Verbalizer
+from qa.verbalize import Verbalizer, readings_with_english
 from validator.gate import clip_unit
 
 CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
@@ -336,7 +336,7 @@ class AnswerConfidence:
         scores: tuple[float, ...] = ()
         texts: tuple[str, ...] = ()
         if self.scorer is not None and self.verbalize is not None and top:
-            readings = self.verbalize.readings([c.sparql for c in top], lang, [c.links for c in top])
+            readings = readings_with_english(self.verbalize, top, lang)
             texts = tuple(r[0] for r in readings)
             scores = tuple(best_reading_scores(self.scorer, question, readings))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
