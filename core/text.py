@@ -161,6 +161,32 @@ def tokenize(text: str) -> list[str]:
     return normalize(text).split()
 
 
+_WORD = re.compile(r"\w+")
+
+
+def uninformative_case(text: str) -> bool:
+    """Whether the capitals of ``text`` say nothing about which words are names: at least
+    three words of a script with case, and every one of them written in capitals
+    ("WHERE WAS ALBERT EINSTEIN BORN?") or every one capitalized ("What Is The Capital Of
+    France?").  One-letter words (the "s" of "World's") and digits are not counted; in a
+    question of a script without case (CJK, Arabic, Devanagari) the Latin words are names."""
+    found = _WORD.findall(text)
+    if any(c.isalpha() and not (c.isupper() or c.islower()) for w in found for c in w):
+        return False  # a script without case around them: the capitalized words are names
+    words = [w for w in found if len(w) > 1 and any(c.isupper() or c.islower() for c in w)]
+    if len(words) < 3:
+        return False
+    return all(w.isupper() for w in words) or all(w[0].isupper() for w in words)
+
+
+def read_case(text: str) -> str:
+    """``text`` in lower case when its case is :func:`uninformative_case`, else as written:
+    the validator learned from questions written in sentence case or in lower case, and a
+    shouted question made it reject right readings ("WHAT IS THE CAPITAL OF JAPAN?" 0.001
+    against 0.993 in lower case); the linker's name features read capitals as names."""
+    return text.lower() if uninformative_case(text) else text
+
+
 def cased_tokens(text: str) -> list[str]:
     """The tokens of ``text`` as :func:`tokenize` splits them, but with their case kept."""
     s = unicodedata.normalize("NFKC", text).translate(_PUNCT)

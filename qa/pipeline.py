@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
+from core.text import read_case
 from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
@@ -145,7 +146,10 @@ class Pipeline:
         and settle the language of the answer (the asked one when supported) and the one the
         question is parsed in (``question_lang`` when supported, else the detected one)."""
         ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
-        text = clean_question(question, self.max_question_chars)
+        typed = clean_question(question, self.max_question_chars)
+        text = read_case(typed)
+        if text != typed:
+            turn.notes.append("every word was in capitals or capitalized: read in lower case")
         turn.question = text
         turn.detected_lang = detect_language(text)
         turn.lang = ui_lang or turn.detected_lang or "en"

@@ -16,8 +16,10 @@ from core.text import (
     normalize,
     normalize_cue_text,
     normalize_phrase,
+    read_case,
     same_word,
     script_share,
+    uninformative_case,
 )
 
 
@@ -73,3 +75,25 @@ def test_same_word_is_the_snowball_stem_or_the_dictionary_form(a: str, b: str, l
 ])
 def test_inflection_prefix_is_what_the_word_shares_with_its_other_forms(word: str, lang: str, prefix: str | None):
     assert inflection_prefix(word, lang) == prefix
+
+
+@pytest.mark.parametrize("text, uninformative", [
+    ("WHERE WAS ALBERT EINSTEIN BORN?", True),
+    ("What Is The Capital Of France's Neighbour?", True),  # the "s" of "France's" is not a word
+    ("Wo Wurde Albert Einstein Geboren?", True),
+    ("КТО НАПИСАЛ «ВОЙНУ И МИР»?", True),
+    ("Where was Albert Einstein born?", False),
+    ("Wo wurde Albert Einstein geboren?", False),  # German nouns are capitalized, its verbs are not
+    ("What does NASA do?", False),
+    ("IBM CEO?", False),  # two words say too little
+    ("Boyz II Men ने कितने सुपरबाउल हाफ टाइम शो किए?", False),  # Latin names in a script without case
+    ("東京は日本の首都ですか", False),
+])
+def test_uninformative_case(text, uninformative):
+    assert uninformative_case(text) is uninformative
+
+
+def test_read_case_lowers_only_a_question_whose_case_says_nothing():
+    assert read_case("WHAT IS THE CAPITAL OF JAPAN?") == "what is the capital of japan?"
+    assert read_case("What Is The Capital Of Japan?") == "what is the capital of japan?"
+    assert read_case("What is the capital of Japan?") == "What is the capital of Japan?"

@@ -104,3 +104,20 @@ def test_namesakes_are_never_answered(pipeline):
     answered = {q["question"]: sorted(a.id for a in turn.answers if a.id)
                 for q in NAMESAKES for turn in [pipeline.answer(q["question"])] if turn.answered}
     assert not answered, answered
+
+
+@pytest.mark.parametrize("form", [str.upper, str.title], ids=["in capitals", "every word capitalized"])
+def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, verdicts, request, form):
+    # the validator rejected most shouted questions' right readings (7 of the 48 answered
+    # as written, Title Case 18); read in lower case, 37 and 38 of them, and never wrongly
+    if request.node.callspec.params["pipeline"] == "answer confidence":
+        pytest.skip("the shipped calibrated gate is measured here")
+    cased = [q for q in WRITTEN if q["lang"] not in ("zh", "ja") and verdicts[q["question"]] == "right"]
+    right = wrong = 0
+    for q in cased:
+        turn = pipeline.answer(form(q["question"]))
+        got = sorted(a.id for a in turn.answers if a.id)
+        right += turn.answered and got == sorted(q["expected"])
+        wrong += turn.answered and got != sorted(q["expected"])
+    print(f"{form.__name__}: {right}/{len(cased)} right, {wrong} wrong")
+    assert wrong == 0 and right >= 0.7 * len(cased)
