@@ -35,6 +35,8 @@ class Link:
     coverage: float = 1.0  # share of the question's content characters the mention covers
     degree: int = 0  # the entity's degree in the KG (popularity prior)
     name_cover: float = 1.0  # share of the name the user typed (its capitalized words) that the mention covers
+    span: tuple[int, int] | None = None  # the mention's question tokens [start, end) (core.text.tokenize)
+    name_words: int = 0  # capitalized words of the mention when it is written as a name (0: not, or no case)
 
 
 @dataclass(frozen=True)

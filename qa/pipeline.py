@@ -43,6 +43,8 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
+EXACT_LINKS = frozenset({"label", "alias", "folded", "inflected"})
+"""Link kinds that match a whole name as written (not fuzzy, partial or by sound)."""
 STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
@@ -275,6 +277,11 @@ class Pipeline:
             turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
             turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
             return
+        ignored = ignored_name(candidates, chosen)
+        if ignored is not None:  # the reading leaves out a name the user typed: it answers another question
+            turn.status = Status.ABSTAINED
+            turn.notes.append(f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
+            return
         view = turn.candidates[chosen]
         view.kept = True
         turn.rank = chosen + 1
@@ -409,6 +416,28 @@ def partial_link(candidate: Candidate) -> Link | None:
     """An entity link that covers only part of the name the user typed ("Roger Federer"
     linked to Roger Troutman by "Roger"), else ``None``."""
     return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def ignored_name(candidates: list[Candidate], chosen: int, top: int = NAMED_CANDIDATES) -> Link | None:
+    """A name of two or more capitalized words the user typed that another of the first
+    ``top`` candidates links exactly (by a label or an alias, the whole name) and the kept
+    candidate leaves out: none of its words is in the kept candidate's mentions (by
+    position) and its entity is none of the kept candidate's.  « Which member of The Rolling Stones appeared in Pirates
+    of the Caribbean: At World's End? » kept as the film's cast list answers another
+    question.  ``None`` when there is none, or when the kept candidate's mentions carry no
+    span (a backend that does not say where it linked)."""
+    kept = candidates[chosen]
+    spans = [link.span for link in kept.links]
+    if not spans or any(span is None for span in spans):
+        return None
+    taken = {i for span in spans if span is not None for i in range(*span)}
+    for candidate in candidates[:top]:
+        for link in candidate.links:
+            if (link.name_words >= 2 and link.name_cover == 1.0 and link.kind in EXACT_LINKS
+                    and link.span is not None and link.qid not in kept.entities
+                    and not taken.intersection(range(*link.span))):
+                return link
+    return None
 
 
 def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool | None]) -> tuple[Link, Link] | None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention, is_stopword, is_stopword_as_written, is_stopword_in
-from backends.local.names import aligned_cased, name_features
+from backends.local.names import aligned_cased, name_features, name_words
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
     P31,
@@ -433,7 +433,8 @@ class LocalBackend:
         q = self._analyze(question, lang, linked)
         ranked = self._generate(q)[:MAX_CANDIDATES]
         evidence = {m.qid: replace(m.link(), name_cover=name_features(q.cased, m.start, m.end,
-                                                                      q.type_words.get(m.qid, ()))["name_cover"])
+                                                                      q.type_words.get(m.qid, ()))["name_cover"],
+                                   name_words=name_words(q.cased, m.start, m.end))
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]

@@ -150,7 +150,8 @@ class Mention:
 
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
-        return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree)
+        return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
+                    span=(self.start, self.end))
 
 
 @dataclass

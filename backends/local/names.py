@@ -49,3 +49,13 @@ def name_features(cased: Sequence[str] | None, start: int, end: int,
         right += 1
     extra = (start - left) + (right - end)
     return {"name_extra": float(extra), "name_cover": round((end - start) / (end - start + extra), 4)}
+
+
+def name_words(cased: Sequence[str] | None, start: int, end: int) -> int:
+    """How many capitalized words the span ``[start, end)`` holds when it is written as a
+    name: every word of it that is not a function word capitalized ("The Rolling Stones":
+    2); 0 when one is not, and without case."""
+    if cased is None or not (0 <= start < end <= len(cased)):
+        return 0
+    content = [t for t in cased[start:end] if not is_stopword(t.lower())]
+    return len(content) if content and all(_name_word(t) for t in content) else 0

@@ -145,9 +145,17 @@ def test_candidates_carry_the_structure_they_were_built_from(backend: LocalBacke
     germany, city = typed_cand.links
     assert (germany.mention, germany.name, germany.kind) == ("germany", "germany", "label")
     assert (city.mention, city.name, city.kind) == ("cities", "city", "inflected")  # the plural of the name
+    assert (germany.span, germany.name_words, city.span, city.name_words) == ((4, 5), 1, (1, 2), 0)
     for c in cands:
         assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
         assert {link.qid for link in c.links} <= set(c.entities)
+
+
+def test_links_say_where_the_name_is_and_whether_it_was_typed_as_one(backend: LocalBackend):
+    [einstein] = [link for link in backend.ask("Where was Albert Einstein born?", "en")[0].links]
+    assert (einstein.qid, einstein.span, einstein.name_words) == ("Q937", (2, 4), 2)
+    [lowered] = [link for link in backend.ask("where was albert einstein born?", "en")[0].links]
+    assert (lowered.span, lowered.name_words) == ((2, 4), 0)  # no case: nothing says it is a name
 
 
 def test_two_entity_intersection(backend: LocalBackend, tiny_kg_client: EmbeddedKG):

@@ -11,7 +11,7 @@ from kg.client import EmbeddedKG
 from qa.candidate import Candidate, Link
 from qa.guard import DEFAULT_LIMIT
 from qa.label import pick_label
-from qa.pipeline import STAGES, Pipeline, Validation, namesake_rival
+from qa.pipeline import STAGES, Pipeline, Validation, ignored_name, namesake_rival
 from qa.turn import Status
 from tests import tiny_kg
 from tests.stages import Verbalize
@@ -24,6 +24,37 @@ NOTHING = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P36 ?answer . }"
 
 def _pipeline(answers, **kwargs) -> Pipeline:
     return Pipeline(FakeBackend(answers), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
+
+
+def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 5), kind: str = "label"):
+    """« Which member of The Rolling Stones appeared in Titanic? »: the kept candidate reads
+    Titanic's cast (tokens 7-8), another links the band's typed name."""
+    cast = Candidate(BIRTHPLACE, 0.9, entities=("Q937",),
+                     links=(Link("Q937", "titanic", "titanic", "label", 0.9, span=(7, 8), name_words=1),))
+    band = Candidate(CAPITAL, 0.5, entities=("Q183",),
+                     links=(Link("Q183", "the rolling stones", "the rolling stones", kind, 0.9, span=band_span,
+                                 name_words=band_words),))
+    return [cast, band]
+
+
+def test_ignored_name_is_a_typed_name_another_candidate_links_and_the_kept_one_leaves_out():
+    assert ignored_name(_film_and_band(), 0).qid == "Q183"
+    assert ignored_name(_film_and_band(band_words=0), 0) is None  # not written as a name (or no case)
+    assert ignored_name(_film_and_band(band_words=1), 0) is None  # one capitalized word says too little
+    assert ignored_name(_film_and_band(band_span=(6, 8)), 0) is None  # overlaps the kept mention
+    assert ignored_name(_film_and_band(kind="fuzzy"), 0) is None  # not the name as written
+    cands = _film_and_band()
+    unplaced = [Candidate(BIRTHPLACE, 0.9, links=(Link("Q937", "titanic", "titanic", "label", 0.9),)), cands[1]]
+    assert ignored_name(unplaced, 0) is None  # a backend that does not say where it linked
+
+
+def test_the_pipeline_abstains_when_the_kept_reading_leaves_out_a_typed_name():
+    question = "Which member of The Rolling Stones appeared in Titanic?"
+    turn = _pipeline({question: _film_and_band()}).answer(question)
+    assert not turn.answered and turn.status == "abstained" and turn.message_key == "dont_know"
+    assert any("leaves out the name 'the rolling stones'" in n for n in turn.notes)
+    lowered = question.lower()
+    assert _pipeline({lowered: _film_and_band(band_words=0)}).answer(lowered).answered
 
 
 def test_a_shouted_question_is_read_in_lower_case():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from backends.fake import FakeBackend
-from backends.local.names import aligned_cased, name_features
+from backends.local.names import aligned_cased, name_features, name_words
 from backends.local.ranker import TreeRanker
 from core.errors import ModelLoadError
 from core.text import tokenize
@@ -62,6 +62,17 @@ def test_a_word_naming_the_entitys_class_ends_its_name():
     federer = "Where was Roger Federer born?"
     roger = _span(federer, "Roger")  # a word that names no class of the entity stays in the name
     assert name_features(aligned_cased(federer, len(tokenize(federer))), *roger, {0})["name_cover"] == 0.5
+
+
+@pytest.mark.parametrize("question, words, count", [
+    ("Which member of The Rolling Stones sang?", "The Rolling Stones", 2),  # "The" is a function word
+    ("Where was Albert Einstein born?", "Albert Einstein", 2),
+    ("Where was albert Einstein born?", "albert Einstein", 0),
+    ("who founded the rolling stones?", "the rolling stones", 0),  # no case
+])
+def test_name_words_count_a_span_written_as_a_name(question, words, count):
+    cased = aligned_cased(question, len(tokenize(question)))
+    assert name_words(cased, *_span(question, words)) == count
 
 
 def test_answer_kinds_type_people_places_and_literals(tiny_kg_client):
