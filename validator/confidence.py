@@ -39,7 +39,7 @@ from qa.candidate import Candidate
 from qa.confidence import Decision
 from qa.score import Scorer, best_reading_scores
 from qa.verbalize import Verbalizer, readings_with_english
-from validator.gate import clip_unit
+from validator.gate import GatePolicy, clip_unit
 
 CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
 CONFIDENCE_PATH = VALIDATOR_DIR / CONFIDENCE_FILE
@@ -248,11 +248,10 @@ class ConfidenceModel:
         floor = self.complex_validator_threshold
         ok = [i for i, (row, n) in enumerate(zip(rows, answers, strict=True))
               if n and row.get("shape_plain", 1.0) == 0.0 and row.get("v_score", 0.0) >= floor]
-        w = self.complex_rank_weight
+        gate = GatePolicy("mix", self.complex_rank_weight)
 
         def blend(i: int) -> float:
-            backend = min(1.0, max(0.0, rows[i].get("backend", 0.0)))
-            return (1 - w) * rows[i].get("v_score", 0.0) + w * backend
+            return gate.gated_score(rows[i].get("v_score", 0.0), rows[i].get("backend", 0.0))
 
         return max(ok, key=lambda i: (blend(i), -i)) if ok else None
 

@@ -181,6 +181,19 @@ def test_evidence_reads_candidates_as_the_pipeline_does(tiny_kg_client):
     assert len(scorer.seen) == 1
 
 
+def test_fallback_keeps_the_complex_candidate_the_validators_gate_prefers():
+    rows = [{"shape_plain": 1.0, "v_score": 0.99, "backend": 0.9},  # plain: never a fallback
+            {"shape_plain": 0.0, "v_score": 0.985, "backend": 0.9},
+            {"shape_plain": 0.0, "v_score": 0.995, "backend": 0.1},
+            {"shape_plain": 0.0, "v_score": 0.97, "backend": 1.0}]  # under the complex floor
+    model = ConfidenceModel(_stump("rank", 0.5, 0.0, 0.0), complex_validator_threshold=0.98)
+    assert model.fallback(rows, [1, 1, 1, 1]) == 2  # validator alone
+    model.complex_rank_weight = 0.5
+    assert model.fallback(rows, [1, 1, 1, 1]) == 1  # blended with the backend score
+    assert model.fallback(rows, [1, 0, 1, 1]) == 2  # no answers: never kept
+    assert ConfidenceModel(_stump("rank", 0.5, 0.0, 0.0)).fallback(rows, [1, 1, 1, 1]) is None
+
+
 def test_model_needing_the_validator_refuses_to_run_without_it(tiny_kg_client):
     model = ConfidenceModel(_stump("v_score", 0.5, -2.0, 2.0), uses_validator=True)
     with pytest.raises(ModelLoadError):
