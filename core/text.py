@@ -187,6 +187,26 @@ def read_case(text: str) -> str:
     return text.lower() if uninformative_case(text) else text
 
 
+def borrow_accents(question: str, reading: str) -> str:
+    """``question`` with each word typed without diacritics ("Osterreich", "Cual") written
+    as the word of ``reading`` it folds to ("Österreich"), its first letter's case kept:
+    users often leave accents out, and the cross-encoder, which learned from accented
+    questions, compared "Osterreich" with "Österreich" as different words (0.10 against
+    0.98)."""
+    accented = {fold(w.casefold()): w for w in _WORD.findall(reading) if fold(w.casefold()) != w.casefold()}
+    if not accented:
+        return question
+
+    def write(match: re.Match[str]) -> str:
+        word = match.group(0)
+        found = accented.get(word.casefold()) if fold(word.casefold()) == word.casefold() else None
+        if found is None:
+            return word
+        return (found[0].upper() if word[0].isupper() else found[0].lower()) + found[1:]
+
+    return _WORD.sub(write, question)
+
+
 def cased_tokens(text: str) -> list[str]:
     """The tokens of ``text`` as :func:`tokenize` splits them, but with their case kept."""
     s = unicodedata.normalize("NFKC", text).translate(_PUNCT)

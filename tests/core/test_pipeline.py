@@ -238,6 +238,21 @@ def test_a_candidate_is_scored_by_its_best_reading():
     assert best_reading_scores(ByText(), "q", []) == []
 
 
+def test_a_question_typed_without_accents_is_paired_as_each_reading_writes_it():
+    from qa.score import best_reading_scores
+
+    class Seen:
+        pairs: list[tuple[str, str]] = []
+
+        def predict(self, pairs):
+            self.pairs = list(pairs)
+            return [0.5] * len(pairs)
+
+    seen = Seen()
+    best_reading_scores(seen, "Hauptstadt von Osterreich?", [("Österreich Hauptstadt ?answer", "Austria capital")])
+    assert [q for q, _ in seen.pairs] == ["Hauptstadt von Österreich?", "Hauptstadt von Osterreich?"]
+
+
 def _about(qid: str, degree: int) -> Candidate:
     return Candidate(f"SELECT ?answer WHERE {{ wd:{qid} wdt:P36 ?answer }}", 0.8,
                      links=(Link(qid, "italien", "italien", "alias", 0.8, degree=degree),))

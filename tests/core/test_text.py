@@ -10,6 +10,7 @@ from core.text import (
     CUE_CJK,
     LANG_SCRIPT,
     TRANSLITERABLE,
+    borrow_accents,
     fold_yo,
     inflection_prefix,
     is_katakana,
@@ -97,3 +98,12 @@ def test_read_case_lowers_only_a_question_whose_case_says_nothing():
     assert read_case("WHAT IS THE CAPITAL OF JAPAN?") == "what is the capital of japan?"
     assert read_case("What Is The Capital Of Japan?") == "what is the capital of japan?"
     assert read_case("What is the capital of Japan?") == "What is the capital of Japan?"
+
+
+def test_borrow_accents_writes_words_typed_without_accents_as_the_reading_does():
+    assert borrow_accents("Was ist die Hauptstadt von Osterreich?", "Österreich Hauptstadt ?answer") == (
+        "Was ist die Hauptstadt von Österreich?")
+    assert borrow_accents("capital de hungria", "Hungría capital ?answer") == "capital de hungría"  # case kept
+    assert borrow_accents("¿Cual es la capital?", "Hungría capital ?answer") == "¿Cual es la capital?"  # not in it
+    assert borrow_accents("Où est né Einstein ?", "Einstein lieu de naissance") == "Où est né Einstein ?"
+    assert borrow_accents("Wo ist Koln?", "Köln Kölner") == "Wo ist Köln?"

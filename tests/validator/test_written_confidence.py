@@ -5,6 +5,7 @@ about people the KG does not hold who share a first or last name with someone it
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,23 @@ def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, v
         wrong += turn.answered and got != sorted(q["expected"])
     print(f"{form.__name__}: {right}/{len(cased)} right, {wrong} wrong")
     assert wrong == 0 and right >= 0.7 * len(cased)
+
+
+@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
+def test_written_questions_typed_without_accents_are_still_answered(pipeline, verdicts):
+    # « Was ist die Hauptstadt von Osterreich? » scored 0.10 against « Österreich … » (0.98
+    # with the accent); with the reading's accents borrowed, 12 of the 16 accented questions
+    # answered as written are answered without accents (9 before), never wrongly
+    def plain(text: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+    accented = [q for q in WRITTEN if q["lang"] in ("de", "fr", "es") and plain(q["question"]) != q["question"]
+                and verdicts[q["question"]] == "right"]  # Latin accents (NFD also splits й and kana)
+    right = wrong = 0
+    for q in accented:
+        turn = pipeline.answer(plain(q["question"]))
+        got = sorted(a.id for a in turn.answers if a.id)
+        right += turn.answered and got == sorted(q["expected"])
+        wrong += turn.answered and got != sorted(q["expected"])
+    print(f"without accents: {right}/{len(accented)} right, {wrong} wrong")
+    assert wrong == 0 and right >= 0.7 * len(accented)
