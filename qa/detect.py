@@ -277,3 +277,56 @@ def clean_question(text: str | None, max_chars: int) -> str:
     if not cleaned:
         raise EmptyQuestion("question is empty")
     return cleaned
+
+
+# --------------------------------------------------------------------------- chat preambles
+
+_GREETINGS = ("hi", "hello", "hey", "good morning", "good evening", "hallo", "guten tag", "moin", "bonjour",
+              "salut", "hola", "buenos días", "buenas", "ciao", "buongiorno", "olá", "oi", "bom dia",
+              "привет", "здравствуйте", "добрый день", "привіт", "добрий день", "你好", "您好", "こんにちは")
+_REQUESTS = (
+    # en
+    "please", "can you tell me", "could you tell me", "can you please tell me", "tell me", "do you know",
+    "i want to know", "i would like to know", "i'd like to know", "i wonder",
+    # de
+    "bitte", "kannst du mir sagen", "können sie mir sagen", "sag mir", "sagen sie mir", "weißt du",
+    "wissen sie", "ich möchte wissen", "ich will wissen",
+    # fr
+    "s'il vous plaît", "s'il te plaît", "pouvez-vous me dire", "peux-tu me dire", "dis-moi", "dites-moi",
+    "savez-vous", "sais-tu", "je voudrais savoir", "je veux savoir",
+    # es, it, pt
+    "por favor", "puedes decirme", "me puedes decir", "dime", "quiero saber", "me gustaría saber",
+    "per favore", "puoi dirmi", "dimmi", "vorrei sapere",
+    "você sabe", "pode me dizer", "me diga", "diga-me", "quero saber", "gostaria de saber",
+    # ru, uk
+    "пожалуйста", "скажите", "скажи", "подскажите", "подскажи", "ты знаешь", "вы знаете", "я хочу знать",
+    "хочу знать", "будь ласка", "скажіть", "підкажіть", "ви знаєте", "ти знаєш", "хочу знати",
+    # zh, ja
+    "请问", "请告诉我", "你知道", "我想知道", "すみません",
+)
+_CJK_PREAMBLE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _alternation(phrases: tuple[str, ...]) -> str:
+    return "|".join(re.escape(p).replace("'", "['’]") for p in sorted(phrases, key=len, reverse=True))
+
+
+# a greeting only before punctuation ("Hey Jude" is a song), a request before a word boundary
+# (or right away in CJK); either followed by optional punctuation and space
+_PREAMBLE = re.compile(
+    rf"^(?:(?:{_alternation(_GREETINGS)})\s*[,!.:;！，。、]+|(?:{_alternation(_REQUESTS)})(?:(?<=[^\W\d_])(?=\W)|"
+    rf"(?<=[\u3040-\u30ff\u4e00-\u9fff])))\s*[,!.:;！，。、]*\s*",
+    re.IGNORECASE)
+
+
+def without_preamble(question: str) -> str:
+    """``question`` without the chat preamble it opens with, in any supported language:
+    greetings followed by punctuation ("Hi!", « Hallo, ») and requests ("Can you tell me",
+    "please", « Sag mir », « Скажите », « 请问 »), any number of them.  People type them to a
+    chat, the validator learned from benchmark questions that have none ("Please tell me:
+    Where was Albert Einstein born?" was not answered).  Nothing is removed when nothing
+    would be left."""
+    rest = question
+    while (match := _PREAMBLE.match(rest)) and match.end() > 0:
+        rest = rest[match.end():]
+    return rest if rest.strip(" ?？!.") else question

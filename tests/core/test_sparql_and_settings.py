@@ -10,7 +10,7 @@ from core.errors import EmptyQuestion, QuestionTooLong
 from core.settings import Settings, load_settings
 from kg.client import EmbeddedKG
 from kg.sparql import entity_iri, escape_string, iri_ref, literal, local_id, prop_iri, short
-from qa.detect import clean_question
+from qa.detect import clean_question, without_preamble
 from tests import tiny_kg
 
 
@@ -49,6 +49,21 @@ def test_settings_from_env_and_overrides():
     with pytest.raises(AttributeError):
         s.port = 1  # type: ignore[misc]
     assert Settings().host == "127.0.0.1"
+
+
+@pytest.mark.parametrize("typed, asked", [
+    ("Please tell me: Where was Albert Einstein born?", "Where was Albert Einstein born?"),
+    ("Hi! Can you tell me where Einstein was born?", "where Einstein was born?"),
+    ("Hallo, wo wurde Einstein geboren?", "wo wurde Einstein geboren?"),
+    ("S’il vous plaît, où est né Einstein ?", "où est né Einstein ?"),
+    ("Скажите, пожалуйста, где родился Пушкин?", "где родился Пушкин?"),
+    ("请问法国的首都是哪里？", "法国的首都是哪里？"),
+    ("Hey Jude was written by whom?", "Hey Jude was written by whom?"),  # a greeting needs punctuation after it
+    ("Tellurium is what?", "Tellurium is what?"),  # "tell" is no word of its own here
+    ("Hi!", "Hi!"),  # nothing would be left
+])
+def test_without_preamble(typed, asked):
+    assert without_preamble(typed) == asked
 
 
 def test_clean_question():

@@ -141,3 +141,26 @@ def test_written_questions_typed_without_accents_are_still_answered(pipeline, ve
         wrong += turn.answered and got != sorted(q["expected"])
     print(f"without accents: {right}/{len(accented)} right, {wrong} wrong")
     assert wrong == 0 and right >= 0.7 * len(accented)
+
+
+PREAMBLES = {"en": ("Please tell me: ", "Hi! ", "Can you tell me: "), "de": ("Bitte sag mir: ", "Hallo! "),
+             "fr": ("Dis-moi : ", "Bonjour ! "), "es": ("Por favor, ", "¡Hola! "),
+             "ru": ("Скажите, пожалуйста, ", "Привет! "), "uk": ("Скажіть, будь ласка, ",),
+             "zh": ("请问", "你好！"), "ja": ("すみません、",)}
+
+
+@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
+def test_written_questions_keep_their_answers_after_a_chat_preamble(pipeline):
+    # the validator learned from benchmark questions, which open with no greeting or "can
+    # you tell me": 62 of these 129 were answered right and 2 wrongly (a yes/no reading of
+    # "Can you tell me: …") before the preamble was set aside; 120 and 0 since
+    right = wrong = total = 0
+    for q in WRITTEN:
+        for preamble in PREAMBLES[q["lang"]]:
+            turn = pipeline.answer(preamble + q["question"])
+            got = sorted(a.id for a in turn.answers if a.id)
+            total += 1
+            right += turn.answered and got == sorted(q["expected"])
+            wrong += turn.answered and got != sorted(q["expected"])
+    print(f"after a preamble: {right}/{total} right, {wrong} wrong")
+    assert wrong == 0 and right >= 0.85 * total
