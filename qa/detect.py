@@ -319,14 +319,27 @@ _PREAMBLE = re.compile(
     re.IGNORECASE)
 
 
-def without_preamble(question: str) -> str:
-    """``question`` without the chat preamble it opens with, in any supported language:
-    greetings followed by punctuation ("Hi!", « Hallo, ») and requests ("Can you tell me",
-    "please", « Sag mir », « Скажите », « 请问 »), any number of them.  People type them to a
-    chat, the validator learned from benchmark questions that have none ("Please tell me:
-    Where was Albert Einstein born?" was not answered).  Nothing is removed when nothing
-    would be left."""
+_PLEASE = ("please", "bitte", "s'il vous plaît", "s'il te plaît", "por favor", "per favore", "пожалуйста",
+           "будь ласка")
+_THANKS = ("thanks", "thank you", "danke", "merci", "gracias", "grazie", "obrigado", "obrigada", "спасибо",
+           "дякую", "谢谢", "ありがとう", "ありがとうございます")
+# ", please?" keeps its question mark; thanks only after the question's own end ("…? Thanks!")
+_CLOSING = re.compile(
+    rf"\s*,\s*(?:{_alternation(_PLEASE)})\s*(?P<end>[?？!！.。]*)\s*$"
+    rf"|(?<=[?？!！.。])\s*(?:{_alternation(_THANKS)})\s*[!！.。]*\s*$",
+    re.IGNORECASE)
+
+
+def strip_courtesies(question: str) -> str:
+    """``question`` without the courtesies around it, in any supported language: greetings
+    followed by punctuation ("Hi!", « Hallo, ») and requests ("Can you tell me", "please",
+    « Sag mir », « Скажите », « 请问 ») before it, any number of them; ", please" and thanks
+    after it ("…, bitte?", "…? Thanks!").  People type them to a chat; the validator learned
+    from benchmark questions that have none ("Please tell me: Where was Albert Einstein
+    born?" was not answered).  Nothing is removed when nothing would be left."""
     rest = question
     while (match := _PREAMBLE.match(rest)) and match.end() > 0:
         rest = rest[match.end():]
+    while (closing := _CLOSING.sub(lambda m: m.group("end") or "", rest, count=1)) != rest:
+        rest = closing
     return rest if rest.strip(" ?？!.") else question

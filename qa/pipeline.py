@@ -26,7 +26,7 @@ from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.confidence import Confidence, Decision
-from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, without_preamble
+from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, unused_numbers
 from qa.gate import Gate, Probability
@@ -149,9 +149,9 @@ class Pipeline:
         question is parsed in (``question_lang`` when supported, else the detected one)."""
         ui_lang = lang if lang in SUPPORTED_LANGUAGES else None
         typed = clean_question(question, self.max_question_chars)
-        asked = without_preamble(typed)
+        asked = strip_courtesies(typed)
         if asked != typed:
-            turn.notes.append(f"read without its opening {typed[:len(typed) - len(asked)].strip()!r}")
+            turn.notes.append(f"read without the courtesies around it, as {asked!r}")
         text = read_case(asked)
         if text != asked:
             turn.notes.append("every word was in capitals or capitalized: read in lower case")

@@ -57,11 +57,11 @@ def test_the_pipeline_abstains_when_the_kept_reading_leaves_out_a_typed_name():
     assert _pipeline({lowered: _film_and_band(band_words=0)}).answer(lowered).answered
 
 
-def test_a_chat_preamble_is_not_read_as_part_of_the_question():
+def test_chat_courtesies_are_not_read_as_part_of_the_question():
     pipe = _pipeline({"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9)]})
-    turn = pipe.answer("Hi! Can you tell me: Where was Einstein born?")
+    turn = pipe.answer("Hi! Can you tell me: Where was Einstein born, please? Thanks!")
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]
-    assert turn.question == "Where was Einstein born?" and "'Hi! Can you tell me:'" in turn.notes[0]
+    assert turn.question == "Where was Einstein born?" and "courtesies" in turn.notes[0]
 
 
 def test_a_shouted_question_is_read_in_lower_case():

@@ -10,7 +10,7 @@ from core.errors import EmptyQuestion, QuestionTooLong
 from core.settings import Settings, load_settings
 from kg.client import EmbeddedKG
 from kg.sparql import entity_iri, escape_string, iri_ref, literal, local_id, prop_iri, short
-from qa.detect import clean_question, without_preamble
+from qa.detect import clean_question, strip_courtesies
 from tests import tiny_kg
 
 
@@ -61,9 +61,14 @@ def test_settings_from_env_and_overrides():
     ("Hey Jude was written by whom?", "Hey Jude was written by whom?"),  # a greeting needs punctuation after it
     ("Tellurium is what?", "Tellurium is what?"),  # "tell" is no word of its own here
     ("Hi!", "Hi!"),  # nothing would be left
+    ("Where was Einstein born, please?", "Where was Einstein born?"),
+    ("Hi! Wo wurde Einstein geboren, bitte? Danke!", "Wo wurde Einstein geboren?"),
+    ("法国的首都是哪里？谢谢！", "法国的首都是哪里？"),
+    ("Who wrote the song Please?", "Who wrote the song Please?"),  # "please" closes only after a comma
+    ("Who sang Thank You?", "Who sang Thank You?"),  # thanks close only after the question's end
 ])
-def test_without_preamble(typed, asked):
-    assert without_preamble(typed) == asked
+def test_strip_courtesies(typed, asked):
+    assert strip_courtesies(typed) == asked
 
 
 def test_clean_question():
