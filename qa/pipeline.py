@@ -65,8 +65,9 @@ class Validation:
 
 @dataclass(frozen=True)
 class Generated:
-    """The first half of the pipeline (:meth:`Pipeline.candidates`): the cleaned question,
-    the language it is answered in, and the backend's candidates, best first."""
+    """The first half of the pipeline (:meth:`Pipeline.candidates`): the question as read
+    (cleaned, courtesies set aside), the language it is answered in, and the backend's
+    candidates, best first."""
 
     question: str
     lang: str
@@ -139,7 +140,7 @@ class Pipeline:
         :class:`~core.errors.BackendError` / :class:`~core.errors.KGError` on faults."""
         turn = Turn(question=question or "", lang="en", detected_lang=None, backend=self.backend.name)
         self.detect(turn, question, lang)
-        return Generated(turn.question, turn.lang, self._screened(turn).as_written)
+        return Generated(read(turn), turn.lang, self._screened(turn).as_written)
 
     # ------------------------------------------------------------------ the stages, in order
 
@@ -151,11 +152,12 @@ class Pipeline:
         typed = clean_question(question, self.max_question_chars)
         asked = strip_courtesies(typed)
         if asked != typed:
-            turn.notes.append(f"read without the courtesies around it, as {asked!r}")
+            turn.notes.append("read without the courtesies around it")
         text = read_case(asked)
         if text != asked:
             turn.notes.append("every word was in capitals or capitalized: read in lower case")
-        turn.question = text
+        turn.question = typed
+        turn.read_as = text if text != typed else None
         turn.detected_lang = detect_language(text)
         turn.lang = ui_lang or turn.detected_lang or "en"
         turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
@@ -173,7 +175,7 @@ class Pipeline:
     def _screened(self, turn: Turn) -> Screened:
         """The backend's candidates through the SPARQL allow-list (:mod:`qa.guard`): nothing
         later runs, scores or shows a rejected candidate."""
-        return screen(self.backend.ask(turn.question, parse_lang(turn)))
+        return screen(self.backend.ask(read(turn), parse_lang(turn)))
 
     def could_pass(self, turn: Turn, candidates: list[Candidate], gate: Gate) -> list[bool]:
         """Per candidate: whether it could pass ``gate`` at all, i.e. with a perfect validator
@@ -207,7 +209,7 @@ class Pipeline:
         if not any(could_pass):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        scored = iter(best_reading_scores(scorer, turn.question, [r for r, ok in zip(readings, could_pass,
+        scored = iter(best_reading_scores(scorer, read(turn), [r for r, ok in zip(readings, could_pass,
                                                                                       strict=True) if ok]))
         return [next(scored) if ok else None for ok in could_pass]
 
@@ -311,10 +313,10 @@ class Pipeline:
         """Why the kept candidate's answers do not answer the question (:mod:`qa.expect`), or
         ``None``."""
         if self.answer_types is not None and count_mismatch(
-                self.answer_types.expected_answer_type(turn.question, parse_lang(turn)), kept.shape, result):
+                self.answer_types.expected_answer_type(read(turn), parse_lang(turn)), kept.shape, result):
             return "a count was asked, but the kept candidate's answers are not numbers"
         said = [view.verbalization] if view.verbalization else []
-        if unused := unused_numbers(turn.question, kept.shape, said, kept.links, result):
+        if unused := unused_numbers(read(turn), kept.shape, said, kept.links, result):
             return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"
         return None
 
@@ -322,7 +324,7 @@ class Pipeline:
         """The gate by the learned answer confidence: which of the first candidates to keep,
         with its calibrated probability; those candidates' views get their scores."""
         decision: Decision = self._timed(turn, "gate",
-                                         lambda: confidence.decide(turn.question, parse_lang(turn), candidates))
+                                         lambda: confidence.decide(read(turn), parse_lang(turn), candidates))
         for i, p in enumerate(decision.probabilities):
             view = turn.candidates[i]
             view.passed = p >= decision.threshold
@@ -469,6 +471,12 @@ def better_known_reading(candidates: list[Candidate], passed: list[bool], link: 
                 if i < len(passed) and passed[i] and any(k.mention == link.mention and k.qid == link.qid
                                                          for k in c.links)]
     return max(readings, key=lambda i: (views[i].compared.score if views[i].compared is not None else 0.0, -i))
+
+
+def read(turn: Turn) -> str:
+    """The question as the stages read it: as typed (cleaned), unless :meth:`Pipeline.detect`
+    set courtesies aside or lowered capitals that say nothing (:attr:`Turn.read_as`)."""
+    return turn.read_as or turn.question
 
 
 def parse_lang(turn: Turn) -> str:

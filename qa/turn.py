@@ -126,6 +126,7 @@ class Turn:
     question_lang: str | None = None  # the language the question was parsed in (chosen, else detected)
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
     rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
+    read_as: str | None = None  # the question as the stages read it, when not as typed (courtesies, capitals)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -173,6 +174,7 @@ class Turn:
             "question_lang": self.question_lang,
             "names": {k: list(v) for k, v in self.names.items()},
             "rejected": self.rejected,
+            "read_as": self.read_as,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

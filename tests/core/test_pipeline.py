@@ -61,7 +61,8 @@ def test_chat_courtesies_are_not_read_as_part_of_the_question():
     pipe = _pipeline({"Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9)]})
     turn = pipe.answer("Hi! Can you tell me: Where was Einstein born, please? Thanks!")
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]
-    assert turn.question == "Where was Einstein born?" and "courtesies" in turn.notes[0]
+    assert turn.read_as == "Where was Einstein born?" and "courtesies" in turn.notes[0]
+    assert turn.question == "Hi! Can you tell me: Where was Einstein born, please? Thanks!"  # logged as typed
 
 
 def test_a_shouted_question_is_read_in_lower_case():
@@ -70,9 +71,11 @@ def test_a_shouted_question_is_read_in_lower_case():
     pipe = _pipeline({"where was einstein born?": [Candidate(BIRTHPLACE, 0.9)]})
     turn = pipe.answer("WHERE WAS EINSTEIN BORN?")
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]
-    assert turn.question == "where was einstein born?" and "read in lower case" in turn.notes[0]
+    assert turn.read_as == "where was einstein born?" and "read in lower case" in turn.notes[0]
+    assert turn.question == "WHERE WAS EINSTEIN BORN?" and turn.to_json()["read_as"] == turn.read_as
     as_written = pipe.answer("Where was Einstein born?")  # not in the script: nothing for it
     assert not as_written.answered and not any("lower case" in n for n in as_written.notes)
+    assert as_written.read_as is None
 
 
 def test_top_candidate_is_answered_with_label_in_question_language():
