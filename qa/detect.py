@@ -304,7 +304,6 @@ _REQUESTS = (
     # zh, ja
     "请问", "请告诉我", "你知道", "我想知道", "すみません",
 )
-_CJK_PREAMBLE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:

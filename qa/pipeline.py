@@ -427,10 +427,10 @@ def ignored_name(candidates: list[Candidate], chosen: int, top: int = NAMED_CAND
     """A name of two or more capitalized words the user typed that another of the first
     ``top`` candidates links exactly (by a label or an alias, the whole name) and the kept
     candidate leaves out: none of its words is in the kept candidate's mentions (by
-    position) and its entity is none of the kept candidate's.  « Which member of The Rolling Stones appeared in Pirates
-    of the Caribbean: At World's End? » kept as the film's cast list answers another
-    question.  ``None`` when there is none, or when the kept candidate's mentions carry no
-    span (a backend that does not say where it linked)."""
+    position) and its entity is none of the kept candidate's.  « Which member of The
+    Rolling Stones appeared in Pirates of the Caribbean: At World's End? » kept as the
+    film's cast list answers another question.  ``None`` when there is none, or when the
+    kept candidate's mentions carry no span (a backend that does not say where it linked)."""
     kept = candidates[chosen]
     spans = [link.span for link in kept.links]
     if not spans or any(span is None for span in spans):

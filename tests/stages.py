@@ -1,5 +1,6 @@
-"""A verbalizer stand-in for pipeline tests: each query "in words" from a function of
-the query (by default the query itself)."""
+"""Stand-ins for pipeline tests: a verbalizer that says each query "in words" by a
+function of the query (by default the query itself), and a scorer that prefers English
+readings."""
 
 from __future__ import annotations
 
@@ -22,3 +23,16 @@ class Verbalize:
                  ) -> list[tuple[str, ...]]:
         """One reading per query: :meth:`many`'s text."""
         return [(text,) for text in self.many(sparqls, lang, links)]
+
+
+class PrefersEnglish:
+    """:class:`qa.score.Scorer` giving 0.95 to a reading said in English (``"en|…"``, as
+    ``Verbalize(lambda sparql, lang: f"{lang}|{sparql}")`` says it) and 0.1 to any other;
+    ``seen``: every reading it scored, in order."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        self.seen.extend(text for _, text in pairs)
+        return [0.95 if text.startswith("en|") else 0.1 for _, text in pairs]

@@ -14,7 +14,7 @@ from qa.label import pick_label
 from qa.pipeline import STAGES, Pipeline, Validation, ignored_name, namesake_rival
 from qa.turn import Status
 from tests import tiny_kg
-from tests.stages import Verbalize
+from tests.stages import PrefersEnglish, Verbalize
 from validator.gate import GatePolicy
 
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
@@ -320,14 +320,6 @@ def test_the_learned_confidence_says_its_probability_of_the_better_known_reading
 
 
 def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english():
-    class Scorer:
-        def __init__(self):
-            self.seen = []
-
-        def predict(self, pairs):
-            self.seen.extend(v for _, v in pairs)
-            return [0.95 if v.startswith("en|") else 0.1 for _, v in pairs]
-
     said = []
 
     def in_words(sparql, lang):
@@ -339,7 +331,7 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
     script = {"Wo wurde Einstein geboren?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask"),
                                              Candidate(NOTHING, 0.3)],
               "Where was Einstein born?": [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")]}
-    scorer = Scorer()
+    scorer = PrefersEnglish()
     pipe = _pipeline(script, validation=Validation(words, scorer, GatePolicy("mix", 0.5)), threshold=0.8)
     turn = pipe.answer("Wo wurde Einstein geboren?", "de")
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]  # its English reading scored 0.95

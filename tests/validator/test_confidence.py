@@ -18,7 +18,7 @@ from kg.client import EmbeddedKG
 from qa.candidate import Candidate
 from qa.pipeline import Pipeline
 from tests import tiny_kg
-from tests.stages import Verbalize
+from tests.stages import PrefersEnglish, Verbalize
 from training.confidence import Outcome, Record, choose_floor, figures, fit_trees, platt, threshold_for
 from validator.confidence import AnswerConfidence, ConfidenceModel, answer_kinds, decide, execute, features
 
@@ -158,17 +158,9 @@ def test_pipeline_abstains_below_the_threshold():
 def test_evidence_reads_candidates_as_the_pipeline_does(tiny_kg_client):
     # the records the gate is calibrated on score a German question's plain candidates by
     # their best reading, German or English, and a complex one in German only
-    class Scorer:
-        def __init__(self):
-            self.seen = []
-
-        def predict(self, pairs):
-            self.seen.extend(v for _, v in pairs)
-            return [0.95 if v.startswith("en|") else 0.1 for _, v in pairs]
-
     ask = "ASK { wd:Q937 wdt:P19 wd:Q3012 }"
     model = ConfidenceModel(_stump("v_score", 0.5, -2.0, 2.0), uses_validator=True)
-    scorer = Scorer()
+    scorer = PrefersEnglish()
     stage = AnswerConfidence(tiny_kg_client, model, None, scorer=scorer,
                              verbalize=Verbalize(lambda sparql, lang: f"{lang}|{sparql}"))
     candidates = [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")]

@@ -71,17 +71,25 @@ def test_namesakes_are_not_in_the_kg_but_share_a_name(full):
         assert any(parts.values()), q["person"]
 
 
+def _verdict(pipeline, text: str, expected: list[str]) -> str:
+    """``abstain``, ``right`` or ``wrong: <ids>`` for ``text`` asked of ``pipeline``."""
+    turn = pipeline.answer(text)
+    if not turn.answered:
+        return "abstain"
+    assert 0.0 < (turn.confidence or 0.0) <= 1.0
+    got = sorted(a.id for a in turn.answers if a.id)
+    return "right" if got == sorted(expected) else f"wrong: {got}"
+
+
+def _tally(pipeline, asked: list[tuple[str, list[str]]]) -> tuple[int, int]:
+    """How many of the ``(text, expected ids)`` are answered right, and how many wrongly."""
+    verdicts = [_verdict(pipeline, text, expected) for text, expected in asked]
+    return verdicts.count("right"), sum(v.startswith("wrong") for v in verdicts)
+
+
 @pytest.fixture(scope="module")
 def verdicts(pipeline) -> dict[str, str]:
-    out = {}
-    for q in WRITTEN:
-        turn = pipeline.answer(q["question"])
-        got = sorted(a.id for a in turn.answers if a.id)
-        out[q["question"]] = "abstain" if not turn.answered else (
-            "right" if got == sorted(q["expected"]) else f"wrong: {got}")
-        if turn.answered:
-            assert 0.0 < (turn.confidence or 0.0) <= 1.0
-    return out
+    return {q["question"]: _verdict(pipeline, q["question"], q["expected"]) for q in WRITTEN}
 
 
 def test_written_questions_are_never_answered_wrongly(verdicts):
@@ -113,12 +121,7 @@ def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, v
     # the validator rejected most shouted questions' right readings (7 of the 48 answered
     # as written, Title Case 18); read in lower case, 37 and 38 of them, and never wrongly
     cased = [q for q in WRITTEN if q["lang"] not in ("zh", "ja") and verdicts[q["question"]] == "right"]
-    right = wrong = 0
-    for q in cased:
-        turn = pipeline.answer(form(q["question"]))
-        got = sorted(a.id for a in turn.answers if a.id)
-        right += turn.answered and got == sorted(q["expected"])
-        wrong += turn.answered and got != sorted(q["expected"])
+    right, wrong = _tally(pipeline, [(form(q["question"]), q["expected"]) for q in cased])
     print(f"{form.__name__}: {right}/{len(cased)} right, {wrong} wrong")
     assert wrong == 0 and right >= 0.7 * len(cased)
 
@@ -133,12 +136,7 @@ def test_written_questions_typed_without_accents_are_still_answered(pipeline, ve
 
     accented = [q for q in WRITTEN if q["lang"] in ("de", "fr", "es") and plain(q["question"]) != q["question"]
                 and verdicts[q["question"]] == "right"]  # Latin accents (NFD also splits й and kana)
-    right = wrong = 0
-    for q in accented:
-        turn = pipeline.answer(plain(q["question"]))
-        got = sorted(a.id for a in turn.answers if a.id)
-        right += turn.answered and got == sorted(q["expected"])
-        wrong += turn.answered and got != sorted(q["expected"])
+    right, wrong = _tally(pipeline, [(plain(q["question"]), q["expected"]) for q in accented])
     print(f"without accents: {right}/{len(accented)} right, {wrong} wrong")
     assert wrong == 0 and right >= 0.7 * len(accented)
 
@@ -162,13 +160,7 @@ def test_written_questions_keep_their_answers_with_chat_courtesies(pipeline):
     # the validator learned from benchmark questions, which have no greeting, "can you tell
     # me" or "please": of these 206, 103 were answered right and 2 wrongly (a yes/no reading
     # of "Can you tell me: …") before the courtesies were set aside; 193 and 0 since
-    right = wrong = total = 0
-    for q in WRITTEN:
-        for text in _with_courtesies(q):
-            turn = pipeline.answer(text)
-            got = sorted(a.id for a in turn.answers if a.id)
-            total += 1
-            right += turn.answered and got == sorted(q["expected"])
-            wrong += turn.answered and got != sorted(q["expected"])
-    print(f"with courtesies: {right}/{total} right, {wrong} wrong")
-    assert wrong == 0 and right >= 0.85 * total
+    asked = [(text, q["expected"]) for q in WRITTEN for text in _with_courtesies(q)]
+    right, wrong = _tally(pipeline, asked)
+    print(f"with courtesies: {right}/{len(asked)} right, {wrong} wrong")
+    assert wrong == 0 and right >= 0.85 * len(asked)
