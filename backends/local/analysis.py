@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from backends.local.numbers import NumberFilter, parse_filters
 from backends.local.words import (
     ALTERNATIVE_WORDS,
+    AMOUNT_WORDS,
     COUNT_WORDS,
     DIRECTION_WORDS,
     GRADABLES,
@@ -154,8 +155,10 @@ def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -
         weights[key] = max(weights.get(key, 0.0), w)
 
     dated = any(LITERAL_PROPERTIES[p].kind == "date" for p in prop_hits)
+    amounts = [s for s, _, _ in find_words(text, words_for(AMOUNT_WORDS, lang))]
     gradable_hits = [(g, h) for g in GRADABLES for h in find_words(text, words_for(g.words, lang))
-                     if g.name not in ("earlier", "later") or dated or a.alternative]
+                     if (g.name not in ("earlier", "later") or dated or a.alternative)
+                     and not _grades_amount(text, h[1], amounts)]
     a.gradable = sorted({g.name for g, _ in gradable_hits})
     for g, (s, e, _) in gradable_hits:
         a.cue_spans.append((s, e))
@@ -179,6 +182,13 @@ def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -
             add(pid, "DESC" if lp.kind == "quantity" else "ASC", 0.8 if a.superlative else 0.5)
     readings = [Reading(p, d, w) for (p, d), w in weights.items()]
     return sorted(readings, key=lambda r: (-r.weight, r.pid))
+
+
+def _grades_amount(text: str, end: int, amounts: Sequence[int]) -> bool:
+    """Whether the size word ending at ``end`` grades an amount word right after it ("the
+    largest number of lakes"): the question then asks for the most things, not for the
+    largest entity, so the word gives no reading."""
+    return any(0 <= s - end <= 2 and not text[end:s].strip(" ") for s in amounts)
 
 
 def answer_form_is_fixed(a: Analysis) -> bool:

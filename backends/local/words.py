@@ -416,6 +416,15 @@ THAN_WORDS: Mapping[str, tuple[str, ...]] = {
     "fr": ("que", "qu"), "es": ("que",), "it": ("di", "che"), "pt": ("que", "do que"),
 }
 
+# words for an amount of things: a size word that grades one ("the largest number of
+# lakes", « la mayor cantidad de lagos ») asks for the most things, not the largest entity
+AMOUNT_WORDS: Mapping[str, tuple[str, ...]] = {
+    "en": ("number", "amount", "quantity", "count"), "de": ("anzahl", "zahl", "menge"),
+    "ru": ("количеств*", "числ*"), "uk": ("кількіст*", "числ*"), "zh": ("数量", "数目", "数"), "ja": ("数",),
+    "fr": ("nombre", "quantité"), "es": ("número", "numero", "cantidad"), "it": ("numero", "quantità"),
+    "pt": ("número", "numero", "quantidade"), "ar": ("عدد",), "hi": ("संख्या",),
+}
+
 YES_NO_OPENERS: Mapping[str, tuple[str, ...]] = {
     "en": ("is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "can", "could"),
     "de": ("ist", "war", "sind", "waren", "hat", "hatte", "haben", "wurde", "wurden", "liegt", "lag", "gibt es",

@@ -84,6 +84,30 @@ def test_plain_questions_have_no_complex_cue():
         assert not (a.count or a.yes_no or a.superlative or a.filters or a.alternative), question
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Which US state has the largest number of lakes?", "en"),
+    ("Welcher Staat der USA hat die größte Anzahl an Seen?", "de"),
+    ("¿Qué estado en los Estados Unidos tiene la mayor cantidad de lagos?", "es"),
+    ("Qual estado dos Estados Unidos tem o maior número de lagos?", "pt"),
+    ("Какой штат США имеет наибольшее количество озёр?", "ru"),
+])
+def test_a_size_word_that_grades_an_amount_reads_no_size(question, lang):
+    # "the largest number of lakes" asks for the most lakes (a count the layer does not
+    # build), not for the largest state: no area/population reading, and the form stays fixed
+    a = analyze(question, lang)
+    assert a.superlative and answer_form_is_fixed(a)
+    assert not any(r.pid in ("P2046", "P1082", "P2048") for r in a.readings)
+
+
+@pytest.mark.parametrize(("question", "lang", "pid"), [
+    ("Which US state is the largest?", "en", "P2046"),
+    ("¿Qué país tiene el mayor número de habitantes?", "es", "P1082"),
+    ("Welches Land hat die größte Zahl an Einwohnern?", "de", "P1082"),
+])
+def test_size_words_and_named_quantities_still_read(question, lang, pid):
+    assert analyze(question, lang).readings[0].pid == pid
+
+
 @pytest.mark.parametrize(("raw", "lang", "value"), [
     ("1,9", "de", Decimal("1.9")), ("1.9", "en", Decimal("1.9")), ("100,000", "en", Decimal(100000)),
     ("100.000", "de", Decimal(100000)), ("20 000", "ru", Decimal(20000)), ("3,5", "ru", Decimal("3.5")),
