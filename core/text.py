@@ -164,11 +164,75 @@ def tokenize(text: str) -> list[str]:
 _WORD = re.compile(r"\w+")
 
 
+# function and question words per language (a word of a name is none of these)
+_STOP = {
+    "en": "a an the of in on at to for from by with about as into is are was were be been being am do does did "
+          "done have has had what which who whom whose where when why how many much is it its this that these "
+          "those there their they them he she his her him i you your we our me my and or not no yes name "
+          "tell give list please can could would should will shall may might must s t d ll ve re one ones "
+          "some any all kind type sort",
+    "de": "der die das den dem des ein eine einer eines einem einen und oder nicht ist sind war waren wurde "
+          "wurden werden wird hat haben hatte hatten von vom zu zum zur im in am an auf aus bei mit nach "
+          "für über unter wer wen wem wessen was welche welcher welches welchen wo wann wie viele viel "
+          "warum es sie er ihr ihre sein seine man gibt geben",
+    "fr": "le la les l un une des du de d et ou ne pas est sont était étaient été a ont avait qui que qu quoi "
+          "quel quelle quels quelles où quand comment combien pourquoi il elle ils elles ce cette ces son sa "
+          "ses leur leurs dans en sur au aux par pour avec y se s c t on est-ce à",
+    "es": "el la los las lo un una unos unas de del y o no es son era eran fue fueron ha han había que qué "
+          "quién quiénes quien cuál cuáles cual donde dónde cuándo cuando cómo como cuánto cuántos cuántas "
+          "por para con en al a se su sus este esta estos estas hay está",
+    "it": "il lo la i gli le l d un uno una di a del della dei degli delle e o non è sono era erano fu stato "
+          "stata ha hanno che chi cosa qual quale quali dove quando come quanto quanti quante perché in nel nella "
+          "al alla da dal dalla con su per si suo sua suoi dell nell dall sull dov cos quest quell",
+    "pt": "o a os as um uma uns umas de do da dos das e ou não é são era eram foi foram tem têm que quem qual "
+          "quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu sua d está",
+    "ru": "и в во на с со к ко по о об от до из за у для не ни это этот эта эти то был была было были есть "
+          "является являлась являлся кто что какой какая какое какие каким какую каком где когда как "
+          "сколько почему чей чья чьи ли же он она они его её ее их который которая которое которые "
+          "называется называются называлась называлось назывался называют называли зовут звали",
+    "uk": "і й та в у на з зі до по про від із за для не це цей ця ці був була було були є хто що який яка "
+          "яке які де коли як скільки чому чий він вона вони його її їх ї об називається називаються "
+          "називали звали звуть",
+    "ar": "ما ماذا من هو هي في على إلى الى عن مع متى أين اين كيف كم لماذا هل التي الذي الذين كان كانت هذا هذه "
+          "ذلك تلك أي اي أو او و ثم قد لم لن ليس بين عند كل بعض",
+    "hi": "का की के में है हैं था थी थे कौन क्या कहाँ कहां कब कैसे कितने कितना कितनी किस किसने किसे किसको ने को "
+          "से पर और एक यह वह इस उस जो कि भी तो हुआ हुई हुए गया गई किया कर",
+}
+_STOP_CJK = set("的是在了吗呢吧谁哪什么几多少时候个位和与及或之于被把给从到为由也都就这那其有哪里"
+                "のはがをにでともへやかな誰何どこいつですかますした")
+STOPWORDS: frozenset[str] = frozenset(w for words in _STOP.values() for w in words.split())
+
+
+def is_stopword_as_written(token: str) -> bool:
+    """True for a function/question word of any supported language, accents as written."""
+    return token in STOPWORDS or token in _STOP_CJK
+
+
+def is_stopword(token: str) -> bool:
+    """True for a function/question word of any supported language."""
+    return is_stopword_as_written(token) or fold(token) in STOPWORDS
+
+
+_OWN_STOP: dict[str, frozenset[str]] = {
+    lang: frozenset(words.split()) | frozenset(fold(w) for w in words.split()) for lang, words in _STOP.items()}
+
+
+def is_stopword_in(token: str, lang: str) -> bool:
+    """True for a function/question word of ``lang`` itself (English "die" is none, German
+    "die" is); for a language without its own list, the same as :func:`is_stopword`."""
+    own = _OWN_STOP.get(lang)
+    if own is None:
+        return is_stopword(token)
+    return token in own or fold(token) in own or token in _STOP_CJK
+
+
 def uninformative_case(text: str) -> bool:
     """Whether the capitals of ``text`` say nothing about which words are names: at least
     three words of a script with case, and every one of them written in capitals
-    ("WHERE WAS ALBERT EINSTEIN BORN?") or every one capitalized ("What Is The Capital Of
-    France?").  One-letter words (the "s" of "World's") and digits are not counted; in a
+    ("WHERE WAS ALBERT EINSTEIN BORN?") or every one capitalized, a function or question
+    word among them ("What Is The Capital Of France?").  Capitalized words without one are
+    names and nouns, written as they should be ("Albert Einstein Geburtsort", "Barack Obama
+    Birthplace").  One-letter words (the "s" of "World's") and digits are not counted; in a
     question of a script without case (CJK, Arabic, Devanagari) the Latin words are names."""
     found = _WORD.findall(text)
     if any(c.isalpha() and not (c.isupper() or c.islower()) for w in found for c in w):
@@ -176,7 +240,9 @@ def uninformative_case(text: str) -> bool:
     words = [w for w in found if len(w) > 1 and any(c.isupper() or c.islower() for c in w)]
     if len(words) < 3:
         return False
-    return all(w.isupper() for w in words) or all(w[0].isupper() for w in words)
+    if all(w.isupper() for w in words):
+        return True
+    return all(w[0].isupper() for w in words) and any(is_stopword(w.lower()) for w in words)
 
 
 def read_case(text: str) -> str:

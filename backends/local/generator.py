@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.lexicon import PropertyLexicon, default_lexicon
-from backends.local.linking import Linker, Mention, is_stopword, is_stopword_as_written, is_stopword_in
+from backends.local.linking import Linker, Mention
 from backends.local.names import aligned_cased, name_features, name_words
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
@@ -60,7 +60,7 @@ from core.errors import (
     KGUnavailable,
     LexiconError,
 )
-from core.text import fold, is_cjk, tokenize
+from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
 from kg.build import ensure_label_index
 from kg.client import KG, Term, value_kind
 from kg.labels import LabelIndex
@@ -75,6 +75,7 @@ log = logging.getLogger(__name__)
 
 MAX_ANCHORS = 10
 MAX_MENTIONS = 24  # linked mentions per question
+ASKED_WORD_SCORE = 0.85  # a lexicon phrase matched this well (a one-word phrase: exactly) names what is asked
 COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
 MAX_PER_SPAN = 4
 HUB_DEGREE = 20000
@@ -322,6 +323,13 @@ class _Question:
     anchor_types: dict[str, str | None] = field(default_factory=dict)
     cased: list[str] | None = None  # the tokens with their case (None: they do not align)
     type_words: dict[str, frozenset[int]] = field(default_factory=dict)  # per entity: words naming its class
+    asked_words: frozenset[int] = frozenset()  # words the property lexicon reads (« Geburtsort »)
+
+    def name_stops(self, qid: str) -> frozenset[int]:
+        """Positions of capitalized words that are not part of a name next to ``qid``'s
+        mention: a class of the entity, or a property the question asks for (German
+        capitalizes every noun: « Albert Einstein Geburtsort »)."""
+        return self.type_words.get(qid, frozenset()) | self.asked_words
 
 
 _SPECIFIC = frozenset({"person", "place", "date", "number", "organization", "work"})
@@ -433,7 +441,7 @@ class LocalBackend:
         q = self._analyze(question, lang, linked)
         ranked = self._generate(q)[:MAX_CANDIDATES]
         evidence = {m.qid: replace(m.link(), name_cover=name_features(q.cased, m.start, m.end,
-                                                                      q.type_words.get(m.qid, ()))["name_cover"],
+                                                                      q.name_stops(m.qid))["name_cover"],
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
@@ -488,7 +496,18 @@ class LocalBackend:
         q.type_words = type_words(mentions, classes)
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         q.cased = aligned_cased(question, len(tokens))
+        q.asked_words = self._asked_words(q)
         return q
+
+    def _asked_words(self, q: _Question) -> frozenset[int]:
+        """Positions of the question's words that a property-lexicon phrase matches well
+        (:data:`ASKED_WORD_SCORE`): they say what is asked, not whom it is about."""
+        if q.cased is None:
+            return frozenset()
+        matches = self.props.match(self._rest(q, ())[0], "", q.lang)
+        forms = {w for m in matches.values() if m.lexicon >= ASKED_WORD_SCORE and m.lexicon == m.score
+                 for w in m.words}
+        return frozenset(i for i, t in enumerate(q.tokens) if self.props.form(t) in forms)
 
     def _rest(self, q: _Question, spans: Sequence[tuple[int, int]]) -> tuple[list[str], str]:
         """Folded question words outside ``spans`` (in order) and the CJK characters there."""
@@ -799,7 +818,7 @@ class LocalBackend:
             "p31": 1.0 if a.pid == P31 else 0.0,
             "log_answers": math.log1p(a.count),
             "single_answer": 1.0 if a.count == 1 else 0.0,
-            **name_features(q.cased, m.start, m.end, q.type_words.get(m.qid, ())),
+            **name_features(q.cased, m.start, m.end, q.name_stops(m.qid)),
         }
 
     def _rank(self, cands: list[Generated]) -> None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from backends.local.linking import is_stopword
-from core.text import cased_tokens, is_cjk
+from core.text import cased_tokens, is_cjk, is_stopword
 
 
 def aligned_cased(question: str, n_tokens: int) -> list[str] | None:
@@ -27,19 +26,21 @@ def _name_word(token: str) -> bool:
 
 
 def name_features(cased: Sequence[str] | None, start: int, end: int,
-                  type_words: Collection[int] = ()) -> dict[str, float]:
+                  stops: Collection[int] = ()) -> dict[str, float]:
     """``name_extra``: capitalized words right next to the span ``[start, end)`` that it
     leaves out (0 when the span is not capitalized itself); ``name_cover``: the span's share
     of the capitalized run it sits in (1.0 when it covers the run, or without case).
 
-    ``type_words``: positions of words that name a class of the linked entity ("Film" in
-    « den Film Titanic », "Landes" in « des Landes Frankreich »: German capitalizes every
-    noun); they say what the entity is, so they end the run instead of joining it."""
-    if cased is None or not (0 <= start < end <= len(cased)) or not all(_name_word(t) for t in cased[start:end]):
+    ``stops``: positions of capitalized words that are not part of a name: a class of the
+    linked entity ("Film" in « den Film Titanic », "Landes" in « des Landes Frankreich »),
+    or the property asked for (« Albert Einstein Geburtsort »; German capitalizes every
+    noun).  They end the run instead of joining it, and a span made of them is no name."""
+    if (cased is None or not (0 <= start < end <= len(cased)) or not all(_name_word(t) for t in cased[start:end])
+            or all(i in stops for i in range(start, end))):
         return {"name_extra": 0.0, "name_cover": 1.0}
 
     def named(i: int) -> bool:
-        return i not in type_words and _name_word(cased[i])
+        return i not in stops and _name_word(cased[i])
 
     left = start
     while left > 0 and named(left - 1):

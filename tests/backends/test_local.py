@@ -240,6 +240,19 @@ def test_real_questions_over_the_full_kg(shared_kg_source: Path):
         assert top == {answer}, (question, cands[0].sparql)
 
 
+@pytest.mark.parametrize(("question", "qid", "pid"), [
+    ("Albert Einstein Geburtsort", "Q937", "P19"),
+    ("Frankreich Hauptstadt", "Q142", "P36"),
+])
+def test_the_property_asked_for_is_not_part_of_the_name_before_it(backend, question, qid, pid):
+    """A question typed as a German noun phrase capitalizes the property too: the name is
+    « Albert Einstein », fully linked, not two thirds of the run « Albert Einstein
+    Geburtsort » (which the pipeline refuses as a namesake)."""
+    top = backend.ask(question, "de")[0]
+    assert top.entities == (qid,) and top.properties == (pid,)
+    assert [link.name_cover for link in top.links] == [1.0]
+
+
 @pytest.mark.slow
 def test_a_german_noun_naming_the_entitys_class_is_not_part_of_its_name(shared_kg_source: Path):
     """German capitalizes every noun: in « den Film Titanic », "Film" names what Titanic is
@@ -389,8 +402,7 @@ def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(
 def test_an_italian_elided_article_is_a_function_word():
     """« dell'Italia » tokenizes to "dell" + "italia": "dell" (di + l') is a function word,
     so Italia covers the question's content words as "la capitale della Francia" would."""
-    from backends.local.linking import is_stopword_in
-    from core.text import tokenize
+    from core.text import is_stopword_in, tokenize
 
     assert tokenize("Qual è la capitale dell'Italia?")[-2:] == ["dell", "italia"]
     assert all(is_stopword_in(w, "it") for w in ("dell", "nell", "sull", "dall", "dov", "cos"))

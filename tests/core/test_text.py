@@ -87,6 +87,9 @@ def test_inflection_prefix_is_what_the_word_shares_with_its_other_forms(word: st
     ("Wo wurde Albert Einstein geboren?", False),  # German nouns are capitalized, its verbs are not
     ("What does NASA do?", False),
     ("IBM CEO?", False),  # two words say too little
+    ("Albert Einstein Geburtsort", False),  # names and German nouns, capitalized as they should be
+    ("Barack Obama Birthplace", False),
+    ("Hauptstadt Von Deutschland", True),
     ("Boyz II Men ने कितने सुपरबाउल हाफ टाइम शो किए?", False),  # Latin names in a script without case
     ("東京は日本の首都ですか", False),
 ])

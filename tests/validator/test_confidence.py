@@ -64,6 +64,14 @@ def test_a_word_naming_the_entitys_class_ends_its_name():
     assert name_features(aligned_cased(federer, len(tokenize(federer))), *roger, {0})["name_cover"] == 0.5
 
 
+def test_a_span_of_words_that_are_no_name_has_nothing_to_cover():
+    question = "Frankreich Hauptstadt"  # « Hauptstadt » linked as the class "capital"
+    cased = aligned_cased(question, len(tokenize(question)))
+    assert name_features(cased, 1, 2) == {"name_extra": 1.0, "name_cover": 0.5}
+    assert name_features(cased, 1, 2, {1}) == {"name_extra": 0.0, "name_cover": 1.0}
+    assert name_features(cased, 0, 1, {1}) == {"name_extra": 0.0, "name_cover": 1.0}
+
+
 @pytest.mark.parametrize("question, words, count", [
     ("Which member of The Rolling Stones sang?", "The Rolling Stones", 2),  # "The" is a function word
     ("Where was Albert Einstein born?", "Albert Einstein", 2),
