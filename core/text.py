@@ -253,6 +253,19 @@ def read_case(text: str) -> str:
     return text.lower() if uninformative_case(text) else text
 
 
+def borrow_case(question: str, reading: str) -> str:
+    """``question``, typed all in lower case, with each word that ``reading`` writes with
+    capitals written as the reading writes it ("wo wurde albert einstein geboren?" paired
+    with "Albert Einstein Geburtsort" reads "wo wurde Albert Einstein geboren?").  A
+    question with any capital is left as typed: its case is the user's."""
+    if any(c.isupper() for c in question):
+        return question
+    cased = {w.casefold(): w for w in _WORD.findall(reading) if not w.islower()}
+    if not cased:
+        return question
+    return _WORD.sub(lambda m: cased.get(m.group(0), m.group(0)), question)
+
+
 def borrow_accents(question: str, reading: str) -> str:
     """``question`` with each word typed without diacritics ("Osterreich", "Cual") written
     as the word of ``reading`` it folds to ("Österreich"), its first letter's case kept:

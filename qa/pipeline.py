@@ -209,8 +209,8 @@ class Pipeline:
         if not any(could_pass):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
-        scored = iter(best_reading_scores(scorer, read(turn), [r for r, ok in zip(readings, could_pass,
-                                                                                      strict=True) if ok]))
+        scored = iter(best_reading_scores(scorer, read(turn), [r for r, ok in zip(readings, could_pass, strict=True)
+                                                               if ok], parse_lang(turn)))
         return [next(scored) if ok else None for ok in could_pass]
 
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:

@@ -7,7 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.text import borrow_accents
+from core.text import borrow_accents, borrow_case
+
+# languages whose questions the validator learned in lower case (SimpleQuestions and
+# WebQuestions are typed so); in every other language it learned cased questions
+LOWER_CASE_TRAINED: frozenset[str] = frozenset({"en"})
 
 
 class Scorer(Protocol):
@@ -18,10 +22,20 @@ class Scorer(Protocol):
         ...
 
 
-def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequence[str]]) -> list[float]:
+def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequence[str]],
+                        lang: str = "en") -> list[float]:
     """Each candidate's score: the highest of its readings' (one ``predict`` call for the
     whole list, as in calibration).  A word of the question typed without its accents is
-    paired as the reading writes it (:func:`core.text.borrow_accents`)."""
-    pairs = [(borrow_accents(question, text), text) for texts in readings for text in texts]
+    paired as the reading writes it (:func:`core.text.borrow_accents`); so is a word typed
+    in lower case, in a question of ``lang`` all in lower case, where the validator learned
+    cased questions (:data:`LOWER_CASE_TRAINED`: "wo wurde albert einstein geboren?" 0.78,
+    with "Albert Einstein" 0.88 or more)."""
+    pairs = [(_as_read(question, text, lang), text) for texts in readings for text in texts]
     scores = iter(scorer.predict(pairs)) if pairs else iter(())
     return [max(next(scores) for _ in texts) for texts in readings]
+
+
+def _as_read(question: str, reading: str, lang: str) -> str:
+    """The question as it is paired with ``reading``."""
+    question = borrow_accents(question, reading)
+    return question if lang in LOWER_CASE_TRAINED else borrow_case(question, reading)

@@ -337,7 +337,7 @@ class AnswerConfidence:
         if self.scorer is not None and self.verbalize is not None and top:
             readings = readings_with_english(self.verbalize, top, lang)
             texts = tuple(r[0] for r in readings)
-            scores = tuple(best_reading_scores(self.scorer, question, readings))
+            scores = tuple(best_reading_scores(self.scorer, question, readings, lang))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
 
     def decide(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Decision:

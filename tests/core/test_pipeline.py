@@ -263,6 +263,24 @@ def test_a_question_typed_without_accents_is_paired_as_each_reading_writes_it():
     assert [q for q, _ in seen.pairs] == ["Hauptstadt von Österreich?", "Hauptstadt von Osterreich?"]
 
 
+def test_a_lower_case_question_is_paired_with_the_readings_capitals_outside_english():
+    from qa.score import best_reading_scores
+
+    class Seen:
+        pairs: list[tuple[str, str]] = []
+
+        def predict(self, pairs):
+            self.pairs = list(pairs)
+            return [0.5] * len(pairs)
+
+    seen = Seen()
+    best_reading_scores(seen, "wo wurde albert einstein geboren?", [("Albert Einstein Geburtsort ?answer",)], "de")
+    assert [q for q, _ in seen.pairs] == ["wo wurde Albert Einstein geboren?"]
+    # English questions are paired as typed: the validator learned them in lower case
+    best_reading_scores(seen, "where was albert einstein born?", [("Albert Einstein place of birth ?answer",)], "en")
+    assert [q for q, _ in seen.pairs] == ["where was albert einstein born?"]
+
+
 def _about(qid: str, degree: int) -> Candidate:
     return Candidate(f"SELECT ?answer WHERE {{ wd:{qid} wdt:P36 ?answer }}", 0.8,
                      links=(Link(qid, "italien", "italien", "alias", 0.8, degree=degree),))

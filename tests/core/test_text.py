@@ -11,6 +11,7 @@ from core.text import (
     LANG_SCRIPT,
     TRANSLITERABLE,
     borrow_accents,
+    borrow_case,
     fold_yo,
     inflection_prefix,
     is_katakana,
@@ -110,3 +111,14 @@ def test_borrow_accents_writes_words_typed_without_accents_as_the_reading_does()
     assert borrow_accents("¿Cual es la capital?", "Hungría capital ?answer") == "¿Cual es la capital?"  # not in it
     assert borrow_accents("Où est né Einstein ?", "Einstein lieu de naissance") == "Où est né Einstein ?"
     assert borrow_accents("Wo ist Koln?", "Köln Kölner") == "Wo ist Köln?"
+
+
+def test_borrow_case_writes_a_lower_case_question_as_the_reading_does():
+    assert borrow_case("wo wurde albert einstein geboren?", "Albert Einstein Geburtsort ?answer") == (
+        "wo wurde Albert Einstein geboren?")
+    assert borrow_case("was ist die hauptstadt von frankreich?", "Frankreich Hauptstadt ?answer") == (
+        "was ist die Hauptstadt von Frankreich?")
+    # a question with any capital keeps the user's case; words the reading lacks stay as typed
+    assert borrow_case("Wo wurde albert einstein geboren?", "Albert Einstein Geburtsort") == (
+        "Wo wurde albert einstein geboren?")
+    assert borrow_case("¿dónde nació einstein?", "Albert Einstein lugar de nacimiento") == "¿dónde nació Einstein?"
