@@ -440,8 +440,10 @@ class LocalBackend:
         linked = self.linker.link(question, lang, limit=MAX_MENTIONS)
         q = self._analyze(question, lang, linked)
         ranked = self._generate(q)[:MAX_CANDIDATES]
-        evidence = {m.qid: replace(m.link(), name_cover=name_features(q.cased, m.start, m.end,
-                                                                      q.name_stops(m.qid))["name_cover"],
+        named = _exactly_named(linked)
+        evidence = {m.qid: replace(m.link(), name_cover=min(name_features(q.cased, m.start, m.end,
+                                                                          q.name_stops(m.qid))["name_cover"],
+                                                            _caseless_cover(q, m, named)),
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
@@ -849,6 +851,33 @@ def _relative_features(cands: Sequence[Generated]) -> None:
         f["prop_gap"] = best_prop - f["prop_score"]
         f["prop_gap_anchor"] = per_anchor[g.anchor] - f["prop_score"]
         f["explained_gap"] = best_explained - f["explained"]
+
+
+def _exactly_named(mentions: Sequence[Mention]) -> frozenset[int]:
+    """Token positions some mention names exactly (by a label or alias, as written, folded or
+    inflected; not a fuzzy, partial or sound-alike match)."""
+    return frozenset(i for m in mentions if m.kind in ("label", "alias", "folded", "inflected")
+                     for i in range(m.start, m.end))
+
+
+def _caseless_cover(q: _Question, m: Mention, named: frozenset[int]) -> float:
+    """In a question typed without capitals ("where was tom brady born?"), a person linked
+    by one word, next to a word that nothing explains (no function word, no property
+    phrase, no exact name of any entity), is likely named by a longer name the KG does not
+    hold: 0.5, as for a name half covered (:func:`names.name_features`); else 1.0."""
+    if (m.end - m.start != 1 or q.cased is None or any(t != t.lower() for t in q.cased)
+            or q.anchor_types.get(m.qid) != "person"):
+        return 1.0
+    for i in (m.start - 1, m.end):
+        if 0 <= i < len(q.tokens) and _unexplained(q, i, named):
+            return 0.5
+    return 1.0
+
+
+def _unexplained(q: _Question, i: int, named: frozenset[int]) -> bool:
+    token = q.tokens[i]
+    return (token.isalpha() and not is_cjk(token) and not is_stopword(token) and i not in q.asked_words
+            and i not in named)
 
 
 def type_words(mentions: Sequence[Mention], classes: dict[str, list[str]]) -> dict[str, frozenset[int]]:
