@@ -253,6 +253,33 @@ def test_the_property_asked_for_is_not_part_of_the_name_before_it(backend, quest
     assert [link.name_cover for link in top.links] == [1.0]
 
 
+def _one_word_person(question: str, word: str) -> tuple[object, Mention]:
+    from backends.local.generator import _Question
+    from backends.local.names import aligned_cased
+    from core.text import tokenize
+
+    tokens = tokenize(question)
+    i = tokens.index(word.lower())
+    m = Mention(i, i + 1, word, "Q1", 1.0, 0.5, 0.6, False, 3, False, 10, 0, 0.3, kind="alias", name=word)
+    q = _Question(question, "en", tokens, "place", [m], cased=aligned_cased(question, len(tokens)),
+                  anchor_types={"Q1": "person"}, asked_words=frozenset({tokens.index("born")}))
+    return q, m  # "born": the property phrase (the lexicon's, in the backend)
+
+
+@pytest.mark.parametrize(("question", "word", "named", "cover"), [
+    ("where was tom brady born?", "tom", set(), 0.5),  # "brady": no name, no phrase, no function word
+    ("where was tom brady born?", "tom", {3}, 1.0),  # "brady" the exact name of an entity
+    ("Where was Tom Brady born?", "Tom", set(), 1.0),  # capitals: names_features decides
+    ("where was tom born?", "tom", set(), 1.0),  # nothing unexplained next to it
+])
+def test_a_one_word_person_next_to_an_unexplained_word_is_half_a_name_without_capitals(question, word, named,
+                                                                                        cover):
+    from backends.local.generator import _caseless_cover
+
+    q, m = _one_word_person(question, word)
+    assert _caseless_cover(q, m, frozenset(named)) == cover
+
+
 @pytest.mark.slow
 def test_a_german_noun_naming_the_entitys_class_is_not_part_of_its_name(shared_kg_source: Path):
     """German capitalizes every noun: in « den Film Titanic », "Film" names what Titanic is

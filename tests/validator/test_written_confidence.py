@@ -116,6 +116,16 @@ def test_namesakes_are_never_answered(pipeline):
 
 
 @pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
+@pytest.mark.parametrize("form", [str.lower, str.upper], ids=["in lower case", "in capitals"])
+def test_namesakes_are_never_answered_without_case(pipeline, form):
+    # no capitals mark the name: "where was tom brady born?" was answered with the
+    # birthplace of Tom Kaulitz (alias "Tom"), in lower case, in capitals and in Title Case
+    answered = {form(q["question"]): sorted(a.id for a in turn.answers if a.id)
+                for q in NAMESAKES for turn in [pipeline.answer(form(q["question"]))] if turn.answered}
+    assert not answered, answered
+
+
+@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 @pytest.mark.parametrize("form", [str.upper, str.title], ids=["in capitals", "every word capitalized"])
 def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, verdicts, form):
     # the validator rejected most shouted questions' right readings (7 of the 48 answered
