@@ -62,7 +62,7 @@ from core.errors import (
 )
 from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
 from kg.build import ensure_label_index
-from kg.client import KG, Term, value_kind
+from kg.client import KG, Term, fetch_labels, value_kind
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
 from qa.candidate import Candidate, Link
@@ -443,11 +443,28 @@ class LocalBackend:
         named = _exactly_named(linked)
         evidence = {m.qid: replace(m.link(), name_cover=min(name_features(q.cased, m.start, m.end,
                                                                           q.name_stops(m.qid))["name_cover"],
-                                                            _caseless_cover(q, m, named)),
+                                                            self._caseless_cover(q, m, named)),
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m in linked}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
+
+    def _caseless_cover(self, q: _Question, m: Mention, named: frozenset[int]) -> float:
+        """0.5 (as for a name half covered, :func:`names.name_features`) when a person
+        linked by one word in a question without capitals has a word beside it that nothing
+        explains and none of the person's names holds (:func:`unexplained_neighbours`); else 1.0."""
+        words = unexplained_neighbours(q, m, named)
+        if not words:
+            return 1.0
+        iri = entity_iri(m.qid)
+        try:
+            names = fetch_labels(self.kg, [iri], timeout_s=self.timeout_s).get(iri, {})
+        except (KGTimeout, KGQueryError):
+            return 0.5
+        except KGUnavailable as exc:
+            raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
+        own = name_word_forms(n for labels in names.values() for n in labels)
+        return 1.0 if all(fold(w) in own for w in words) else 0.5
 
     def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:
         """Every candidate graph, scored and sorted (best first, ties by SPARQL text);
@@ -860,18 +877,28 @@ def _exactly_named(mentions: Sequence[Mention]) -> frozenset[int]:
                      for i in range(m.start, m.end))
 
 
-def _caseless_cover(q: _Question, m: Mention, named: frozenset[int]) -> float:
-    """In a question typed without capitals ("where was tom brady born?"), a person linked
-    by one word, next to a word that nothing explains (no function word, no property
-    phrase, no exact name of any entity), is likely named by a longer name the KG does not
-    hold: 0.5, as for a name half covered (:func:`names.name_features`); else 1.0."""
+def unexplained_neighbours(q: _Question, m: Mention, named: frozenset[int]) -> list[str]:
+    """In a question typed without capitals ("where was tom brady born?"), for a person
+    linked by one word: the words beside it that nothing explains (no function word, no
+    property phrase, no exact name of any entity).  Unless the person's own names hold them
+    ("jrr" of "J. R. R. Tolkien"), they are likely part of a longer name the KG does not hold."""
     if (m.end - m.start != 1 or q.cased is None or any(t != t.lower() for t in q.cased)
             or q.anchor_types.get(m.qid) != "person"):
-        return 1.0
-    for i in (m.start - 1, m.end):
-        if 0 <= i < len(q.tokens) and _unexplained(q, i, named):
-            return 0.5
-    return 1.0
+        return []
+    return [q.tokens[i] for i in (m.start - 1, m.end) if 0 <= i < len(q.tokens) and _unexplained(q, i, named)]
+
+
+def name_word_forms(names: Iterable[str]) -> frozenset[str]:
+    """The folded words of ``names`` and, for each word, the initials and the run of the
+    words before it ("J. R. R. Tolkien": "tolkien", "jrr", …)."""
+    forms: set[str] = set()
+    for name in names:
+        words = [fold(t) for t in tokenize(name)]
+        forms.update(words)
+        for i in range(1, len(words)):
+            forms.add("".join(w[:1] for w in words[:i]))
+            forms.add("".join(words[:i]))
+    return frozenset(forms)
 
 
 def _unexplained(q: _Question, i: int, named: frozenset[int]) -> bool:

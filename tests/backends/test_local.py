@@ -266,18 +266,24 @@ def _one_word_person(question: str, word: str) -> tuple[object, Mention]:
     return q, m  # "born": the property phrase (the lexicon's, in the backend)
 
 
-@pytest.mark.parametrize(("question", "word", "named", "cover"), [
-    ("where was tom brady born?", "tom", set(), 0.5),  # "brady": no name, no phrase, no function word
-    ("where was tom brady born?", "tom", {3}, 1.0),  # "brady" the exact name of an entity
-    ("Where was Tom Brady born?", "Tom", set(), 1.0),  # capitals: names_features decides
-    ("where was tom born?", "tom", set(), 1.0),  # nothing unexplained next to it
+@pytest.mark.parametrize(("question", "word", "named", "beside"), [
+    ("where was tom brady born?", "tom", set(), ["brady"]),  # no name, no phrase, no function word
+    ("where was tom brady born?", "tom", {3}, []),  # "brady" the exact name of an entity
+    ("Where was Tom Brady born?", "Tom", set(), []),  # capitals: name_features decides
+    ("where was tom born?", "tom", set(), []),  # nothing unexplained next to it
 ])
-def test_a_one_word_person_next_to_an_unexplained_word_is_half_a_name_without_capitals(question, word, named,
-                                                                                        cover):
-    from backends.local.generator import _caseless_cover
+def test_words_beside_a_one_word_person_that_nothing_explains_without_capitals(question, word, named, beside):
+    from backends.local.generator import unexplained_neighbours
 
     q, m = _one_word_person(question, word)
-    assert _caseless_cover(q, m, frozenset(named)) == cover
+    assert unexplained_neighbours(q, m, frozenset(named)) == beside
+
+
+def test_a_persons_own_names_hold_initials_and_other_words():
+    from backends.local.generator import name_word_forms
+
+    forms = name_word_forms(["J. R. R. Tolkien", "Tom Kaulitz"])
+    assert {"jrr", "tolkien", "tom", "kaulitz"} <= forms and "brady" not in forms
 
 
 @pytest.mark.slow
