@@ -243,8 +243,21 @@ def detect_language(text: str) -> str:
         return by_script
     if sum(len(w) for w in _WORD.findall(text)) < 3:
         return "en"
-    scores = language_scores(text)
+    scores = language_scores(without_names(text))
     return max(LATIN_LANGUAGES, key=lambda lang: (scores[lang], lang == "en"))
+
+
+_INNER_WORD = re.compile(r"(?<=\S\s)[^\W\d_][\w’'-]*")
+MIN_LETTERS_WITHOUT_NAMES = 5
+
+
+def without_names(text: str) -> str:
+    """``text`` without its capitalized words after the first (names, and German nouns),
+    when at least :data:`MIN_LETTERS_WITHOUT_NAMES` letters of other words remain: a name
+    says little about the language it is asked in ("Was Albert Einstein born in Ulm?" read
+    German by both detectors, "Was … born in?" English), the words around it say more."""
+    rest = _INNER_WORD.sub(lambda m: " " if m.group(0)[0].isupper() else m.group(0), text)
+    return rest if sum(len(w) for w in _WORD.findall(rest)) >= MIN_LETTERS_WITHOUT_NAMES else text
 
 # --------------------------------------------------------------------------- question limits
 
