@@ -10,13 +10,17 @@ A number the question states ("in 2013", "the 40th president", "more than 20 mil
 is a constraint: a plain candidate (entities and properties, no values) must account
 for it, as part of a linked name ("Gold Diggers of 1933") or as the size of its answer
 list ("what 3 countries does Mexico border?"); otherwise it answers a different, looser
-question and the pipeline says it does not know."""
+question and the pipeline says it does not know.
+
+A question about a role ("Who played the role of Beetlejuice?", the lexicon's ``role``
+cues in every language) is not answered by a plain list of a work's cast
+(:data:`CAST_PROPERTIES`): that names everyone who acted in it."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from kg.client import QueryResult, Term, value_kind
@@ -25,10 +29,18 @@ from qa.candidate import Link
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
+# a work's cast ("cast member", "voice actor"): who acted in it, not whom each one played
+# (Wikidata says that in a qualifier, which the truthy KG does not hold)
+CAST_PROPERTIES: frozenset[str] = frozenset({"P161", "P725"})
+
+
 class AnswerTypes(Protocol):
-    """The type a question's question word announces (``"count"``, ``"person"``, … or ``None``)."""
+    """What a question's words announce: the type its question word asks for (``"count"``,
+    ``"person"``, … or ``None``), and its cue words by family (``{"role": ["role"], …}``)."""
 
     def expected_answer_type(self, question: str, lang: str) -> str | None: ...
+
+    def find_cues(self, question: str, lang: str) -> dict[str, list[str]]: ...
 
 
 def count_mismatch(expected: str | None, shape: str, result: QueryResult) -> bool:
@@ -36,6 +48,13 @@ def count_mismatch(expected: str | None, shape: str, result: QueryResult) -> boo
     if expected != "count" or shape != "plain" or result.boolean is not None:
         return False
     return any(value_kind(t) != "number" for t in _answers(result))
+
+
+def role_mismatch(cues: Mapping[str, Sequence[str]], shape: str, properties: Sequence[str]) -> bool:
+    """Whether a question about a role ("Who played the role of Beetlejuice?", « ビートルジュー
+    スの役を演じた俳優は誰ですか？ ») is answered by a plain list of a work's cast: it names
+    everyone who acted in the work, not who played that role."""
+    return "role" in cues and shape == "plain" and bool(properties) and set(properties) <= CAST_PROPERTIES
 
 
 def numbers_in(text: str) -> list[str]:

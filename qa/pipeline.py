@@ -28,7 +28,7 @@ from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
 from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.expect import AnswerTypes, count_mismatch, unused_numbers
+from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
 from qa.gate import Gate, Probability
 from qa.generate import Backend
 from qa.guard import Screened, screen
@@ -315,6 +315,9 @@ class Pipeline:
         if self.answer_types is not None and count_mismatch(
                 self.answer_types.expected_answer_type(read(turn), parse_lang(turn)), kept.shape, result):
             return "a count was asked, but the kept candidate's answers are not numbers"
+        if self.answer_types is not None and role_mismatch(
+                self.answer_types.find_cues(read(turn), parse_lang(turn)), kept.shape, kept.properties):
+            return "a role was asked about, but the kept candidate lists a work's whole cast"
         said = [view.verbalization] if view.verbalization else []
         if unused := unused_numbers(read(turn), kept.shape, said, kept.links, result):
             return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"

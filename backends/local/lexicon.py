@@ -4,7 +4,8 @@ The lexicon says how people *ask* for a Wikidata property in each language ("who
 directed", "regie", "режиссёр", "导演" for P57), which answer type a property yields,
 which question words announce which answer type ("how many" -> ``count``), which
 openers make a yes/no question, and which cue words hint at superlative, comparative,
-counting, ordinal or negated questions.  KG labels are *not* copied here; the
+counting, ordinal or negated questions, or at a question about a role ("who played the
+role of …": a work's cast list does not answer it).  KG labels are *not* copied here; the
 candidate generator reads them from the KG at run time and uses this file on top.
 
 File format (``version`` 1)::
@@ -48,7 +49,7 @@ ANSWER_TYPES: frozenset[str] = frozenset(
 QUESTION_TYPES: frozenset[str] = ANSWER_TYPES | {"count", "boolean"}
 """The types a question word may announce (answer types plus ``count`` and ``boolean``)."""
 
-CUE_KINDS: tuple[str, ...] = ("superlative", "comparative", "count", "ordinal", "negation")
+CUE_KINDS: tuple[str, ...] = ("superlative", "comparative", "count", "ordinal", "negation", "role")
 """Cue word families, in the order the file lists them."""
 
 _SCRIPT_LANGS = frozenset({"zh", "ja"})

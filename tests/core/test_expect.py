@@ -7,7 +7,7 @@ from backends.fake import FakeBackend
 from backends.local.lexicon import default_lexicon
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate
-from qa.expect import count_mismatch
+from qa.expect import count_mismatch, role_mismatch
 from qa.pipeline import Pipeline
 
 ENTITIES = QueryResult(["x"], [{"x": Term("uri", "http://www.wikidata.org/entity/Q64")}])
@@ -65,3 +65,27 @@ def test_a_plain_answer_that_ignores_a_stated_year_abstains(tiny_kg_client) -> N
     assert not turn.answered and turn.answers == []
     assert any("1950" in note for note in turn.notes)
     assert _ask(tiny_kg_client, "What is the capital of Germany?", "en").answered
+
+
+def test_a_role_is_not_answered_by_a_works_cast_list() -> None:
+    lexicon = default_lexicon()
+    for question, lang in (("Which actor played the role of Beetlejuice?", "en"),
+                           ("ビートルジュースの役を演じた俳優は誰ですか？", "ja"),
+                           ("Qui a joué le rôle de Forrest Gump ?", "fr"),
+                           ("Кто сыграл роль Форреста Гампа?", "ru")):
+        cues = lexicon.find_cues(question, lang)
+        assert role_mismatch(cues, "plain", ("P161",)), question
+        assert not role_mismatch(cues, "plain", ("P57",))  # the film's director is no cast list
+    assert not role_mismatch(lexicon.find_cues("Who starred in Titanic?", "en"), "plain", ("P161",))
+    assert not role_mismatch(lexicon.find_cues("タイタニックに出演した俳優は誰ですか？", "ja"), "plain", ("P161",))
+
+
+def test_the_pipeline_abstains_when_a_cast_list_would_answer_a_role(tiny_kg_client) -> None:
+    # the candidate declares the cast property (structure travels); its query returns Berlin
+    cast = Candidate("SELECT ?x WHERE { wd:Q183 wdt:P36 ?x }", 0.9, shape="plain", entities=("Q183",),
+                     properties=("P161",))
+    for question, answered in (("Who played the role of Germany?", False), ("Who starred in Germany?", True)):
+        pipeline = Pipeline(FakeBackend({question: [cast]}), tiny_kg_client, answer_types=default_lexicon())
+        turn = pipeline.answer(question, "en")
+        assert turn.answered is answered, question
+        assert any("role was asked" in note for note in turn.notes) is not answered
