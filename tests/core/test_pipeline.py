@@ -248,17 +248,20 @@ def test_a_candidate_is_scored_by_its_best_reading():
     assert best_reading_scores(ByText(), "q", []) == []
 
 
+class _PairsSeen:
+    """A scorer that remembers the pairs it was asked to score (0.5 for each)."""
+
+    pairs: list[tuple[str, str]] = []
+
+    def predict(self, pairs):
+        self.pairs = list(pairs)
+        return [0.5] * len(pairs)
+
+
 def test_a_question_typed_without_accents_is_paired_as_each_reading_writes_it():
     from qa.score import best_reading_scores
 
-    class Seen:
-        pairs: list[tuple[str, str]] = []
-
-        def predict(self, pairs):
-            self.pairs = list(pairs)
-            return [0.5] * len(pairs)
-
-    seen = Seen()
+    seen = _PairsSeen()
     best_reading_scores(seen, "Hauptstadt von Osterreich?", [("Österreich Hauptstadt ?answer", "Austria capital")])
     assert [q for q, _ in seen.pairs] == ["Hauptstadt von Österreich?", "Hauptstadt von Osterreich?"]
 
@@ -266,14 +269,7 @@ def test_a_question_typed_without_accents_is_paired_as_each_reading_writes_it():
 def test_a_lower_case_question_is_paired_with_the_readings_capitals_outside_english():
     from qa.score import best_reading_scores
 
-    class Seen:
-        pairs: list[tuple[str, str]] = []
-
-        def predict(self, pairs):
-            self.pairs = list(pairs)
-            return [0.5] * len(pairs)
-
-    seen = Seen()
+    seen = _PairsSeen()
     best_reading_scores(seen, "wo wurde albert einstein geboren?", [("Albert Einstein Geburtsort ?answer",)], "de")
     assert [q for q, _ in seen.pairs] == ["wo wurde Albert Einstein geboren?"]
     # English questions are paired as typed: the validator learned them in lower case
