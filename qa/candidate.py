@@ -23,6 +23,10 @@ class ComparisonSpec:
     direction: Direction
 
 
+EXACT_LINKS = frozenset({"label", "alias", "folded", "inflected"})
+"""Link kinds that match a whole name as written (not fuzzy, partial or by sound)."""
+
+
 @dataclass(frozen=True)
 class Link:
     """How one entity of a candidate was found in the question (the linking evidence)."""

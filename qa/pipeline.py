@@ -24,7 +24,7 @@ from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
 from core.text import read_case
 from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id
-from qa.candidate import COMPLEX_SHAPES, Candidate, Link
+from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
 from qa.execute import ComparisonOutcome, evaluate_comparison
@@ -43,8 +43,6 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
-EXACT_LINKS = frozenset({"label", "alias", "folded", "inflected"})
-"""Link kinds that match a whole name as written (not fuzzy, partial or by sound)."""
 STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
@@ -312,12 +310,12 @@ class Pipeline:
                             result: QueryResult) -> str | None:
         """Why the kept candidate's answers do not answer the question (:mod:`qa.expect`), or
         ``None``."""
-        if self.answer_types is not None and count_mismatch(
-                self.answer_types.expected_answer_type(read(turn), parse_lang(turn)), kept.shape, result):
-            return "a count was asked, but the kept candidate's answers are not numbers"
-        if self.answer_types is not None and role_mismatch(
-                self.answer_types.find_cues(read(turn), parse_lang(turn)), kept.shape, kept.properties):
-            return "a role was asked about, but the kept candidate lists a work's whole cast"
+        if self.answer_types is not None:
+            question, lang = read(turn), parse_lang(turn)
+            if count_mismatch(self.answer_types.expected_answer_type(question, lang), kept.shape, result):
+                return "a count was asked, but the kept candidate's answers are not numbers"
+            if role_mismatch(self.answer_types.find_cues(question, lang), kept.shape, kept.properties):
+                return "a role was asked about, but the kept candidate lists a work's whole cast"
         said = [view.verbalization] if view.verbalization else []
         if unused := unused_numbers(read(turn), kept.shape, said, kept.links, result):
             return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"

@@ -65,7 +65,7 @@ from kg.build import ensure_label_index
 from kg.client import KG, Term, fetch_labels, value_kind
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
-from qa.candidate import Candidate, Link
+from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.generate import MAX_CANDIDATES
 
 if TYPE_CHECKING:
@@ -441,30 +441,30 @@ class LocalBackend:
         q = self._analyze(question, lang, linked)
         ranked = self._generate(q)[:MAX_CANDIDATES]
         named = _exactly_named(linked)
+        beside = [unexplained_neighbours(q, m, named) for m in linked]
+        own = self._name_forms({m.qid for m, words in zip(linked, beside, strict=True) if words})
         evidence = {m.qid: replace(m.link(), name_cover=min(name_features(q.cased, m.start, m.end,
                                                                           q.name_stops(m.qid))["name_cover"],
-                                                            self._caseless_cover(q, m, named)),
+                                                            _caseless_cover(words, own.get(m.qid))),
                                    name_words=name_words(q.cased, m.start, m.end))
-                    for m in linked}
+                    for m, words in zip(linked, beside, strict=True)}
         simple = [g.candidate(evidence) for g in ranked]
         return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
 
-    def _caseless_cover(self, q: _Question, m: Mention, named: frozenset[int]) -> float:
-        """0.5 (as for a name half covered, :func:`names.name_features`) when a person
-        linked by one word in a question without capitals has a word beside it that nothing
-        explains and none of the person's names holds (:func:`unexplained_neighbours`); else 1.0."""
-        words = unexplained_neighbours(q, m, named)
-        if not words:
-            return 1.0
-        iri = entity_iri(m.qid)
+    def _name_forms(self, qids: Iterable[str]) -> dict[str, frozenset[str] | None]:
+        """Per entity, the word forms of its own names (:func:`name_word_forms`), read from
+        the KG in one batch; ``None`` for each when the read fails (nothing then vouches)."""
+        iris = {entity_iri(qid): qid for qid in qids}
+        if not iris:
+            return {}
         try:
-            names = fetch_labels(self.kg, [iri], timeout_s=self.timeout_s).get(iri, {})
+            table = fetch_labels(self.kg, iris, timeout_s=self.timeout_s)
         except (KGTimeout, KGQueryError):
-            return 0.5
+            return dict.fromkeys(iris.values())
         except KGUnavailable as exc:
             raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
-        own = name_word_forms(n for labels in names.values() for n in labels)
-        return 1.0 if all(fold(w) in own for w in words) else 0.5
+        return {qid: name_word_forms(n for labels in table.get(iri, {}).values() for n in labels)
+                for iri, qid in iris.items()}
 
     def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:
         """Every candidate graph, scored and sorted (best first, ties by SPARQL text);
@@ -873,8 +873,7 @@ def _relative_features(cands: Sequence[Generated]) -> None:
 def _exactly_named(mentions: Sequence[Mention]) -> frozenset[int]:
     """Token positions some mention names exactly (by a label or alias, as written, folded or
     inflected; not a fuzzy, partial or sound-alike match)."""
-    return frozenset(i for m in mentions if m.kind in ("label", "alias", "folded", "inflected")
-                     for i in range(m.start, m.end))
+    return frozenset(i for m in mentions if m.kind in EXACT_LINKS for i in range(m.start, m.end))
 
 
 def unexplained_neighbours(q: _Question, m: Mention, named: frozenset[int]) -> list[str]:
@@ -886,6 +885,16 @@ def unexplained_neighbours(q: _Question, m: Mention, named: frozenset[int]) -> l
             or q.anchor_types.get(m.qid) != "person"):
         return []
     return [q.tokens[i] for i in (m.start - 1, m.end) if 0 <= i < len(q.tokens) and _unexplained(q, i, named)]
+
+
+def _caseless_cover(beside: Sequence[str], own: frozenset[str] | None) -> float:
+    """0.5 (as for a name half covered, :func:`names.name_features`) when a person linked by
+    one word in a question without capitals has words beside it that nothing explains
+    (``beside``, :func:`unexplained_neighbours`) and its own names (``own``) do not hold
+    them all; else 1.0."""
+    if not beside:
+        return 1.0
+    return 1.0 if own is not None and all(fold(w) in own for w in beside) else 0.5
 
 
 def name_word_forms(names: Iterable[str]) -> frozenset[str]:
