@@ -304,18 +304,25 @@ _REQUESTS = (
     # de
     "bitte", "kannst du mir sagen", "können sie mir sagen", "sag mir", "sagen sie mir", "weißt du",
     "wissen sie", "ich möchte wissen", "ich will wissen",
+    "nenne", "nenn", "nennen sie", "nenne mir", "nenn mir", "nennen sie mir", "gib mir", "geben sie mir",
+    "zeig mir", "zeige mir", "zeigen sie mir",
     # fr
     "s'il vous plaît", "s'il te plaît", "pouvez-vous me dire", "peux-tu me dire", "dis-moi", "dites-moi",
     "savez-vous", "sais-tu", "je voudrais savoir", "je veux savoir",
+    "donne-moi", "donnez-moi", "indique-moi", "indiquez-moi", "cite-moi", "citez-moi",
     # es, it, pt
     "por favor", "puedes decirme", "me puedes decir", "dime", "quiero saber", "me gustaría saber",
-    "per favore", "puoi dirmi", "dimmi", "vorrei sapere",
+    "nómbrame", "indícame",
+    "per favore", "puoi dirmi", "dimmi", "vorrei sapere", "dammi", "mi dica", "indicami",
     "você sabe", "pode me dizer", "me diga", "diga-me", "quero saber", "gostaria de saber",
+    "dê-me", "me dê", "diz-me", "me diz",
     # ru, uk
     "пожалуйста", "скажите", "скажи", "подскажите", "подскажи", "ты знаешь", "вы знаете", "я хочу знать",
-    "хочу знать", "будь ласка", "скажіть", "підкажіть", "ви знаєте", "ти знаєш", "хочу знати",
+    "хочу знать", "назовите", "назови", "перечислите", "перечисли",
+    "будь ласка", "скажіть", "підкажіть", "ви знаєте", "ти знаєш", "хочу знати", "назвіть", "назви",
+    "перелічіть",
     # zh, ja
-    "请问", "请告诉我", "你知道", "我想知道", "すみません",
+    "请问", "请告诉我", "告诉我", "你知道", "我想知道", "すみません",
 )
 
 
@@ -345,7 +352,8 @@ _CLOSING = re.compile(
 def strip_courtesies(question: str) -> str:
     """``question`` without the courtesies around it, in any supported language: greetings
     followed by punctuation ("Hi!", « Hallo, ») and requests ("Can you tell me", "please",
-    « Sag mir », « Скажите », « 请问 ») before it, any number of them; ", please" and thanks
+    « Sag mir », « Скажите », « 请问 », and the imperatives « Nenne mir », « Gib mir »,
+    « Donnez-moi », « Dammi », « Назовите ») before it, any number of them; ", please" and thanks
     after it ("…, bitte?", "…? Thanks!").  People type them to a chat; the validator learned
     from benchmark questions that have none ("Please tell me: Where was Albert Einstein
     born?" was not answered).  Nothing is removed when nothing would be left."""

@@ -66,6 +66,12 @@ def test_settings_from_env_and_overrides():
     ("法国的首都是哪里？谢谢！", "法国的首都是哪里？"),
     ("Who wrote the song Please?", "Who wrote the song Please?"),  # "please" closes only after a comma
     ("Who sang Thank You?", "Who sang Thank You?"),  # thanks close only after the question's end
+    ("Bitte nenne mir den Geburtsort von Albert Einstein.", "den Geburtsort von Albert Einstein."),
+    ("Gib mir die Hauptstadt von Frankreich.", "die Hauptstadt von Frankreich."),
+    ("Назовите место рождения Альберта Эйнштейна.", "место рождения Альберта Эйнштейна."),
+    ("Dammi la capitale del Giappone.", "la capitale del Giappone."),
+    ("Nennewitz liegt wo?", "Nennewitz liegt wo?"),  # an imperative is a word of its own
+    ("Dame Judi Dench was born where?", "Dame Judi Dench was born where?"),  # « dame » is no request here
 ])
 def test_strip_courtesies(typed, asked):
     assert strip_courtesies(typed) == asked

@@ -185,3 +185,34 @@ def test_written_questions_keep_their_answers_with_chat_courtesies(pipeline):
     right, wrong = _tally(pipeline, asked)
     print(f"with courtesies: {right}/{len(asked)} right, {wrong} wrong")
     assert wrong == 0 and right >= 0.85 * len(asked)
+
+
+# requests typed as imperatives, about facts of the written set (« Nenne … », « Gib mir … »:
+# QALD's German questions are often written so)
+REQUESTS = [
+    ("Nenne die Hauptstadt von Japan.", ["Q1490"]),
+    ("Nenne mir den Geburtsort von Albert Einstein.", ["Q3012"]),
+    ("Nennen Sie mir die Hauptstadt von Ägypten.", ["Q85"]),
+    ("Gib mir die Hauptstadt von Frankreich.", ["Q90"]),
+    ("Gib mir den Regisseur von Pulp Fiction.", ["Q3772"]),
+    ("Zeig mir die Hauptstadt von Österreich.", ["Q1741"]),
+    ("Nenne die Amtssprache von Ungarn.", ["Q9067"]),
+    ("Dammi la capitale del Giappone.", ["Q1490"]),
+    ("Indicami la capitale della Francia.", ["Q90"]),
+    ("Donne-moi la capitale du Japon.", ["Q1490"]),
+    ("Donnez-moi le lieu de naissance d'Albert Einstein.", ["Q3012"]),
+    ("Назовите столицу Японии.", ["Q1490"]),
+    ("Назовите место рождения Альберта Эйнштейна.", ["Q3012"]),
+    ("Назвіть столицю Франції.", ["Q90"]),
+    ("告诉我日本的首都是哪里？", ["Q1490"]),
+    ("Dê-me a capital da França.", ["Q90"]),
+]
+
+
+@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
+def test_requests_typed_as_imperatives_are_read_as_questions(pipeline):
+    # 5 of these 16 were answered (0 wrong) while the imperative stayed in front of the
+    # question the validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 11 since
+    right, wrong = _tally(pipeline, REQUESTS)
+    print(f"imperative requests: {right}/{len(REQUESTS)} right, {wrong} wrong")
+    assert wrong == 0 and right >= 10
