@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.text import borrow_accents, borrow_case
+from core.text import borrow_accents, borrow_case, without_asides
 
 # languages whose questions the validator learned in lower case (SimpleQuestions and
 # WebQuestions are typed so); in every other language it learned cased questions
@@ -29,10 +29,13 @@ def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequen
     paired as the reading writes it (:func:`core.text.borrow_accents`); so is a word typed
     in lower case, in a question of ``lang`` all in lower case, where the validator learned
     cased questions (:data:`LOWER_CASE_TRAINED`: "wo wurde albert einstein geboren?" 0.78,
-    with "Albert Einstein" 0.88 or more)."""
-    pairs = [(_as_read(question, text, lang), text) for texts in readings for text in texts]
+    with "Albert Einstein" 0.88 or more).  A question with a parenthesized aside ("bill walsh
+    (producer)") is also paired without it (:func:`core.text.without_asides`), and the
+    higher score counts."""
+    asked = list(dict.fromkeys((question, without_asides(question))))
+    pairs = [(_as_read(q, text, lang), text) for texts in readings for text in texts for q in asked]
     scores = iter(scorer.predict(pairs)) if pairs else iter(())
-    return [max(next(scores) for _ in texts) for texts in readings]
+    return [max(next(scores) for _ in range(len(texts) * len(asked))) for texts in readings]
 
 
 def _as_read(question: str, reading: str, lang: str) -> str:

@@ -277,6 +277,34 @@ def test_a_lower_case_question_is_paired_with_the_readings_capitals_outside_engl
     assert [q for q, _ in seen.pairs] == ["where was albert einstein born?"]
 
 
+def test_a_question_with_an_aside_is_paired_with_and_without_it():
+    from qa.score import best_reading_scores
+
+    class Aside:
+        pairs: list[tuple[str, str]] = []
+
+        def predict(self, pairs):
+            self.pairs = list(pairs)
+            return [0.02 if "(" in q else 0.95 for q, _ in pairs]
+
+    seen = Aside()
+    readings = [("Bill Walsh country of citizenship ?answer",), ("Bill Walsh occupation ?answer",)]
+    assert best_reading_scores(seen, "what is bill walsh (producer)'s nationality", readings) == [0.95, 0.95]
+    assert [q for q, _ in seen.pairs[:2]] == ["what is bill walsh (producer)'s nationality",
+                                              "what is bill walsh's nationality"]
+    best_reading_scores(seen, "where was bill walsh born?", readings)
+    assert len(seen.pairs) == 2  # no aside: one pair per reading
+
+
+def test_without_asides():
+    from core.text import without_asides
+
+    assert without_asides("who directed the searchers (film)?") == "who directed the searchers?"
+    assert without_asides("Где находится банк (МБРР)?") == "Где находится банк?"
+    assert without_asides("(film)?") == "(film)?"  # nothing else: kept
+    assert without_asides("Where was Einstein born?") == "Where was Einstein born?"
+
+
 def _about(qid: str, degree: int) -> Candidate:
     return Candidate(f"SELECT ?answer WHERE {{ wd:{qid} wdt:P36 ?answer }}", 0.8,
                      links=(Link(qid, "italien", "italien", "alias", 0.8, degree=degree),))
