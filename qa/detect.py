@@ -342,10 +342,13 @@ _PLEASE = ("please", "bitte", "s'il vous plaît", "s'il te plaît", "por favor",
            "будь ласка")
 _THANKS = ("thanks", "thank you", "danke", "merci", "gracias", "grazie", "obrigado", "obrigada", "спасибо",
            "дякую", "谢谢", "ありがとう", "ありがとうございます")
+# a Japanese request closes what it asks for (« …の出生地を教えてください »)
+_JA_REQUEST = r"を教えて(?:ください|下さい|くれますか|くれませんか|もらえますか)?"
 # ", please?" keeps its question mark; thanks only after the question's own end ("…? Thanks!")
 _CLOSING = re.compile(
     rf"\s*,\s*(?:{_alternation(_PLEASE)})\s*(?P<end>[?？!！.。]*)\s*$"
-    rf"|(?<=[?？!！.。])\s*(?:{_alternation(_THANKS)})\s*[!！.。]*\s*$",
+    rf"|(?<=[?？!！.。])\s*(?:{_alternation(_THANKS)})\s*[!！.。]*\s*$"
+    rf"|{_JA_REQUEST}\s*[?？!！.。]*\s*$",
     re.IGNORECASE)
 
 
@@ -353,10 +356,11 @@ def strip_courtesies(question: str) -> str:
     """``question`` without the courtesies around it, in any supported language: greetings
     followed by punctuation ("Hi!", « Hallo, ») and requests ("Can you tell me", "please",
     « Sag mir », « Скажите », « 请问 », and the imperatives « Nenne mir », « Gib mir »,
-    « Donnez-moi », « Dammi », « Назовите ») before it, any number of them; ", please" and thanks
-    after it ("…, bitte?", "…? Thanks!").  People type them to a chat; the validator learned
-    from benchmark questions that have none ("Please tell me: Where was Albert Einstein
-    born?" was not answered).  Nothing is removed when nothing would be left."""
+    « Donnez-moi », « Dammi », « Назовите ») before it, any number of them; ", please", thanks
+    and a Japanese request after it ("…, bitte?", "…? Thanks!", « …を教えてください »).  People
+    type them to a chat; the validator learned from benchmark questions that have none
+    ("Please tell me: Where was Albert Einstein born?" was not answered).  Nothing is removed
+    when nothing would be left."""
     rest = question
     while (match := _PREAMBLE.match(rest)) and match.end() > 0:
         rest = rest[match.end():]

@@ -72,6 +72,9 @@ def test_settings_from_env_and_overrides():
     ("Dammi la capitale del Giappone.", "la capitale del Giappone."),
     ("Nennewitz liegt wo?", "Nennewitz liegt wo?"),  # an imperative is a word of its own
     ("Dame Judi Dench was born where?", "Dame Judi Dench was born where?"),  # « dame » is no request here
+    ("アルベルト・アインシュタインの出生地を教えてください。", "アルベルト・アインシュタインの出生地"),
+    ("首都を教えて", "首都"),
+    ("教えてください", "教えてください"),  # nothing would be left
 ])
 def test_strip_courtesies(typed, asked):
     assert strip_courtesies(typed) == asked

@@ -188,7 +188,7 @@ def test_written_questions_keep_their_answers_with_chat_courtesies(pipeline):
 
 
 # requests typed as imperatives, about facts of the written set (« Nenne … », « Gib mir … »:
-# QALD's German questions are often written so)
+# QALD's German questions are often written so), and Japanese ones (« …を教えてください »)
 REQUESTS = [
     ("Nenne die Hauptstadt von Japan.", ["Q1490"]),
     ("Nenne mir den Geburtsort von Albert Einstein.", ["Q3012"]),
@@ -206,13 +206,16 @@ REQUESTS = [
     ("Назвіть столицю Франції.", ["Q90"]),
     ("告诉我日本的首都是哪里？", ["Q1490"]),
     ("Dê-me a capital da França.", ["Q90"]),
+    ("アルベルト・アインシュタインの出生地を教えてください。", ["Q3012"]),
+    ("パルプ・フィクションの監督を教えて", ["Q3772"]),
+    ("イタリアの首都を教えてください。", ["Q220"]),
 ]
 
 
 @pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
-def test_requests_typed_as_imperatives_are_read_as_questions(pipeline):
-    # 5 of these 16 were answered (0 wrong) while the imperative stayed in front of the
-    # question the validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 11 since
+def test_requests_are_read_as_questions(pipeline):
+    # 6 of these 19 were answered (0 wrong) while the request stayed in the question the
+    # validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 13 since
     right, wrong = _tally(pipeline, REQUESTS)
-    print(f"imperative requests: {right}/{len(REQUESTS)} right, {wrong} wrong")
-    assert wrong == 0 and right >= 10
+    print(f"requests: {right}/{len(REQUESTS)} right, {wrong} wrong")
+    assert wrong == 0 and right >= 12
