@@ -81,14 +81,17 @@ def load_subjects(kg: KG, pids: Iterable[str], exclude: Iterable[str] = (), *, s
 def generate(templates: Mapping[str, Mapping[str, Sequence[str]]], subjects: Mapping[str, Mapping[str, list[str]]],
              facts: Facts, *, per_split: Mapping[str, int], seed: int = 13) -> list[Synthetic]:
     """For every property, language and template: ``per_split[split]`` questions about
-    distinct subjects of that split that have a name in the language."""
-    rng = random.Random(seed)
+    distinct subjects of that split that have a name in the language.  Each template draws
+    from a random stream of its own (seeded by ``seed`` and its place in the table), so
+    adding or removing a template leaves every other template's questions as they were and a
+    retraining on the new table differs from the old one only by that template's questions."""
     out: list[Synthetic] = []
     for pid, by_lang in sorted(templates.items()):
         for split, n in sorted(per_split.items()):
-            pool = list(subjects.get(pid, {}).get(split, ()))
             for lang, lang_templates in sorted(by_lang.items()):
                 for t, template in enumerate(lang_templates):
+                    rng = random.Random(f"{seed}:{pid}:{split}:{lang}:{t}")
+                    pool = sorted(subjects.get(pid, {}).get(split, ()))
                     rng.shuffle(pool)
                     made = 0
                     for s in pool:

@@ -46,6 +46,24 @@ def test_questions_name_subjects_of_their_own_split_in_their_language():
     assert len(ru) == 4 and all(q.text.startswith("Где родился Персона Q") for q in ru)
 
 
+def test_a_new_template_leaves_the_other_templates_questions_as_they_were():
+    subjects = [f"Q{1000 + i}" for i in range(300)]
+    by_split: dict[str, list[str]] = {}
+    for q in subjects:
+        by_split.setdefault(entity_split(q), []).append(q)
+    table = {"P19": {"en": ["Where was {s} born?"], "ru": ["Где родился {s}?"]},
+             "P20": {"en": ["Where did {s} die?"]}}
+    grown = {"P19": {"en": ["Where was {s} born?", "In which city was {s} born?"], "ru": ["Где родился {s}?"]},
+             "P20": {"en": ["Where did {s} die?"]}}
+    pools = {"P19": by_split, "P20": by_split}
+    before = generate(table, pools, _facts(subjects), per_split={"train": 5, "dev": 2}, seed=13)
+    after = generate(grown, pools, _facts(subjects), per_split={"train": 5, "dev": 2}, seed=13)
+    assert [(q.id, q.text) for q in before] == [(q.id, q.text) for q in after if "In which city" not in q.text]
+    assert len(after) == len(before) + 7
+    other_seed = generate(table, pools, _facts(subjects), per_split={"train": 5, "dev": 2}, seed=14)
+    assert {q.id for q in other_seed} != {q.id for q in before}
+
+
 def test_build_reads_subjects_and_gold_from_the_kg(tiny_kg_client):
     templates = {"P19": {"en": ["Where was {s} born?"]}, "P36": {"en": ["What is the capital of {s}?"]}}
     questions = build(tiny_kg_client, per_split={"train": 5, "dev": 5, "test": 5}, exclude=set(),
