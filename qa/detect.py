@@ -305,22 +305,22 @@ _REQUESTS = (
     "bitte", "kannst du mir sagen", "können sie mir sagen", "sag mir", "sagen sie mir", "weißt du",
     "wissen sie", "ich möchte wissen", "ich will wissen",
     "nenne", "nenn", "nennen sie", "nenne mir", "nenn mir", "nennen sie mir", "gib mir", "geben sie mir",
-    "zeig mir", "zeige mir", "zeigen sie mir",
+    "zeig mir", "zeige mir", "zeigen sie mir", "erzähl mir", "erzähle mir", "erzählen sie mir",
     # fr
     "s'il vous plaît", "s'il te plaît", "pouvez-vous me dire", "peux-tu me dire", "dis-moi", "dites-moi",
     "savez-vous", "sais-tu", "je voudrais savoir", "je veux savoir",
     "donne-moi", "donnez-moi", "indique-moi", "indiquez-moi", "cite-moi", "citez-moi",
     # es, it, pt
     "por favor", "puedes decirme", "me puedes decir", "dime", "quiero saber", "me gustaría saber",
-    "nómbrame", "indícame",
-    "per favore", "puoi dirmi", "dimmi", "vorrei sapere", "dammi", "mi dica", "indicami",
+    "nómbrame", "indícame", "dígame", "cuéntame",
+    "per favore", "puoi dirmi", "dimmi", "vorrei sapere", "dammi", "mi dica", "mi dici", "indicami",
     "você sabe", "pode me dizer", "me diga", "diga-me", "quero saber", "gostaria de saber",
-    "dê-me", "me dê", "diz-me", "me diz",
+    "dê-me", "me dê", "diz-me", "me diz", "me conta", "conte-me",
     # ru, uk
     "пожалуйста", "скажите", "скажи", "подскажите", "подскажи", "ты знаешь", "вы знаете", "я хочу знать",
-    "хочу знать", "назовите", "назови", "перечислите", "перечисли",
+    "хочу знать", "назовите", "назови", "перечислите", "перечисли", "расскажите", "расскажи",
     "будь ласка", "скажіть", "підкажіть", "ви знаєте", "ти знаєш", "хочу знати", "назвіть", "назви",
-    "перелічіть",
+    "перелічіть", "розкажіть", "розкажи",
     # zh, ja
     "请问", "请告诉我", "告诉我", "你知道", "我想知道", "すみません",
 )

@@ -70,6 +70,8 @@ def test_settings_from_env_and_overrides():
     ("Gib mir die Hauptstadt von Frankreich.", "die Hauptstadt von Frankreich."),
     ("Назовите место рождения Альберта Эйнштейна.", "место рождения Альберта Эйнштейна."),
     ("Dammi la capitale del Giappone.", "la capitale del Giappone."),
+    ("Erzähl mir, wo Albert Einstein geboren wurde.", "wo Albert Einstein geboren wurde."),
+    ("Расскажите, где родился Пушкин.", "где родился Пушкин."),
     ("Nennewitz liegt wo?", "Nennewitz liegt wo?"),  # an imperative is a word of its own
     ("Dame Judi Dench was born where?", "Dame Judi Dench was born where?"),  # « dame » is no request here
     ("アルベルト・アインシュタインの出生地を教えてください。", "アルベルト・アインシュタインの出生地"),

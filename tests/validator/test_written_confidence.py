@@ -209,13 +209,18 @@ REQUESTS = [
     ("アルベルト・アインシュタインの出生地を教えてください。", ["Q3012"]),
     ("パルプ・フィクションの監督を教えて", ["Q3772"]),
     ("イタリアの首都を教えてください。", ["Q220"]),
+    ("Erzähl mir, wo Albert Einstein geboren wurde.", ["Q3012"]),
+    ("Dígame la capital de Francia.", ["Q90"]),
+    ("Mi dici la capitale della Francia?", ["Q90"]),
+    ("Расскажите, где родился Пушкин.", ["Q649"]),
+    ("Розкажи, де народився Альберт Ейнштейн.", ["Q3012"]),
 ]
 
 
 @pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 def test_requests_are_read_as_questions(pipeline):
-    # 6 of these 19 were answered (0 wrong) while the request stayed in the question the
-    # validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 13 since
+    # 6 of these 24 were answered (0 wrong) while the request stayed in the question the
+    # validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 16 since
     right, wrong = _tally(pipeline, REQUESTS)
     print(f"requests: {right}/{len(REQUESTS)} right, {wrong} wrong")
-    assert wrong == 0 and right >= 12
+    assert wrong == 0 and right >= 15
