@@ -1,7 +1,7 @@
 """Train the validator on a lent accelerator: pack what the device needs, unpack what it
 returns (the device side is :mod:`training.device_train`, which needs none of the project)::
 
-    kgqa train-validator --epochs 0 ...                 # or any run that wrote .cache/validator/{train,valid}.jsonl
+    .venv/bin/python -m training.device collect            # kgqa train-validator's stages 2-3 (~30 min on 2 cores)
     .venv/bin/python -m training.device pack gpu_payload   # ~24 MB: travels with the working tree
     # on the device:  cd gpu_payload && python3 device_train.py --layers 8 --epochs 2 --lr 5e-5
     .venv/bin/python -m training.device unpack OUT_DIR validator assets/validator
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.settings import load_settings
+from core.settings import Settings, load_settings
 
 BLOCK = 32
 
@@ -127,9 +128,26 @@ def unpack(parts: Path, name: str, out: Path) -> int:
     return layers
 
 
+def collect(settings: Settings) -> dict[str, int]:
+    """``kgqa train-validator``'s stages 2 and 3 alone: candidates of every bench, templated
+    complex and templated one-hop question, then the balanced ``train.jsonl`` and
+    ``valid.jsonl`` (resumable, as there)."""
+    from training.build import BuildOptions, _onehop_records, _synthetic_records, collect_candidates
+    from training.data import make_splits
+
+    work = settings.cache_dir / "validator"
+    opts = BuildOptions(work_dir=work, progress=False)
+    candidates = collect_candidates(settings, opts, print)
+    extra = [r for r in (*_synthetic_records(settings, opts, print), *_onehop_records(settings, opts, print))
+             if r.split == "train"]
+    return make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item,
+                       complex_boost=opts.complex_boost, extra_train=extra)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.device", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("collect", help="candidates and the balanced train/valid pairs, without training")
     a = sub.add_parser("pack", help="write the payload folder the device trains from")
     a.add_argument("out", type=Path)
     a.add_argument("--work-dir", type=Path, help="where train/valid/candidates.jsonl are (default .cache/validator)")
@@ -138,8 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("name")
     b.add_argument("out", type=Path)
     args = p.parse_args(argv)
-    settings = load_settings({})
-    if args.cmd == "pack":
+    settings = load_settings(os.environ)
+    if args.cmd == "collect":
+        print(json.dumps(collect(settings)))
+    elif args.cmd == "pack":
         sizes = pack(args.out, args.work_dir or settings.cache_dir / "validator", settings.model_dir)
         print(json.dumps(sizes, indent=1))
     else:
