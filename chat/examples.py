@@ -33,7 +33,7 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
            _ex("Where was Fernando Pessoa born?", "Q597")),
     "de": (_ex("Was ist die Hauptstadt von Polen?", "Q270"),
            _ex("Welche Amtssprache hat die Schweiz?", *SWISS_LANGUAGES)),
-    "ru": (_ex("Где родился Пушкин?", "Q649"), _ex("Какая столица Германии?", "Q64")),
+    "ru": (_ex("Где родился Альберт Эйнштейн?", "Q3012"), _ex("Какая столица Германии?", "Q64")),
     "zh": (_ex("瑞士的官方语言是什么？", *SWISS_LANGUAGES),),
     "ja": (_ex("スイスの公用語は何ですか？", *SWISS_LANGUAGES),),
     "fr": (_ex("Quelle est la capitale de l'Espagne ?", "Q2807"),),
