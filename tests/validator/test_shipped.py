@@ -11,21 +11,13 @@ from validator.runtime import load_encoder
 
 pytestmark = pytest.mark.slow
 
-_CROSS_LINGUAL_GAP = pytest.mark.xfail(
-    reason="known gap: the shipped validator does not yet separate every close non-English verbalization, and "
-           "retrainings flip these cases; the one-hop multilingual retraining (training.onehop), run in fp32, "
-           "ranks the Russian reverse-direction verbalization below a wrong one (its int8 form also put the "
-           "Chinese 'spouse' one under 'father'); the score is under the gate's threshold, so nothing wrong is "
-           "shown for it",
-    strict=False)
-
 CASES = [
     ("What is the capital of Germany?", "Germany capital ?answer", ["Germany head of state ?answer",
                                                                     "?answer country Germany"]),
     ("Where was Albert Einstein born?", "Albert Einstein place of birth ?answer",
      ["Albert Einstein place of death ?answer", "Albert Einstein country of citizenship ?answer"]),
-    pytest.param("Какая река течёт через Париж?", "?answer проходит через Париж",
-                 ["Париж государство ?answer", "Париж глава правительства ?answer"], marks=_CROSS_LINGUAL_GAP),
+    ("Какая река течёт через Париж?", "?answer проходит через Париж",  # the 4-layer validator ranked it under
+     ["Париж государство ?answer", "Париж глава правительства ?answer"]),  # a wrong one (xfail until 8 layers)
     ("谁是巴拉克·奥巴马的妻子？", "巴拉克·奥巴马 配偶 ?answer",
      ["巴拉克·奥巴马 出生地 ?answer", "巴拉克·奥巴马 父亲 ?answer"]),
     ("Wer hat Faust geschrieben?", "Faust Autor ?answer", ["Faust Verleger ?answer", "Faust Sprache ?answer"]),
