@@ -102,8 +102,9 @@ def test_written_questions_are_mostly_answered(verdicts, request):
         request.applymarker(pytest.mark.xfail(strict=False, reason=(
             "at the edge of the target for the opt-in learned confidence only: 53 of the 68 with the int8 "
             "validator, 55 with fp32 scores, 53 once German class nouns and same-language property phrases "
-            "changed its features, on trees fitted to int8 ones (the shipped calibrated gate answers 64, all "
-            "with 0 wrong); it was not retrained for fp32, linked, inflected and CLDR names")))
+            "changed its features, on trees fitted to int8 ones, 52 with the 8-layer validator's scores (the "
+            "shipped calibrated gate answers 65, all with 0 wrong); it was not retrained for fp32, linked, "
+            "inflected and CLDR names, nor for the 8-layer validator")))
     right = sum(v == "right" for v in verdicts.values())
     print(f"written simple questions: {right}/{len(verdicts)} right")
     assert right >= 0.8 * len(verdicts)
