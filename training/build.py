@@ -414,14 +414,13 @@ def calibrate_and_test(encoder: CrossEncoder, dev_groups: Sequence[Sequence[Cand
     return cal, test, {**dev_scores, **test_scores}
 
 
-def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run every stage; returns the report also written to ``out_dir/report.json``."""
-
-    out_dir = Path(opts.out_dir or settings.validator_dir)
+def balanced_pairs(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print
+                   ) -> tuple[list[CandidateRecord], list[CandidateRecord], dict[str, int]]:
+    """Stages 2 and 3: the bench candidates (collected, or re-verbalized when cached by an
+    older verbalizer), the templated ones, and the balanced ``train.jsonl`` / ``valid.jsonl``
+    in the work folder.  Returns ``(bench records, templated complex records, balanced
+    sizes)``; what :func:`run` trains from, and what ``python -m training.device`` packs."""
     work = Path(opts.work_dir or settings.cache_dir / "validator")
-    if not is_complete(settings.model_dir):
-        log(f"building the base model into {settings.model_dir}")
-        convert(settings.model_dir)
     candidates = work / CANDIDATES_FILE
     if opts.collect or not candidates.exists():
         candidates = collect_candidates(settings, replace(opts, work_dir=work), log)  # resumable
@@ -439,6 +438,18 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
                          complex_boost=opts.complex_boost,
                          extra_train=[r for r in (*synthetic, *one_hop) if r.split == "train"])
     log(f"{len(records)} candidate records, {n_ttl} in candidates.ttl; balanced: {counts}")
+    return records, synthetic, counts
+
+
+def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run every stage; returns the report also written to ``out_dir/report.json``."""
+
+    out_dir = Path(opts.out_dir or settings.validator_dir)
+    work = Path(opts.work_dir or settings.cache_dir / "validator")
+    if not is_complete(settings.model_dir):
+        log(f"building the base model into {settings.model_dir}")
+        convert(settings.model_dir)
+    records, synthetic, counts = balanced_pairs(settings, opts, log)
     train_set = read_records(work / "train.jsonl")
     valid_set = read_records(work / "valid.jsonl")
     result = train(train_set, settings.model_dir, opts.train, progress=opts.progress, log=log, valid=valid_set)

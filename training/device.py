@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from core.settings import Settings, load_settings
+from training.data import CANDIDATES_FILE, read_records
 
 BLOCK = 32
 
@@ -56,16 +57,6 @@ def blocks(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return best_q.astype(np.int8), best_s.astype(np.float32), bad, flat[bad].astype(np.float32)
 
 
-def _pairs(path: Path, splits: Sequence[str] | None = None) -> list[dict]:
-    out = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            d = json.loads(line)
-            if d.get("position", 1) > 0 and (splits is None or d["split"] in splits):
-                out.append(d)
-    return out
-
-
 def pack(out: Path, work: Path, base: Path) -> dict[str, int]:
     """Write the payload folder: pairs, tokenizer, base weights of the used tokens, the
     device script.  Returns the sizes of what was written."""
@@ -73,10 +64,13 @@ def pack(out: Path, work: Path, base: Path) -> dict[str, int]:
     from tokenizers import Tokenizer
 
     out.mkdir(parents=True, exist_ok=True)
-    evals = _pairs(work / "candidates.jsonl", ("dev", "test"))
-    data = {"train": [[d["question"], d["verbalization"], int(d["correct"])] for d in _pairs(work / "train.jsonl")],
-            "valid": [[d["question"], d["verbalization"], int(d["correct"])] for d in _pairs(work / "valid.jsonl")],
-            "eval": [list(p) for p in dict.fromkeys((d["question"], d["verbalization"]) for d in evals)]}
+
+    def labelled(name: str) -> list[list[object]]:
+        return [[*r.pair, int(r.correct)] for r in read_records(work / name)]
+
+    evals = [r.pair for r in read_records(work / CANDIDATES_FILE) if r.position > 0 and r.split in ("dev", "test")]
+    data = {"train": labelled("train.jsonl"), "valid": labelled("valid.jsonl"),
+            "eval": [list(p) for p in dict.fromkeys(evals)]}
     with gzip.open(out / "pairs.json.gz", "wt", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False)
     tok = Tokenizer.from_file(str(base / "tokenizer.json"))
@@ -129,19 +123,11 @@ def unpack(parts: Path, name: str, out: Path) -> int:
 
 
 def collect(settings: Settings) -> dict[str, int]:
-    """``kgqa train-validator``'s stages 2 and 3 alone: candidates of every bench, templated
-    complex and templated one-hop question, then the balanced ``train.jsonl`` and
-    ``valid.jsonl`` (resumable, as there)."""
-    from training.build import BuildOptions, _onehop_records, _synthetic_records, collect_candidates
-    from training.data import make_splits
+    """``kgqa train-validator``'s stages 2 and 3 alone (:func:`training.build.balanced_pairs`):
+    the candidates and the balanced ``train.jsonl`` / ``valid.jsonl`` the device trains from."""
+    from training.build import BuildOptions, balanced_pairs
 
-    work = settings.cache_dir / "validator"
-    opts = BuildOptions(work_dir=work, progress=False)
-    candidates = collect_candidates(settings, opts, print)
-    extra = [r for r in (*_synthetic_records(settings, opts, print), *_onehop_records(settings, opts, print))
-             if r.split == "train"]
-    return make_splits(candidates, work, mode=opts.balance, negatives_per_item=opts.negatives_per_item,
-                       complex_boost=opts.complex_boost, extra_train=extra)
+    return balanced_pairs(settings, BuildOptions(work_dir=settings.cache_dir / "validator", progress=False))[2]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

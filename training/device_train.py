@@ -101,10 +101,10 @@ class Trainer:
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         self.base, used = load_base(folder)
         self.vocab = len(used)
-        lookup = np.full(max(int(used.max()) + 1, 250_037), UNK, dtype=np.int64)
+        self.config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        lookup = np.full(self.config["vocab_size"], UNK, dtype=np.int64)  # base token id -> row of the used ones
         lookup[used] = np.arange(len(used))
         self.pad = int(lookup[PAD])
-        self.config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         with gzip.open(folder / "tokenizer.json.gz", "rt", encoding="utf-8") as f:
             tok = Tokenizer.from_str(f.read())
         tok.enable_truncation(80, strategy="longest_first")
@@ -112,7 +112,7 @@ class Trainer:
         with gzip.open(folder / "pairs.json.gz", "rt", encoding="utf-8") as f:
             data = json.load(f)
         if smoke:
-            data = {k: v[:200] for k, v in data.items() if k != "meta"}
+            data = {k: v[:200] for k, v in data.items()}
 
         def ids(pairs: list[list[Any]]) -> list[list[int]]:
             return [lookup[np.asarray(e.ids)].tolist() for e in tok.encode_batch([(p[0], p[1]) for p in pairs])]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from core.settings import Settings
+from training.data import CandidateRecord, write_records
 from training.device import blocks, pack, unpack
 from validator.convert import is_complete
 from validator.model import CrossEncoder
@@ -34,10 +35,9 @@ def base() -> Path:
 
 
 def _records(path: Path, split: str) -> None:
-    with path.open("w", encoding="utf-8") as handle:
-        for i, (q, v, ok) in enumerate(PAIRS * 3):
-            handle.write(json.dumps({"question": q, "verbalization": v, "correct": ok, "split": split,
-                                     "position": i % 4 + 1}) + "\n")
+    write_records([CandidateRecord(f"q{i // 4}", "en", split, "sqwd", "answerable", q, i % 4 + 1, 0.5,
+                                   "SELECT ?x WHERE { wd:Q1 wdt:P19 ?x }", v, float(ok), 1, ok)
+                   for i, (q, v, ok) in enumerate(PAIRS * 3)], path)
 
 
 def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
