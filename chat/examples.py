@@ -40,7 +40,7 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
     "it": (_ex("Dove è nato Albert Einstein?", "Q3012"),
            _ex("Quali sono le lingue ufficiali della Svizzera?", *SWISS_LANGUAGES)),
     "pt": (_ex("Onde nasceu Fernando Pessoa?", "Q597"), _ex("Onde nasceu Albert Einstein?", "Q3012")),
-    "es": (_ex("¿Cuál es la capital de Francia?", "Q90"), _ex("¿Dónde nació Albert Einstein?", "Q3012")),
+    "es": (_ex("¿Cuál es la capital de Italia?", "Q220"), _ex("¿Dónde nació Albert Einstein?", "Q3012")),
     "uk": (_ex("Яка столиця Франції?", "Q90"), _ex("Яка офіційна мова України?", "Q8798")),
 }
 """Examples in their own language; a language missing here shows the English ones."""

@@ -104,6 +104,11 @@ class BuildOptions:
     kg: KG | None = None
 
 
+TRANSFER_HINT = ("the gate that ships is then chosen by leaving each source out on the pipeline's records: "
+                 "nice .venv/bin/python -m training.confidence collect && .venv/bin/python -m training.transfer "
+                 "--write && .venv/bin/python -m training.probability")
+
+
 def bench_paths(bench_dir: Path = DEFAULT_BENCH_DIR) -> list[Path]:
     """Every dev question file."""
     return sorted(Path(bench_dir).glob("*.json"))
@@ -491,6 +496,7 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
               "balanced_sizes": counts, "validation": valid_metrics,
               "calibration": _calibration_json(cal, opts), "test": test}
     (out_dir / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    log(TRANSFER_HINT)
     return report
 
 
@@ -550,9 +556,12 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     synthetic = [r for r in _synthetic_records(settings, replace(opts, work_dir=work), log)
                  if r.split in ("dev", "test")]
     cal, test, _scores = calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
-    config = replace(read_config(out_dir), threshold=round(cal.threshold, 6), gate=cal.policy.mode,
-                     rank_weight=cal.policy.rank_weight, complex_threshold=cal.policy.complex_threshold)
+    shipped = read_config(out_dir)
+    extra = {k: v for k, v in (shipped.extra or {}).items() if k != "transfer"} or None  # no longer this gate's
+    config = replace(shipped, threshold=round(cal.threshold, 6), gate=cal.policy.mode,
+                     rank_weight=cal.policy.rank_weight, complex_threshold=cal.policy.complex_threshold, extra=extra)
     write_config(config, out_dir)
+    log(TRANSFER_HINT)
     report_path = out_dir / "report.json"
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
     report["calibration"] = {**_calibration_json(cal, opts),

@@ -111,7 +111,9 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     settings, report, _ = built
     settings = replace(settings, validator_dir=shutil.copytree(settings.validator_dir, tmp_path / "copy"))
     before = read_config(settings.validator_dir)
-    (settings.validator_dir / "config.json").write_text(json.dumps({**before.to_json(), "threshold": 0.999}))
+    transfer = {"floor": 0.96, "worst_left_out": 0.95}  # training.transfer's choice of the previous gate
+    (settings.validator_dir / "config.json").write_text(json.dumps({**before.to_json(), "threshold": 0.999,
+                                                                    "extra": {"transfer": transfer, "note": 1}}))
     opts = BuildOptions(bench_files=[write_bench(tmp_path / "tiny.json")], work_dir=tmp_path / "work",
                         out_dir=settings.validator_dir, progress=False, backend=one_hop_backend(), kg=kg)
     lines: list[str] = []
@@ -122,6 +124,8 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     assert after.threshold == pytest.approx(fresh["calibration"]["threshold"], abs=1e-6)
     assert after.threshold == pytest.approx(report["calibration"]["threshold"], abs=1e-6)  # same model, same data
     assert (after.layers, after.int8_skip) == (before.layers, before.int8_skip)
+    assert after.extra == {"note": 1}  # the left-out figures described the gate it replaced
+    assert any("training.transfer --write" in line for line in lines)
     saved = json.loads((settings.validator_dir / "report.json").read_text())
     assert saved["calibration"]["recalibrated"] and saved["test"]["after"]["n"] > 0
     assert "epochs" in saved  # the training part of the report is kept

@@ -1,0 +1,196 @@
+"""Choose the gate's policy by leaving one source out, so that it transfers to sources it
+has not seen (issue 13)::
+
+    nice .venv/bin/python -m training.confidence collect   # the records, scored by the shipped validator
+    .venv/bin/python -m training.transfer --write          # assets/validator/config.json: rank_weight, threshold
+    .venv/bin/python -m training.probability               # the probability map of the policy shipped
+
+Data: the answer-confidence records (:mod:`training.confidence`), every bench string run
+through the real backend with the language detected as the chat detects it, its first
+candidates scored by the shipped cross-encoder as the pipeline scores them and labelled
+by executing them.  ``kgqa train-validator`` calibrates the gate on its own candidate
+records when it trains; this step, run once the pipeline's records exist, picks the policy
+that ships.
+
+Rule: for each candidate policy (the ``mix`` blend at a rank weight, :data:`WEIGHTS`) and
+precision floor (:data:`FLOORS`), each bench source is left out in turn.  Its threshold is
+the lowest at which the *other* sources' ``dev`` strings reach the floor (with at least
+:data:`MIN_SHOWN` shown), and the policy is measured on the left-out source's strings the
+cross-encoder never saw (``dev`` and ``test``).  Among the pairs whose worst left-out
+precision (over sources with at least :data:`MIN_SHOWN` shown) reaches
+:data:`TARGET_PRECISION`, the one with the most left-out right answers net of wrong ones
+(the numerator of ATS) ships, ties to the higher worst precision; its threshold is the
+one the same floor gives on every source's ``dev`` strings.  The complex threshold
+(complex shapes, by their validator score alone) stays as the build calibrated it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.settings import load_settings
+from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem, outcomes_by_threshold
+from training.confidence import RECORDS, SYNTHETIC, TARGET_PRECISION, Record, gate_inputs, read_records
+from validator.config import read_config, write_config
+from validator.gate import GatePolicy
+
+WEIGHTS = tuple(round(w, 2) for w in np.arange(0.0, 0.501, 0.05))
+FLOORS = tuple(round(f, 2) for f in np.arange(0.90, 0.991, 0.01))
+GRID = np.round(np.arange(0.5, 0.9951, 0.005), 3)
+MIN_SHOWN = 10
+
+
+def sim_item(record: Record) -> SimItem:
+    """A record as the gate simulation reads it: a candidate whose result is empty is an
+    abstention (the pipeline shows nothing), a non-empty wrong one a wrong answer."""
+    scores, backend, complex_mask = gate_inputs(record)
+    outcomes = tuple(CORRECT if ok else (WRONG if n > 0 else ABSTAIN)
+                     for ok, n in zip(record.correct, record.n_answers, strict=False))
+    return SimItem(tuple(scores), outcomes, record.answerable, tuple(backend), tuple(complex_mask))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Right and wrong answers shown on a set of strings."""
+
+    right: int
+    wrong: int
+
+    @property
+    def shown(self) -> int:
+        """Answers shown."""
+        return self.right + self.wrong
+
+    @property
+    def precision(self) -> float:
+        """Right among shown (1.0 when nothing is shown)."""
+        return self.right / self.shown if self.shown else 1.0
+
+
+class Sweep:
+    """Right and wrong answers of one policy over :data:`GRID`, per set of records."""
+
+    def __init__(self, policy: GatePolicy) -> None:
+        self.policy = policy
+
+    def counts(self, records: Sequence[Record]) -> list[Shown]:
+        """Per threshold of :data:`GRID`: what the gate shows on ``records``."""
+        matrix = outcomes_by_threshold([sim_item(r) for r in records], self.policy, GRID)
+        right, wrong = (matrix == CORRECT).sum(axis=0), (matrix == WRONG).sum(axis=0)
+        return [Shown(int(r), int(w)) for r, w in zip(right, wrong, strict=True)]
+
+    @staticmethod
+    def lowest(counts: Sequence[Shown], floor: float) -> float:
+        """The lowest threshold of :data:`GRID` at which at least :data:`MIN_SHOWN` answers
+        are shown with precision ``floor`` (1.0: none; the gate never answers)."""
+        ok = [float(t) for t, c in zip(GRID, counts, strict=True) if c.shown >= MIN_SHOWN and c.precision >= floor]
+        return min(ok, default=1.0)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One (rank weight, floor) pair: per left-out source its threshold and what it shows,
+    and the threshold on every source's ``dev`` strings."""
+
+    weight: float
+    floor: float
+    left_out: dict[str, tuple[float, Shown]]
+    threshold: float
+
+    @property
+    def worst(self) -> float:
+        """The worst left-out precision over sources with at least :data:`MIN_SHOWN` shown."""
+        return min((s.precision for _, s in self.left_out.values() if s.shown >= MIN_SHOWN), default=1.0)
+
+    @property
+    def net(self) -> int:
+        """Left-out right answers minus wrong ones, summed over the sources."""
+        return sum(s.right - s.wrong for _, s in self.left_out.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """What ships with the config (``extra.transfer``): the floor, the worst left-out
+        precision and each left-out source's threshold, right and wrong answers."""
+        return {"floor": self.floor, "worst_left_out": round(self.worst, 4), "net_left_out": self.net,
+                "left_out": {src: {"threshold": t, "right": s.right, "wrong": s.wrong}
+                             for src, (t, s) in self.left_out.items()}}
+
+    def line(self) -> str:
+        """One row of the printed table."""
+        parts = " ".join(f"{src} {t:.3f}: {s.right}/{s.shown}" for src, (t, s) in self.left_out.items())
+        return (f"w {self.weight:.2f} floor {self.floor:.2f}  worst {self.worst:.3f}  net {self.net:4d}  "
+                f"threshold {self.threshold:.3f} | {parts}")
+
+
+def bench(records: Sequence[Record]) -> list[Record]:
+    """The benchmark sources' records (the templated questions aside)."""
+    return [r for r in records if r.source != SYNTHETIC]
+
+
+def sweep(records: Sequence[Record], complex_threshold: float | None, weights: Sequence[float] = WEIGHTS,
+          floors: Sequence[float] = FLOORS) -> list[Choice]:
+    """Every (weight, floor) pair with each source left out (see the module's rule)."""
+    real = bench(records)
+    sources = sorted({r.source for r in real})
+    dev = [r for r in real if r.split == "dev"]
+    out = []
+    for weight in weights:
+        s = Sweep(GatePolicy("mix", float(weight), complex_threshold))
+        others = {src: s.counts([r for r in dev if r.source != src]) for src in sources}
+        unseen = {src: s.counts([r for r in real if r.source == src and r.split != "train"]) for src in sources}
+        every = s.counts(dev)
+        for floor in floors:
+            left = {}
+            for src in sources:
+                t = s.lowest(others[src], floor)
+                left[src] = (t, unseen[src][int(np.searchsorted(GRID, t))] if t < 1.0 else Shown(0, 0))
+            out.append(Choice(float(weight), float(floor), left, s.lowest(every, floor)))
+    return out
+
+
+def choose(choices: Sequence[Choice], target: float = TARGET_PRECISION) -> Choice | None:
+    """The pair that ships: worst left-out precision at ``target`` or above, then the most
+    net left-out right answers, then the higher worst precision (``None``: no pair)."""
+    ok = [c for c in choices if c.worst >= target and c.threshold < 1.0]
+    return max(ok, key=lambda c: (c.net, c.worst, -c.weight), default=None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="write the chosen rank weight and threshold into "
+                                                             "the validator's config.json")
+    parser.add_argument("--all", action="store_true", help="print every pair, not only those that qualify")
+    args = parser.parse_args(argv)
+    settings = load_settings(os.environ)
+    records = read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS)
+    if not records:
+        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        return 1
+    config = read_config(settings.validator_dir)
+    choices = sweep(records, config.complex_threshold)
+    for c in choices:
+        if args.all or c.worst >= TARGET_PRECISION:
+            print(c.line())
+    print(f"shipped now: {config.gate} w {config.rank_weight} threshold {config.threshold}")
+    best = choose(choices)
+    if best is None:
+        print(f"no pair reaches a worst left-out precision of {TARGET_PRECISION}")
+        return 1
+    print(f"chosen: {best.line()}")
+    if args.write:
+        extra = {**(config.extra or {}), "transfer": best.to_json()}
+        write_config(replace(config, gate="mix", rank_weight=best.weight, threshold=best.threshold, extra=extra),
+                     settings.validator_dir)
+        print(f"wrote {settings.validator_dir / 'config.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
