@@ -43,7 +43,6 @@ from training.confidence import (
     Figures,
     Outcome,
     Record,
-    bench_dev,
     figures,
     gate_inputs,
     held_out_outcomes,
@@ -52,6 +51,7 @@ from training.confidence import (
     training_records,
     unseen,
 )
+from training.transfer import MIN_SHOWN, sweep
 from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
 from validator.gate import GatePolicy
 from validator.model import read_config
@@ -98,32 +98,24 @@ def shipped_floor() -> float:
     return float(extra.get("transfer", {}).get("floor", GATE_FLOOR))
 
 
-def gate_left_out(records: Sequence[Record], floor: float = GATE_FLOOR, min_shown: int = 10) -> float:
-    """The shipped gate (the validator's ``mix`` blend) with each bench source left out: its
-    threshold the lowest (step 0.005) at which the other sources' ``dev`` strings reach
-    ``floor`` with at least ``min_shown`` shown, measured on the left-out source's strings the
-    cross-encoder never saw (:func:`unseen`).  Returns the worst left-out precision (sources
-    with at least ``min_shown`` shown)."""
-    grid = [t / 1000 for t in range(500, 1000, 5)]
-
-    def lowest(dev: Sequence[Record]) -> float:
-        passing = [t for t in grid if (f := figures(old_gate(dev, t), 0.5)).shown >= min_shown
-                   and f.precision >= floor]
-        return min(passing, default=0.999)
-
-    worst = 1.0
-    for source in [s for s in SOURCES if s != "synthetic" and any(r.source == s for r in records)]:
-        threshold = lowest(bench_dev(records, source))
+def gate_left_out(records: Sequence[Record], floor: float = GATE_FLOOR) -> float:
+    """The shipped gate (the validator's ``mix`` blend) with each bench source left out, as
+    :mod:`training.transfer` measures it: its threshold the lowest at which the other
+    sources' ``dev`` strings reach ``floor`` with at least ``MIN_SHOWN`` shown, measured on
+    the left-out source's strings the cross-encoder never saw (:func:`unseen`), per
+    language.  Returns the worst left-out precision (sources with at least ``MIN_SHOWN``
+    shown)."""
+    config = read_config(load_settings(os.environ).validator_dir)
+    choice = sweep(records, config.complex_threshold, weights=(config.rank_weight,), floors=(floor,))[0]
+    for source, (threshold, _) in choice.left_out.items():
         table = per_language(old_gate(unseen(records, source), threshold), 0.5)
-        if table["all"].shown >= min_shown:
-            worst = min(worst, table["all"].precision)
         print_table(f"LEFT OUT {source}, shipped gate (threshold {threshold:.3f}: the others' dev reach "
                     f"{floor}; its dev and test strings)", table)
-    print(f"the rule on every source's dev: threshold {lowest(bench_dev(records)):.3f}")
-    verdict = "met" if worst >= TARGET else "not met"
-    print(f"worst left-out precision of the shipped gate (>= {min_shown} shown): {worst:.3f} "
+    print(f"the rule on every source's dev: threshold {choice.threshold:.3f}")
+    verdict = "met" if choice.worst >= TARGET else "not met"
+    print(f"worst left-out precision of the shipped gate (>= {MIN_SHOWN} shown): {choice.worst:.3f} "
           f"(target {TARGET}: {verdict})")
-    return worst
+    return choice.worst
 
 
 def print_table(title: str, table: dict[str, Figures]) -> None:
