@@ -38,7 +38,16 @@ import numpy as np
 
 from core.settings import load_settings
 from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem, outcomes_by_threshold
-from training.confidence import RECORDS, SYNTHETIC, TARGET_PRECISION, Record, gate_inputs, read_records
+from training.confidence import (
+    RECORDS,
+    SYNTHETIC,
+    TARGET_PRECISION,
+    Record,
+    bench_dev,
+    gate_inputs,
+    read_records,
+    unseen,
+)
 from validator.config import read_config, write_config
 from validator.gate import GatePolicy
 
@@ -75,24 +84,18 @@ class Shown:
         return self.right / self.shown if self.shown else 1.0
 
 
-class Sweep:
-    """Right and wrong answers of one policy over :data:`GRID`, per set of records."""
+def counts(items: Sequence[SimItem], policy: GatePolicy) -> list[Shown]:
+    """Per threshold of :data:`GRID`: what ``policy`` shows on ``items``."""
+    matrix = outcomes_by_threshold(items, policy, GRID)
+    right, wrong = (matrix == CORRECT).sum(axis=0), (matrix == WRONG).sum(axis=0)
+    return [Shown(int(r), int(w)) for r, w in zip(right, wrong, strict=True)]
 
-    def __init__(self, policy: GatePolicy) -> None:
-        self.policy = policy
 
-    def counts(self, records: Sequence[Record]) -> list[Shown]:
-        """Per threshold of :data:`GRID`: what the gate shows on ``records``."""
-        matrix = outcomes_by_threshold([sim_item(r) for r in records], self.policy, GRID)
-        right, wrong = (matrix == CORRECT).sum(axis=0), (matrix == WRONG).sum(axis=0)
-        return [Shown(int(r), int(w)) for r, w in zip(right, wrong, strict=True)]
-
-    @staticmethod
-    def lowest(counts: Sequence[Shown], floor: float) -> float:
-        """The lowest threshold of :data:`GRID` at which at least :data:`MIN_SHOWN` answers
-        are shown with precision ``floor`` (1.0: none; the gate never answers)."""
-        ok = [float(t) for t, c in zip(GRID, counts, strict=True) if c.shown >= MIN_SHOWN and c.precision >= floor]
-        return min(ok, default=1.0)
+def lowest(counts: Sequence[Shown], floor: float) -> float:
+    """The lowest threshold of :data:`GRID` at which at least :data:`MIN_SHOWN` answers are
+    shown with precision ``floor`` (1.0: none; the gate never answers)."""
+    ok = [float(t) for t, c in zip(GRID, counts, strict=True) if c.shown >= MIN_SHOWN and c.precision >= floor]
+    return min(ok, default=1.0)
 
 
 @dataclass(frozen=True)
@@ -129,29 +132,29 @@ class Choice:
                 f"threshold {self.threshold:.3f} | {parts}")
 
 
-def bench(records: Sequence[Record]) -> list[Record]:
-    """The benchmark sources' records (the templated questions aside)."""
-    return [r for r in records if r.source != SYNTHETIC]
-
-
 def sweep(records: Sequence[Record], complex_threshold: float | None, weights: Sequence[float] = WEIGHTS,
           floors: Sequence[float] = FLOORS) -> list[Choice]:
     """Every (weight, floor) pair with each source left out (see the module's rule)."""
-    real = bench(records)
-    sources = sorted({r.source for r in real})
-    dev = [r for r in real if r.split == "dev"]
+    sources = sorted({r.source for r in records if r.source != SYNTHETIC})
+
+    def items(rs: Sequence[Record]) -> list[SimItem]:
+        return [sim_item(r) for r in rs]
+
+    others = {src: items(bench_dev(records, src)) for src in sources}
+    left_out = {src: items(unseen(records, src)) for src in sources}
+    every = items(bench_dev(records))
     out = []
     for weight in weights:
-        s = Sweep(GatePolicy("mix", float(weight), complex_threshold))
-        others = {src: s.counts([r for r in dev if r.source != src]) for src in sources}
-        unseen = {src: s.counts([r for r in real if r.source == src and r.split != "train"]) for src in sources}
-        every = s.counts(dev)
+        policy = GatePolicy("mix", float(weight), complex_threshold)
+        calibrating = {src: counts(others[src], policy) for src in sources}
+        measured = {src: counts(left_out[src], policy) for src in sources}
+        everywhere = counts(every, policy)
         for floor in floors:
             left = {}
             for src in sources:
-                t = s.lowest(others[src], floor)
-                left[src] = (t, unseen[src][int(np.searchsorted(GRID, t))] if t < 1.0 else Shown(0, 0))
-            out.append(Choice(float(weight), float(floor), left, s.lowest(every, floor)))
+                t = lowest(calibrating[src], floor)
+                left[src] = (t, measured[src][int(np.searchsorted(GRID, t))] if t < 1.0 else Shown(0, 0))
+            out.append(Choice(float(weight), float(floor), left, lowest(everywhere, floor)))
     return out
 
 

@@ -6,7 +6,7 @@ import json
 
 from training.calibrate import ABSTAIN, CORRECT, WRONG
 from training.confidence import RECORDS, Record
-from training.transfer import GRID, MIN_SHOWN, Choice, Shown, Sweep, choose, main, sim_item, sweep
+from training.transfer import GRID, MIN_SHOWN, Choice, Shown, choose, lowest, main, sim_item, sweep
 
 
 def _record(i: int, source: str, split: str, candidates: list[tuple[float, float, bool, int]]) -> Record:
@@ -41,8 +41,8 @@ def test_a_candidate_that_comes_back_empty_is_an_abstention_not_a_wrong_answer()
 
 def test_the_lowest_threshold_needs_enough_answers_at_the_floor():
     counts = [Shown(20, 5)] * 10 + [Shown(MIN_SHOWN, 0)] * 5 + [Shown(MIN_SHOWN - 1, 0)] * (len(GRID) - 15)
-    assert Sweep.lowest(counts, 0.95) == float(GRID[10])
-    assert Sweep.lowest([Shown(3, 0)] * len(GRID), 0.95) == 1.0  # never enough shown: never answer
+    assert lowest(counts, 0.95) == float(GRID[10])
+    assert lowest([Shown(3, 0)] * len(GRID), 0.95) == 1.0  # never enough shown: never answer
 
 
 def test_a_gate_on_the_validator_alone_fails_the_left_out_source_and_the_blend_is_chosen():
