@@ -15,11 +15,15 @@ questions at the shipped precision floor, figures on the left-out source's ``dev
 its scores of those are overfitted).  ``--before`` adds the shipped gate (the validator's
 calibrated ``mix`` gate over the same first candidates) on the test split, and with each
 source left out (its threshold from the others' ``dev`` strings).  ``--written`` runs the real pipeline on the
-written test sets in ``tests/data`` instead.
+written test sets in ``tests/data`` instead.  ``--ceiling`` asks whether the recall targets
+are reachable at all: per group, the most right answers any rank weight and threshold of the
+blend (and any threshold of the learned confidence) shows at precision 0.92, both chosen
+knowing which answers are right.
 
     .venv/bin/python benchmarks/answer_confidence.py [--before] [--no-loso]
     .venv/bin/python benchmarks/answer_confidence.py --written
     .venv/bin/python benchmarks/answer_confidence.py --latency 200   # per-question pipeline latency
+    .venv/bin/python benchmarks/answer_confidence.py --ceiling       # could any threshold meet the targets?
 """
 
 from __future__ import annotations
@@ -36,7 +40,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
+
 from core.settings import load_settings
+from training.calibrate import CORRECT, WRONG, outcomes_by_threshold
 from training.confidence import (
     RECORDS,
     SOURCES,
@@ -46,12 +53,13 @@ from training.confidence import (
     figures,
     gate_inputs,
     held_out_outcomes,
+    oracle_figures,
     outcomes,
     read_records,
     training_records,
     unseen,
 )
-from training.transfer import MIN_SHOWN, sweep
+from training.transfer import MIN_SHOWN, best_right, sim_item, sweep
 from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
 from validator.gate import GatePolicy
 from validator.model import read_config
@@ -192,6 +200,53 @@ def written(args: argparse.Namespace) -> int:
     return 0
 
 
+CEILING_WEIGHTS = tuple(round(w, 2) for w in np.arange(0.0, 1.0001, 0.05))
+TARGET_RECALL = {"en": 0.50, "ru": 0.40}  # right on answerable strings
+
+
+def ceiling(args: argparse.Namespace) -> int:
+    """Could the gate's family meet the recall targets at all?  Per group (the ``test`` split
+    per language; each source's strings the cross-encoder never saw, per language): what the
+    shipped gate shows, and the most right answers any rank weight (0 to 1) and threshold
+    shows at precision 0.92 or above, both chosen knowing which answers are right (an
+    oracle: :func:`training.transfer.best_right`), and the same for the learned answer
+    confidence's threshold (:func:`training.confidence.oracle_figures`).  Where even these fall short of the
+    target, no threshold or weight of either gate can meet it on those strings."""
+    settings = load_settings(os.environ)
+    real = [r for r in read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS)
+            if r.source != "synthetic"]
+    if not real:
+        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        return 1
+    config = read_config(settings.validator_dir)
+    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
+    model = ConfidenceModel.load(args.model)
+    groups = {f"test split, {lang}": [r for r in real if r.split == "test" and r.lang == lang]
+              for lang in TARGET_RECALL}
+    for source in sorted({r.source for r in real}):
+        for lang in TARGET_RECALL:
+            strings = [r for r in unseen(real, source) if r.lang == lang]
+            if any(r.answerable for r in strings):
+                groups[f"{source} unseen, {lang}"] = strings
+    print(f"shipped gate: {config.gate} w {config.rank_weight} threshold {config.threshold}; "
+          f"best: any w in 0-1 and threshold at precision >= {TARGET}, chosen on the strings' own labels")
+    for name, strings in groups.items():
+        items = [sim_item(r) for r in strings]
+        answerable = sum(r.answerable for r in strings)
+        shown = outcomes_by_threshold(items, policy, np.asarray([config.threshold]))[:, 0]
+        right, wrong = int((shown == CORRECT).sum()), int((shown == WRONG).sum())
+        best, weight, threshold = best_right(items, config.complex_threshold, CEILING_WEIGHTS, TARGET)
+        learned = oracle_figures(outcomes(model, strings), TARGET)
+        learned_right = learned.correct if learned else 0
+        target = TARGET_RECALL[name.rsplit(" ", 1)[-1]]
+        verdict = "reachable" if max(best.right, learned_right) >= target * answerable else "out of reach"
+        print(f"  {name:22s} answerable {answerable:4d} | shipped {right:3d} right, {wrong:2d} wrong "
+              f"({right / answerable:6.1%}) | best blend {best.right:3d} right, {best.wrong:2d} wrong "
+              f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | best learned "
+              f"{learned_right:3d} ({learned_right / answerable:6.1%}) | target {target:.0%}: {verdict}")
+    return 0
+
+
 def latency(args: argparse.Namespace) -> int:
     """Per-question pipeline latency on random bench strings (one torch thread)."""
     import random
@@ -233,8 +288,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gate", action="store_true", help="--written with the calibrated gate (the default) "
                         "instead of the learned answer confidence")
     parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
+    parser.add_argument("--ceiling", action="store_true", help="the most right answers any weight and threshold "
+                        "of the gate could show at the precision target, per group (an oracle)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
+    if args.ceiling:
+        return ceiling(args)
     if args.latency:
         return latency(args)
     return written(args) if args.written else bench(args)

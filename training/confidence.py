@@ -390,6 +390,15 @@ def threshold_for(items: Sequence[Outcome], floor: float, min_shown: int = 20) -
     return float(best)
 
 
+def oracle_figures(items: Sequence[Outcome], target: float = TARGET_PRECISION) -> Figures | None:
+    """The ceiling of a threshold on ``items``: the figures of the threshold that shows the
+    most right answers at precision ``target`` or above, chosen *knowing which are right* (an
+    oracle, not a threshold that could ship; ``None``: no threshold qualifies)."""
+    ok = [f for f in (figures(items, p) for p in sorted({o.probability for o in items}))
+          if f.shown and f.precision >= target]
+    return max(ok, key=lambda f: f.correct, default=None)
+
+
 def bench_dev(records: Sequence[Record], left_out: str | None = None) -> list[Record]:
     """The bench sources' ``dev`` strings (the templated ones aside), without ``left_out``'s:
     where thresholds are set and calibrations fitted."""

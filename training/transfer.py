@@ -165,6 +165,20 @@ def choose(choices: Sequence[Choice], target: float = TARGET_PRECISION) -> Choic
     return max(ok, key=lambda c: (c.net, c.worst, -c.weight), default=None)
 
 
+def best_right(items: Sequence[SimItem], complex_threshold: float | None, weights: Sequence[float] = WEIGHTS,
+               target: float = TARGET_PRECISION) -> tuple[Shown, float, float]:
+    """The ceiling of the ``mix`` family on ``items``: the most right answers any rank weight
+    of ``weights`` and threshold of :data:`GRID` shows at precision ``target`` or above, both
+    chosen *knowing which answers are right* (an oracle, not a policy that could ship).
+    Returns what it shows, its weight and threshold (``Shown(0, 0)`` when nothing qualifies)."""
+    best = (Shown(0, 0), 0.0, 1.0)
+    for weight in weights:
+        for t, c in zip(GRID, counts(items, GatePolicy("mix", float(weight), complex_threshold)), strict=True):
+            if c.shown and c.precision >= target and c.right > best[0].right:
+                best = (c, float(weight), float(t))
+    return best
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the chosen rank weight and threshold into "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from training.calibrate import ABSTAIN, CORRECT, WRONG
+from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem
 from training.confidence import RECORDS, Record
-from training.transfer import GRID, MIN_SHOWN, Choice, Shown, choose, lowest, main, sim_item, sweep
+from training.transfer import GRID, MIN_SHOWN, Choice, Shown, best_right, choose, lowest, main, sim_item, sweep
 
 
 def _record(i: int, source: str, split: str, candidates: list[tuple[float, float, bool, int]]) -> Record:
@@ -86,3 +86,18 @@ def test_write_sets_the_chosen_weight_and_threshold_and_keeps_the_rest(tmp_path,
     assert config.extra is not None and config.extra["transfer"]["worst_left_out"] >= 0.92
     assert set(config.extra["transfer"]["left_out"]) == {"a", "b", "c"}
     assert "chosen: w" in capsys.readouterr().out
+
+
+def test_the_ceiling_knows_the_answers_and_tries_every_weight():
+    """``best_right`` is an oracle: the weight and threshold that show the most right answers
+    at the target on these very strings.  The wrong answer the validator scores 0.9 hides
+    the right one at 0.85 under the validator alone; weighing the backend lets both right ones
+    through without it."""
+    items = [SimItem((0.95,), (CORRECT,), True, (0.9,)), SimItem((0.9,), (WRONG,), True, (0.0,)),
+             SimItem((0.85,), (CORRECT,), True, (0.9,)), SimItem((0.5,), (WRONG,), True, (0.0,))]
+    assert best_right(items, None, weights=(0.0,), target=0.92)[0] == Shown(1, 0)
+    assert best_right(items, None, weights=(0.0,), target=0.6)[0] == Shown(2, 1)
+    shown, weight, threshold = best_right(items, None, weights=(0.0, 0.5), target=0.92)
+    assert shown == Shown(2, 0) and weight == 0.5 and threshold <= 0.875
+    nothing = [SimItem((0.9,), (WRONG,), True, (0.9,))]
+    assert best_right(nothing, None, weights=(0.0, 0.5)) == (Shown(0, 0), 0.0, 1.0)

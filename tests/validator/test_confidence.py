@@ -19,7 +19,16 @@ from qa.candidate import Candidate
 from qa.pipeline import Pipeline
 from tests import tiny_kg
 from tests.stages import PrefersEnglish, Verbalize
-from training.confidence import Outcome, Record, choose_floor, figures, fit_trees, platt, threshold_for
+from training.confidence import (
+    Outcome,
+    Record,
+    choose_floor,
+    figures,
+    fit_trees,
+    oracle_figures,
+    platt,
+    threshold_for,
+)
 from validator.confidence import AnswerConfidence, ConfidenceModel, answer_kinds, decide, execute, features
 
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
@@ -207,6 +216,15 @@ def test_threshold_for_reaches_the_floor_on_its_data():
     fig = figures(items, t)
     assert fig.precision >= 0.9 and fig.correct == 50 and t == pytest.approx(0.8)
     assert threshold_for(items, 0.99) == pytest.approx(0.99)
+
+
+def test_the_oracle_threshold_shows_the_most_right_answers_at_the_target():
+    items = [Outcome(p, ok, True, "en", "x") for p, ok in
+             [(0.99, True)] * 30 + [(0.9, False)] * 2 + [(0.8, True)] * 20 + [(0.7, False)] * 10]
+    assert oracle_figures(items, 0.9).correct == 50  # down to 0.8: 50 right of 52
+    assert oracle_figures(items, 0.99).correct == 30
+    assert oracle_figures(items, 0.7).correct == 50 and oracle_figures(items, 0.7).shown == 62
+    assert oracle_figures([Outcome(0.9, False, True, "en", "x")], 0.5) is None
 
 
 def test_choose_floor_keeps_the_worst_source_above_target():
