@@ -393,10 +393,11 @@ def threshold_for(items: Sequence[Outcome], floor: float, min_shown: int = 20) -
 def oracle_figures(items: Sequence[Outcome], target: float = TARGET_PRECISION) -> Figures | None:
     """The ceiling of a threshold on ``items``: the figures of the threshold that shows the
     most right answers at precision ``target`` or above, chosen *knowing which are right* (an
-    oracle, not a threshold that could ship; ``None``: no threshold qualifies)."""
+    oracle, not a threshold that could ship; ties to the fewer wrong; ``None``: no threshold
+    qualifies)."""
     ok = [f for f in (figures(items, p) for p in sorted({o.probability for o in items}))
           if f.shown and f.precision >= target]
-    return max(ok, key=lambda f: f.correct, default=None)
+    return max(ok, key=lambda f: (f.correct, -f.shown), default=None)
 
 
 def bench_dev(records: Sequence[Record], left_out: str | None = None) -> list[Record]:

@@ -170,11 +170,12 @@ def best_right(items: Sequence[SimItem], complex_threshold: float | None, weight
     """The ceiling of the ``mix`` family on ``items``: the most right answers any rank weight
     of ``weights`` and threshold of :data:`GRID` shows at precision ``target`` or above, both
     chosen *knowing which answers are right* (an oracle, not a policy that could ship).
-    Returns what it shows, its weight and threshold (``Shown(0, 0)`` when nothing qualifies)."""
+    Returns what it shows (ties to the fewer wrong), its weight and threshold (``Shown(0, 0)``
+    when nothing qualifies)."""
     best = (Shown(0, 0), 0.0, 1.0)
     for weight in weights:
         for t, c in zip(GRID, counts(items, GatePolicy("mix", float(weight), complex_threshold)), strict=True):
-            if c.shown and c.precision >= target and c.right > best[0].right:
+            if c.shown and c.precision >= target and (c.right, -c.wrong) > (best[0].right, -best[0].wrong):
                 best = (c, float(weight), float(t))
     return best
 

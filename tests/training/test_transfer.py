@@ -97,6 +97,7 @@ def test_the_ceiling_knows_the_answers_and_tries_every_weight():
              SimItem((0.85,), (CORRECT,), True, (0.9,)), SimItem((0.5,), (WRONG,), True, (0.0,))]
     assert best_right(items, None, weights=(0.0,), target=0.92)[0] == Shown(1, 0)
     assert best_right(items, None, weights=(0.0,), target=0.6)[0] == Shown(2, 1)
+    assert best_right(items, None, weights=(0.0,), target=0.3)[0] == Shown(2, 1)  # not (2, 2): fewer wrong
     shown, weight, threshold = best_right(items, None, weights=(0.0, 0.5), target=0.92)
     assert shown == Shown(2, 0) and weight == 0.5 and threshold <= 0.875
     nothing = [SimItem((0.9,), (WRONG,), True, (0.9,))]

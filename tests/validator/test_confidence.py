@@ -223,7 +223,7 @@ def test_the_oracle_threshold_shows_the_most_right_answers_at_the_target():
              [(0.99, True)] * 30 + [(0.9, False)] * 2 + [(0.8, True)] * 20 + [(0.7, False)] * 10]
     assert oracle_figures(items, 0.9).correct == 50  # down to 0.8: 50 right of 52
     assert oracle_figures(items, 0.99).correct == 30
-    assert oracle_figures(items, 0.7).correct == 50 and oracle_figures(items, 0.7).shown == 62
+    assert oracle_figures(items, 0.7).shown == 52  # as many right with 10 fewer wrong
     assert oracle_figures([Outcome(0.9, False, True, "en", "x")], 0.5) is None
 
 
