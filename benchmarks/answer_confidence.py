@@ -43,9 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from core.settings import load_settings
-from training.calibrate import CORRECT, WRONG, outcomes_by_threshold
 from training.confidence import (
-    RECORDS,
     SOURCES,
     Figures,
     Outcome,
@@ -56,10 +54,11 @@ from training.confidence import (
     oracle_figures,
     outcomes,
     read_records,
+    records_path,
     training_records,
     unseen,
 )
-from training.transfer import MIN_SHOWN, best_right, sim_item, sweep
+from training.transfer import MIN_SHOWN, best_right, counts, sim_item, sweep
 from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
 from validator.gate import GatePolicy
 from validator.model import read_config
@@ -134,7 +133,7 @@ def print_table(title: str, table: dict[str, Figures]) -> None:
 
 def bench(args: argparse.Namespace) -> int:
     settings = load_settings(os.environ)
-    records = training_records(read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS))
+    records = training_records(read_records(records_path(settings)))
     if not records:
         print("no records: run  nice .venv/bin/python -m training.confidence collect")
         return 1
@@ -213,7 +212,7 @@ def ceiling(args: argparse.Namespace) -> int:
     confidence's threshold (:func:`training.confidence.oracle_figures`).  Where even these fall short of the
     target, no threshold or weight of either gate can meet it on those strings."""
     settings = load_settings(os.environ)
-    real = [r for r in read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS)
+    real = [r for r in read_records(records_path(settings))
             if r.source != "synthetic"]
     if not real:
         print("no records: run  nice .venv/bin/python -m training.confidence collect")
@@ -233,15 +232,14 @@ def ceiling(args: argparse.Namespace) -> int:
     for name, strings in groups.items():
         items = [sim_item(r) for r in strings]
         answerable = sum(r.answerable for r in strings)
-        shown = outcomes_by_threshold(items, policy, np.asarray([config.threshold]))[:, 0]
-        right, wrong = int((shown == CORRECT).sum()), int((shown == WRONG).sum())
+        shipped = counts(items, policy, np.asarray([config.threshold]))[0]
         best, weight, threshold = best_right(items, config.complex_threshold, CEILING_WEIGHTS, TARGET)
         learned = oracle_figures(outcomes(model, strings), TARGET)
         learned_right = learned.correct if learned else 0
         target = TARGET_RECALL[name.rsplit(" ", 1)[-1]]
         verdict = "reachable" if max(best.right, learned_right) >= target * answerable else "out of reach"
-        print(f"  {name:22s} answerable {answerable:4d} | shipped {right:3d} right, {wrong:2d} wrong "
-              f"({right / answerable:6.1%}) | best blend {best.right:3d} right, {best.wrong:2d} wrong "
+        print(f"  {name:22s} answerable {answerable:4d} | shipped {shipped.right:3d} right, {shipped.wrong:2d} wrong "
+              f"({shipped.right / answerable:6.1%}) | best blend {best.right:3d} right, {best.wrong:2d} wrong "
               f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | best learned "
               f"{learned_right:3d} ({learned_right / answerable:6.1%}) | target {target:.0%}: {verdict}")
     return 0

@@ -80,6 +80,11 @@ class Record:
     answer_keys: list[str] = field(default_factory=list)  # per candidate: a digest of its answer set ("" none)
 
 
+def records_path(settings: Settings) -> Path:
+    """Where :func:`collect` writes the records (the cache's ``answer_confidence/records.jsonl``)."""
+    return Path(settings.cache_dir) / "answer_confidence" / RECORDS
+
+
 def gate_inputs(record: Record) -> tuple[list[float], list[float], list[bool]]:
     """What the shipped gate reads of a record's candidates: validator scores, backend
     scores and which have a complex shape."""
@@ -529,7 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=CONFIDENCE_PATH)
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
-    path = Path(settings.cache_dir) / "answer_confidence" / RECORDS
+    path = records_path(settings)
     if args.command == "collect":
         added = collect(settings, path, synthetic=not args.no_synthetic, limit=args.limit)
         print(f"{added} records added to {path}")

@@ -36,12 +36,12 @@ from sklearn.isotonic import IsotonicRegression
 
 from core.settings import load_settings
 from training.confidence import (
-    RECORDS,
     SYNTHETIC,
     Record,
     bench_dev,
     gate_inputs,
     read_records,
+    records_path,
     training_records,
     unseen,
 )
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/probability.json")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
-    path = args.records or Path(settings.cache_dir) / "answer_confidence" / RECORDS
+    path = args.records or records_path(settings)
     records = training_records(read_records(path))
     if not records:
         print(f"no records at {path}: run python -m training.confidence collect first", file=sys.stderr)

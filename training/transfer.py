@@ -31,7 +31,6 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,13 +38,13 @@ import numpy as np
 from core.settings import load_settings
 from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem, outcomes_by_threshold
 from training.confidence import (
-    RECORDS,
     SYNTHETIC,
     TARGET_PRECISION,
     Record,
     bench_dev,
     gate_inputs,
     read_records,
+    records_path,
     unseen,
 )
 from validator.config import read_config, write_config
@@ -84,9 +83,9 @@ class Shown:
         return self.right / self.shown if self.shown else 1.0
 
 
-def counts(items: Sequence[SimItem], policy: GatePolicy) -> list[Shown]:
-    """Per threshold of :data:`GRID`: what ``policy`` shows on ``items``."""
-    matrix = outcomes_by_threshold(items, policy, GRID)
+def counts(items: Sequence[SimItem], policy: GatePolicy, thresholds: np.ndarray = GRID) -> list[Shown]:
+    """Per threshold (of :data:`GRID` unless given): what ``policy`` shows on ``items``."""
+    matrix = outcomes_by_threshold(items, policy, thresholds)
     right, wrong = (matrix == CORRECT).sum(axis=0), (matrix == WRONG).sum(axis=0)
     return [Shown(int(r), int(w)) for r, w in zip(right, wrong, strict=True)]
 
@@ -187,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="print every pair, not only those that qualify")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
-    records = read_records(Path(settings.cache_dir) / "answer_confidence" / RECORDS)
+    records = read_records(records_path(settings))
     if not records:
         print("no records: run  nice .venv/bin/python -m training.confidence collect")
         return 1
