@@ -103,6 +103,10 @@ class BuildOptions:
     backend: Backend | None = None  # default: the configured backend (tests inject one)
     kg: KG | None = None
 
+    def work(self, settings: Settings) -> Path:
+        """The work folder: ``work_dir``, else the cache's ``validator`` folder."""
+        return Path(self.work_dir or settings.cache_dir / "validator")
+
 
 TRANSFER_HINT = ("the gate that ships is then chosen by leaving each source out on the pipeline's records: "
                  "nice .venv/bin/python -m training.confidence collect && .venv/bin/python -m training.transfer "
@@ -116,7 +120,7 @@ def bench_paths(bench_dir: Path = DEFAULT_BENCH_DIR) -> list[Path]:
 
 def collect_candidates(settings: Settings, opts: BuildOptions, log: Callable[[str], None]) -> Path:
     """Stage 2: run the real backend over every item (resumable)."""
-    work = opts.work_dir or settings.cache_dir / "validator"
+    work = opts.work(settings)
     path = work / CANDIDATES_FILE
     if opts.recollect and path.exists():
         path.unlink()
@@ -174,7 +178,7 @@ def collect_templated(settings: Settings, opts: BuildOptions, log: Callable[[str
     (resumable; rebuilt with ``recollect``); returns the records of the questions the
     templates make now, and drops the others from the file."""
 
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / which.file
+    path = opts.work(settings) / which.file
     if opts.recollect and path.exists():
         path.unlink()
     kg = opts.kg or open_kg(settings)
@@ -425,7 +429,7 @@ def balanced_pairs(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     older verbalizer), the templated ones, and the balanced ``train.jsonl`` / ``valid.jsonl``
     in the work folder.  Returns ``(bench records, templated complex records, balanced
     sizes)``; what :func:`run` trains from, and what ``python -m training.device`` packs."""
-    work = Path(opts.work_dir or settings.cache_dir / "validator")
+    work = opts.work(settings)
     candidates = work / CANDIDATES_FILE
     if opts.collect or not candidates.exists():
         candidates = collect_candidates(settings, replace(opts, work_dir=work), log)  # resumable
@@ -450,7 +454,7 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
     """Run every stage; returns the report also written to ``out_dir/report.json``."""
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
-    work = Path(opts.work_dir or settings.cache_dir / "validator")
+    work = opts.work(settings)
     if not is_complete(settings.model_dir):
         log(f"building the base model into {settings.model_dir}")
         convert(settings.model_dir)
@@ -509,7 +513,7 @@ def _calibration_json(cal: Calibration, opts: BuildOptions) -> dict[str, Any]:
 def _templated_records(settings: Settings, opts: BuildOptions, log: Callable[[str], None],
                        which: TemplatedSet) -> list[CandidateRecord]:
     """A templated set's candidate records (collected when missing or with ``collect``)."""
-    path = Path(opts.work_dir or settings.cache_dir / "validator") / which.file
+    path = opts.work(settings) / which.file
     records = (collect_templated(settings, opts, log, which) if opts.collect or not path.exists()
                else read_records(path))
     return [r for r in records if r.position > 0]
@@ -542,7 +546,7 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     from validator.model import read_config
 
     out_dir = Path(opts.out_dir or settings.validator_dir)
-    work = Path(opts.work_dir or settings.cache_dir / "validator")
+    work = opts.work(settings)
     path = work / (CALIBRATION_FILE if opts.collect else CANDIDATES_FILE)
     if opts.collect:
         if opts.recollect and path.exists():

@@ -127,7 +127,7 @@ def collect(settings: Settings) -> dict[str, int]:
     the candidates and the balanced ``train.jsonl`` / ``valid.jsonl`` the device trains from."""
     from training.build import BuildOptions, balanced_pairs
 
-    return balanced_pairs(settings, BuildOptions(work_dir=settings.cache_dir / "validator", progress=False))[2]
+    return balanced_pairs(settings, BuildOptions(progress=False))[2]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -146,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "collect":
         print(json.dumps(collect(settings)))
     elif args.cmd == "pack":
-        sizes = pack(args.out, args.work_dir or settings.cache_dir / "validator", settings.model_dir)
+        from training.build import BuildOptions
+
+        sizes = pack(args.out, BuildOptions(work_dir=args.work_dir).work(settings), settings.model_dir)
         print(json.dumps(sizes, indent=1))
     else:
         print(f"{unpack(args.parts, args.name, args.out)} layers in {args.out}")
