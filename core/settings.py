@@ -27,6 +27,10 @@ class Settings:
 
     kg_source: Path = DEFAULT_KG_SOURCE
     kg_endpoint: str | None = None
+    kg_profile: str | None = None  # a ready endpoint profile (kg.endpoint.PROFILES: wikidata, qlever); None: embedded
+    user_agent: str = "kgqa/0.2 (multilingual KGQA chat; set KGQA_USER_AGENT to your contact: name, e-mail or URL)"
+    kg_concurrency: int = 0  # requests at once to one endpoint (0: the profile's)
+    kg_budget_s: float = 8.0  # an endpoint's time per question; past it the answer is "service unavailable"
     cache_dir: Path = PROJECT_ROOT / ".cache"
     backend: str = "local"
     qanswer_url: str | None = None

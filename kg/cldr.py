@@ -106,3 +106,28 @@ def written_name(key: str, lang: str) -> str | None:
     """CLDR's name in ``lang`` whose normalized (or folded) form is ``key`` ("dänemark" ->
     "Dänemark"), as the label index's CLDR names are keyed; ``None`` if none is."""
     return _written_names(lang).get(key)
+
+
+@cache
+def _english_names(lang: str) -> dict[str, str]:
+    """Normalized (and folded) key of each CLDR name in ``lang`` -> CLDR's English name of
+    the same territory, language or currency."""
+    loc, en = _locale(lang), Locale("en")
+    if loc is None:
+        return {}
+    out: dict[str, str] = {}
+    for table, english in ((loc.currencies, en.currencies), (loc.languages, en.languages),
+                           (loc.territories, en.territories)):  # a country wins a shared name
+        for code, name in table.items():
+            if code in english:
+                for key in name_keys(str(name)):
+                    out[key] = str(english[code])
+    return out
+
+
+def cldr_english(key: str, lang: str) -> str | None:
+    """CLDR's English name of the country, language or currency whose name in ``lang``
+    normalizes to ``key`` (« island » in German: "Iceland"); ``None`` if none does (or
+    the name is English already)."""
+    english = _english_names(lang).get(key) if lang != "en" else None
+    return english if english is not None and name_keys(english)[0] != key else None

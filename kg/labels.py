@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -372,8 +372,11 @@ class LabelIndex:
         except sqlite3.DatabaseError as exc:
             raise KGSourceError(self.path, f"label index query failed: {exc}") from exc
 
-    def lookup(self, keys: Iterable[str]) -> dict[str, list[NameHit]]:
-        """Entities named by each normalized key (only keys with hits are returned)."""
+    def lookup(self, keys: Iterable[str], *, lang: str = "",
+               written: Mapping[str, str] | None = None) -> dict[str, list[NameHit]]:
+        """Entities named by each normalized key (only keys with hits are returned); names
+        are keyed normalized and language-agnostic here, so ``lang`` and ``written`` (what an
+        endpoint needs, :class:`kg.index.KGIndex`) are not read."""
         wanted = sorted({k for k in keys if k})
         out: dict[str, list[NameHit]] = defaultdict(list)
         for start in range(0, len(wanted), 900):

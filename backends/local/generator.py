@@ -61,9 +61,9 @@ from core.errors import (
     LexiconError,
 )
 from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
-from kg.build import ensure_label_index
 from kg.client import KG, Term, fetch_labels, value_kind
-from kg.labels import LabelIndex
+from kg.endpoint import open_index
+from kg.index import KGIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.generate import MAX_CANDIDATES
@@ -397,7 +397,7 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, kg: KG, index: LabelIndex, *, lexicon: PropertyLexicon | None = None,
+    def __init__(self, kg: KG, index: KGIndex, *, lexicon: PropertyLexicon | None = None,
                  ranker: Ranker | None = None, timeout_s: float = QUERY_TIMEOUT_S,
                  budget_s: float = 10.0) -> None:
         self.kg = kg
@@ -416,9 +416,9 @@ class LocalBackend:
 
     @classmethod
     def from_settings(cls, settings: Settings, kg: KG) -> LocalBackend:
-        """Open the label index of the configured KG source (building it when missing)."""
-
-        index = ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
+        """Over the configured KG's index (:func:`kg.endpoint.open_index`): the label index of
+        the KG source (built when missing), or the endpoint's names when one is set."""
+        index = open_index(settings, kg)
         try:
             lexicon = default_lexicon(Path(settings.lexicon_path))
         except LexiconError as exc:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from backends.local.names import aligned_cased
 from core.text import (
     CASED_NON_LATIN,
     TRANSLITERABLE,
@@ -31,7 +32,7 @@ from core.text import (
     sound_similarity,
     tokenize,
 )
-from kg.labels import LabelIndex, NameHit
+from kg.index import KGIndex, NameHit
 from qa.candidate import Link
 
 MAX_SPAN_TOKENS = 10
@@ -110,9 +111,10 @@ class _Match:
 
 
 class Linker:
-    """Links question spans to KG entities through a :class:`LabelIndex`."""
+    """Links question spans to KG entities through a :class:`~kg.index.KGIndex` (the label
+    index, or an endpoint: every span's names are looked up in one batch)."""
 
-    def __init__(self, index: LabelIndex) -> None:
+    def __init__(self, index: KGIndex) -> None:
         self.index = index
 
     def link(self, question: str, lang: str = "en", *, limit: int = 12) -> list[Mention]:
@@ -121,7 +123,9 @@ class Linker:
         if not tokens:
             return []
         matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-        hits = {key: named for key, found in self.index.lookup({m.key for m in matches}).items()
+        written = _written(question, tokens, matches)
+        hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
+                                                               written=written).items()
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
@@ -281,6 +285,15 @@ class Linker:
                 best[h.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
+
+
+def _written(question: str, tokens: Sequence[str], matches: Sequence[_Match]) -> dict[str, str]:
+    """Each exactly matched span's key with the span as the user wrote it (its case), where
+    the question's words align with its tokens."""
+    cased = aligned_cased(question, len(tokens))
+    if cased is None:
+        return {}
+    return {m.key: " ".join(cased[m.start:m.end]) for m in matches if not m.fuzzy and m.quality == 1.0}
 
 
 def _preferred(new: Mention, old: Mention) -> bool:

@@ -1,0 +1,569 @@
+"""The KG index over any SPARQL 1.1 endpoint (:class:`EndpointIndex`): names, popularity,
+classes and property labels read from the engine itself, so nothing KG-derived is needed
+locally (no KG file, no store, no label index).
+
+Portable SPARQL only: an exact-name lookup sends every name form of every span of a
+question, language-tagged, through one ``VALUES`` block matched against ``rdfs:label`` and
+``skos:altLabel``.  The forms are made on the client: the span as written, lower case,
+capitalized words, upper-case short names; stems and dictionary forms of inflected words
+(:meth:`EndpointIndex.similar_tokens`); CLDR's English name of a country, language or
+currency typed in another language.  Independent requests go out concurrently; names,
+popularity and classes are cached per endpoint (LRU with a TTL, :class:`TTLCache`).
+
+Optional accelerations sit behind the same interface: Wikidata's entity search
+(:class:`EntitySearch`, ``wbsearchentities``) for names the exact lookup misses, and
+popularity from ``wikibase:sitelinks`` where the endpoint has it.  Ready profiles
+(:data:`PROFILES`): ``wikidata`` (WDQS plus entity search), ``qlever`` (QLever's public
+Wikidata endpoint); any other URL gets the portable profile.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from core.errors import KGError, KGUnavailable
+from core.resilience import HttpCaller, HttpReply
+from core.text import LABEL_SCRIPTS, is_cjk, is_stopword, script_share
+from kg.cldr import cldr_english
+from kg.client import KG, KG_ERRORS, QueryResult
+from kg.index import KGIndex
+from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
+from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
+
+if TYPE_CHECKING:
+    from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+SITELINKS = "http://wikiba.se/ontology#sitelinks"
+P31 = WDT + "P31"
+LOOKUP_CHUNK = 1500  # literals per name-lookup request (the rest go out concurrently)
+IDS_CHUNK = 200  # entities per stats / classes request
+MAX_NAME_ROWS = 20_000
+SITELINK_WEIGHT = 100  # a sitelink counts as this many facts (300 sitelinks: the prior of a hub)
+DEFAULT_USER_AGENT = "kgqa/0.2 (multilingual KGQA chat; set KGQA_USER_AGENT to your contact: name, e-mail or URL)"
+
+_SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "latin": ("en", "mul", "de", "fr", "es", "it", "pt", "nl"),
+    "cyrillic": ("ru", "uk", "be", "bg", "sr"),
+    "cjk": ("zh", "ja", "zh-hans", "zh-hant", "zh-cn", "ko"),
+    "arabic": ("ar", "fa"),
+    "greek": ("el",),
+    "devanagari": ("hi", "mr"),
+}
+"""The label languages a name written in each script is tried in (besides the question's)."""
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+@dataclass(frozen=True)
+class EndpointProfile:
+    """How to read one endpoint: its URL, where popularity comes from (``degree``: facts
+    counted, bounded by ``degree_cap`` per entity; ``sitelinks``: ``wikibase:sitelinks``),
+    an optional entity-search API, the label languages kept for property labels (empty:
+    all), whether the class statistics of properties are computed (one aggregate over the
+    whole KG: own endpoints only), and the bound of a reverse probe (``probe_limit``)."""
+
+    name: str
+    url: str
+    popularity: str = "degree"
+    search_url: str | None = None
+    label_languages: tuple[str, ...] = ()
+    class_statistics: bool = False
+    degree_cap: int = 1_000_000
+    probe_limit: int | None = 50_000
+    max_pid: int = 13_000
+    concurrency: int = 4
+
+
+_WIKIDATA_LANGUAGES = ("en", "mul", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt", "ar", "hi", "be", "lt",
+                       "hy", "ba", "bn", "am", "nl", "zh-hans", "zh-hant")
+PROFILES: dict[str, EndpointProfile] = {
+    "wikidata": EndpointProfile("wikidata", "https://query.wikidata.org/sparql", popularity="sitelinks",
+                                search_url="https://www.wikidata.org/w/api.php",
+                                label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2),
+    "qlever": EndpointProfile("qlever", "https://qlever.cs.uni-freiburg.de/api/wikidata", popularity="sitelinks",
+                              label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2),
+}
+"""Ready profiles for ``--kg NAME``; ``--kg-endpoint URL`` overrides a profile's URL."""
+
+
+def endpoint_profile(settings: Settings) -> EndpointProfile | None:
+    """The endpoint the settings name (``kg_profile`` and/or ``kg_endpoint``), or ``None``
+    for the embedded store.  Raises :class:`KGUnavailable` for an unknown profile."""
+    name = settings.kg_profile
+    if name and name != "embedded":
+        profile = PROFILES.get(name)
+        if profile is None:
+            raise KGUnavailable(f"unknown KG profile {name!r}; known: {', '.join(sorted(PROFILES))}")
+        profile = replace(profile, url=settings.kg_endpoint or profile.url)
+    elif settings.kg_endpoint:
+        profile = EndpointProfile("endpoint", settings.kg_endpoint)
+    else:
+        return None
+    return replace(profile, concurrency=max(1, settings.kg_concurrency or profile.concurrency))
+
+
+# --------------------------------------------------------------------------- cache
+
+
+class TTLCache(Generic[K, V]):
+    """A thread-safe LRU cache whose entries expire ``ttl_s`` after they were stored."""
+
+    def __init__(self, max_items: int = 100_000, ttl_s: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_items = max_items
+        self.ttl_s = ttl_s
+        self._clock = clock
+        self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_many(self, keys: Iterable[K]) -> tuple[dict[K, V], list[K]]:
+        """``(found, missing)``: the live entries of ``keys`` and the keys without one."""
+        now = self._clock()
+        found: dict[K, V] = {}
+        missing: list[K] = []
+        with self._lock:
+            for key in keys:
+                slot = self._items.get(key)
+                if slot is None or slot[0] <= now:
+                    if slot is not None:
+                        del self._items[key]
+                    missing.append(key)
+                    continue
+                self._items.move_to_end(key)
+                found[key] = slot[1]
+        return found, missing
+
+    def put_many(self, values: Mapping[K, V]) -> None:
+        """Store ``values`` (the least recently used entries go past ``max_items``)."""
+        expires = self._clock() + self.ttl_s
+        with self._lock:
+            for key, value in values.items():
+                self._items[key] = (expires, value)
+                self._items.move_to_end(key)
+            while len(self._items) > self.max_items:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class EndpointCaches:
+    """What one endpoint has told: names per (key, language), popularity, classes, property labels."""
+
+    names: TTLCache[tuple[str, str], list[NameHit]]
+    stats: TTLCache[str, EntityStats]
+    classes: TTLCache[str, list[str]]
+    prop_labels: dict[str, dict[str, list[str]]] | None = None
+    prop_classes: dict[tuple[str, str], list[tuple[str, int]]] | None = None
+
+
+_CACHES: dict[str, EndpointCaches] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def caches_for(url: str, *, max_items: int = 200_000, ttl_s: float = 6 * 3600.0) -> EndpointCaches:
+    """The one cache of the endpoint at ``url`` (shared by every index over it in this process)."""
+    with _CACHES_LOCK:
+        found = _CACHES.get(url)
+        if found is None:
+            found = _CACHES[url] = EndpointCaches(TTLCache(max_items, ttl_s), TTLCache(max_items, ttl_s),
+                                                  TTLCache(max_items, ttl_s))
+        return found
+
+
+# --------------------------------------------------------------------------- name forms
+
+
+def script_of(text: str) -> str:
+    """The script most of ``text``'s letters are written in (``latin`` by default)."""
+    if any(is_cjk(ch) for ch in text):
+        return "cjk"
+    best = max(((script_share(text, s), s) for s in LABEL_SCRIPTS), default=(0.0, "latin"))
+    return best[1] if best[0] >= 0.5 else "latin"
+
+
+def literal_forms(key: str, written: str | None) -> list[str]:
+    """The ways a name whose normalized key is ``key`` may be written in a KG: as the user
+    wrote it, lower case, every word capitalized, names' words capitalized (function words
+    kept lower: « Pirates of the Caribbean »), the first word capitalized, upper case for a
+    short one-word name (« USA »); CJK characters joined again."""
+    if not key:
+        return []
+    if any(is_cjk(ch) for ch in key):
+        joined = "".join(key.split()) if all(is_cjk(t) or len(t) == 1 for t in key.split()) else key
+        return list(dict.fromkeys([joined, key]))
+    words = key.split()
+    forms = [written or "", key, " ".join(w[:1].upper() + w[1:] for w in words),
+             " ".join(w if i and is_stopword(w) else w[:1].upper() + w[1:] for i, w in enumerate(words)),
+             key[:1].upper() + key[1:]]
+    if len(words) == 1 and len(key) <= 5:
+        forms.append(key.upper())
+    return [f for f in dict.fromkeys(forms) if f]
+
+
+def name_languages(lang: str, text: str) -> tuple[str, ...]:
+    """The label languages a name span in a question in ``lang`` is tried in: the
+    question's, then those of the span's script."""
+    tried = [lang, *_SCRIPT_LANGUAGES.get(script_of(text), ("en", "mul"))]
+    return tuple(code for code in dict.fromkeys(tried) if code)
+
+
+def _sparql_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _literal(text: str, lang: str) -> str:
+    return f"{_sparql_string(text)}@{lang}"
+
+
+def _entity(qid: str) -> str:
+    return iri_ref(WD + qid)
+
+
+def _is_item(qid: str) -> bool:
+    return qid.startswith("Q") and qid[1:].isdigit()
+
+
+_ENDINGS: dict[str, tuple[str, ...]] = {
+    "latin": ("", "e", "a", "o", "y", "i", "us", "um", "en", "es", "s"),
+    "cyrillic": ("", "а", "я", "о", "е", "и", "ы", "й", "ь", "ия", "ий", "ая"),
+}
+
+
+# --------------------------------------------------------------------------- entity search
+
+
+class EntitySearch:
+    """Wikidata's entity-search API (``action=wbsearchentities``): names the exact lookup
+    misses (typos, prefixes), one request per name, sent concurrently by the index."""
+
+    def __init__(self, url: str, *, timeout_s: float = 5.0, user_agent: str = DEFAULT_USER_AGENT,
+                 retries: int = 1, limit: int = 7) -> None:
+        self.url = url
+        self.limit = limit
+        self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries,
+                                headers={"User-Agent": user_agent, "Accept": "application/json"})
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def search(self, text: str, lang: str, *, timeout_s: float | None = None) -> list[NameHit]:
+        """The entities whose label or alias matches ``text`` in ``lang``, best first."""
+        params = {"action": "wbsearchentities", "search": text, "language": lang, "uselang": lang,
+                  "type": "item", "limit": str(self.limit), "format": "json", "strictlanguage": "false"}
+        return self._http.call("GET", self.url, _parse_search, params=params, timeout_s=timeout_s)
+
+
+def _parse_search(reply: HttpReply) -> list[NameHit]:
+    try:
+        data = json.loads(reply.body)
+        hits = []
+        for item in data["search"]:
+            qid = str(item["id"])
+            match = item.get("match") or {}
+            kind = KIND_ALT if match.get("type") == "alias" else KIND_LABEL
+            if _is_item(qid):
+                hits.append(NameHit(qid, kind | KIND_FOLDED, (str(match.get("language") or ""),)))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise KGUnavailable(f"malformed entity-search reply: {exc}") from exc
+    return hits
+
+
+# --------------------------------------------------------------------------- the index
+
+
+class EndpointIndex:
+    """The :class:`kg.index.KGIndex` of a SPARQL endpoint reached through ``kg``."""
+
+    def __init__(self, kg: KG, profile: EndpointProfile, *, timeout_s: float = 5.0,
+                 search: EntitySearch | None = None, caches: EndpointCaches | None = None) -> None:
+        self.kg = kg
+        self.profile = profile
+        self.timeout_s = timeout_s
+        self.search = search
+        self.caches = caches or caches_for(profile.url)
+        self._pool = ThreadPoolExecutor(max_workers=max(1, profile.concurrency), thread_name_prefix="kg-endpoint")
+        self._init_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Stop the request threads (and the entity search's connections)."""
+        self._pool.shutdown(wait=False)
+        if self.search is not None:
+            self.search.close()
+
+    # ------------------------------------------------------------------ requests
+
+    def _query(self, sparql: str, max_rows: int | None = None) -> QueryResult:
+        return self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=max_rows)
+
+    def _all(self, queries: Sequence[str], max_rows: int | None = None) -> list[QueryResult]:
+        """Every query's result, sent concurrently; the first failure is raised."""
+        if len(queries) <= 1:
+            return [self._query(q, max_rows) for q in queries]
+        return list(self._pool.map(lambda q: self._query(q, max_rows), queries))
+
+    # ------------------------------------------------------------------ names
+
+    def lookup(self, keys: Iterable[str], *, lang: str = "",
+               written: Mapping[str, str] | None = None) -> dict[str, list[NameHit]]:
+        """Every key's entities: cached ones from the cache, the others in one ``VALUES``
+        request per :data:`LOOKUP_CHUNK` literals (concurrently)."""
+        wanted = sorted({k for k in keys if k})
+        found, missing = self.caches.names.get_many((k, lang) for k in wanted)
+        out = {k: hits for (k, _l), hits in found.items() if hits}
+        if not missing:
+            return out
+        written = written or {}
+        literals: dict[str, set[tuple[str, int]]] = {}  # SPARQL literal -> (key, extra kind bits) it stands for
+        for key, _lang in missing:
+            text = written.get(key) or key
+            for form in literal_forms(key, written.get(key)):
+                for code in name_languages(lang, text):
+                    literals.setdefault(_literal(form, code), set()).add((key, 0))
+            english = cldr_english(key, lang) if lang else None
+            for form in ([english] if english else []):
+                literals.setdefault(_literal(form, "en"), set()).add((key, KIND_CLDR))
+        items = sorted(literals)
+        queries = [_name_query(items[i:i + LOOKUP_CHUNK]) for i in range(0, len(items), LOOKUP_CHUNK)]
+        fresh: dict[str, dict[str, list]] = {key: {} for key, _l in missing}
+        for result in self._all(queries, MAX_NAME_ROWS):
+            for row in result.rows:
+                s, name, k = row.get("s"), row.get("name"), row.get("k")
+                qid = local_id(s.value) if s is not None else None
+                if qid is None or name is None or k is None or not _is_item(qid):
+                    continue
+                kind = KIND_LABEL if k.value == RDFS_LABEL else KIND_ALT
+                for key, extra in literals.get(_literal(name.value, name.lang or ""), ()):
+                    slot = fresh[key].setdefault(qid, [0, set()])
+                    slot[0] |= extra or kind
+                    slot[1].add(lang if extra else name.lang or "")
+        if self.search is not None:
+            self._searched(fresh, lang, written)
+        table = {key: [NameHit(qid, slot[0], tuple(sorted(slot[1]))) for qid, slot in sorted(ents.items())]
+                 for key, ents in fresh.items()}
+        self.caches.names.put_many({(key, lang): hits for key, hits in table.items()})
+        out.update({key: hits for key, hits in table.items() if hits})
+        return out
+
+    def _searched(self, fresh: dict[str, dict[str, list]], lang: str, written: Mapping[str, str]) -> None:
+        """The entity search's hits for the written spans of two words or more the exact
+        lookup left without any (at most four searches, concurrently)."""
+        search = self.search
+        if search is None:
+            return
+        spans = sorted((k for k in fresh if not fresh[k] and k in written and len(k.split()) >= 2),
+                       key=lambda k: (-len(k), k))[:4]
+        if not spans:
+            return
+        try:
+            results = list(self._pool.map(lambda k: search.search(written[k], lang or "en",
+                                                                   timeout_s=self.timeout_s), spans))
+        except KGError as exc:
+            log.info("entity search failed, exact names only: %s", exc)
+            return
+        for key, hits in zip(spans, results, strict=True):
+            for hit in hits:
+                slot = fresh[key].setdefault(hit.qid, [0, set()])
+                slot[0] |= hit.kind
+                slot[1].update(hit.langs)
+
+    def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
+        """Sound-alike names need an index of sound keys, which an endpoint has not: none."""
+        del keys, per_key
+        return {}
+
+    def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
+        """Dictionary forms of an inflected word, made on the client (no vocabulary to read):
+        the word less one or two letters, or with another ending of its script ("berlins" ->
+        "berlin", "германии" -> "германия"), best first."""
+        if len(token) < 5 or is_cjk(token) or token.isdigit():
+            return []
+        endings = _ENDINGS.get(script_of(token))
+        if endings is None:
+            return []
+        scored: dict[str, float] = {}
+        for cut in (1, 2):
+            stem = token[:-cut]
+            if len(stem) < 4:
+                continue
+            for ending in endings:
+                form = stem + ending
+                if form != token and abs(len(form) - len(token)) <= 2:
+                    scored.setdefault(form, round(0.97 - 0.06 * cut - 0.02 * len(ending) + (0.03 if not ending
+                                                                                               else 0.0), 4))
+        return sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+    def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
+                           ) -> list[tuple[str, int]]:
+        """An endpoint has no vocabulary to scan: none."""
+        del prefix, limit, max_len
+        return []
+
+    # ------------------------------------------------------------------ popularity, classes
+
+    def entity_stats(self, qids: Iterable[str]) -> dict[str, EntityStats]:
+        """Popularity of each entity (its facts counted, or its sitelinks) and whether it
+        has instances, with its classes read in the same request (cached for
+        :meth:`classes_of`)."""
+        wanted = sorted({q for q in qids if _is_item(q)})
+        found, missing = self.caches.stats.get_many(wanted)
+        if missing:
+            chunks = [missing[i:i + IDS_CHUNK] for i in range(0, len(missing), IDS_CHUNK)]
+            stats: dict[str, list[int]] = {q: [0, 0, 0] for q in missing}
+            classes: dict[str, list[str]] = {q: [] for q in missing}
+            for result in self._all([self._stats_query(c) for c in chunks]):
+                for row in result.rows:
+                    s = row.get("s")
+                    qid = local_id(s.value) if s is not None else None
+                    if qid not in stats:
+                        continue
+                    for i, var in enumerate(("out", "in", "inst")):
+                        term = row.get(var)
+                        if term is not None:
+                            stats[qid][i] += int(float(term.value))
+                    c = row.get("c")
+                    cid = local_id(c.value) if c is not None else None
+                    if cid is not None and cid not in classes[qid]:
+                        classes[qid].append(cid)
+            fresh = {q: EntityStats(self._popularity(v), v[2], 0) for q, v in stats.items()}
+            self.caches.stats.put_many(fresh)
+            self.caches.classes.put_many({q: sorted(cs, key=lambda c: (len(c), c)) for q, cs in classes.items()})
+            found.update(fresh)
+        return {q: st for q, st in found.items() if st.degree or st.instances}
+
+    def _popularity(self, counts: Sequence[int]) -> int:
+        out, incoming, _inst = counts
+        if self.profile.popularity == "sitelinks":
+            return out * SITELINK_WEIGHT
+        return out + incoming
+
+    def _stats_query(self, qids: Sequence[str]) -> str:
+        values = " ".join(_entity(q) for q in qids)
+        wdt = _sparql_string(WDT)
+        classes = f"{{ VALUES ?s {{ {values} }} ?s {iri_ref(P31)} ?c }}"
+        if self.profile.popularity == "sitelinks":
+            popularity = f"{{ VALUES ?s {{ {values} }} ?s {iri_ref(SITELINKS)} ?out }}"
+            instances = f"{{ VALUES ?s {{ {values} }} FILTER EXISTS {{ ?i {iri_ref(P31)} ?s }} BIND(1 AS ?inst) }}"
+            return f"SELECT ?s ?out ?inst ?c WHERE {{ {popularity} UNION {instances} UNION {classes} }}"
+        out = (f"{{ SELECT ?s (COUNT(?o) AS ?out) WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o . "
+               f"FILTER(STRSTARTS(STR(?p), {wdt})) }} GROUP BY ?s }}")
+        incoming = " UNION ".join(
+            f"{{ SELECT ({_entity(q)} AS ?s) (COUNT(?x) AS ?in) (SUM(IF(?p = {iri_ref(P31)}, 1, 0)) AS ?inst) "
+            f"WHERE {{ {{ SELECT ?x ?p WHERE {{ ?x ?p {_entity(q)} . FILTER(STRSTARTS(STR(?p), {wdt})) }} "
+            f"LIMIT {self.profile.degree_cap} }} }} }}" for q in qids)
+        return f"SELECT ?s ?out ?in ?inst ?c WHERE {{ {out} UNION {incoming} UNION {classes} }}"
+
+    def classes_of(self, qids: Iterable[str]) -> dict[str, list[str]]:
+        """The ``P31`` classes of each entity (from the cache when its stats were read)."""
+        wanted = sorted({q for q in qids if _is_item(q)})
+        found, missing = self.caches.classes.get_many(wanted)
+        if missing:
+            fresh: dict[str, list[str]] = {q: [] for q in missing}
+            queries = [f"SELECT ?s ?c WHERE {{ VALUES ?s {{ {' '.join(_entity(q) for q in missing[i:i + IDS_CHUNK])} }}"
+                       f" ?s {iri_ref(P31)} ?c }}" for i in range(0, len(missing), IDS_CHUNK)]
+            for result in self._all(queries):
+                for row in result.rows:
+                    qid, cid = local_id(row["s"].value), local_id(row["c"].value) if "c" in row else None
+                    if qid in fresh and cid is not None and cid not in fresh[qid]:
+                        fresh[qid].append(cid)
+            fresh = {q: sorted(cs, key=lambda c: (len(c), c)) for q, cs in fresh.items()}
+            self.caches.classes.put_many(fresh)
+            found.update(fresh)
+        return {q: sorted(cs, key=lambda c: int(c[1:]) if c[1:].isdigit() else 0) for q, cs in found.items() if cs}
+
+    # ------------------------------------------------------------------ properties
+
+    def property_labels(self) -> dict[str, dict[str, list[str]]]:
+        """``{pid: {lang: [label, alias, …]}}`` of every property ``P1`` … ``P<max_pid>``
+        (on ``wd:P…`` and ``wdt:P…``), read once (concurrently, in chunks) and kept."""
+        with self._init_lock:
+            if self.caches.prop_labels is None:
+                self.caches.prop_labels = self._read_property_labels()
+            return self.caches.prop_labels
+
+    def _read_property_labels(self) -> dict[str, dict[str, list[str]]]:
+        pids = [f"P{i}" for i in range(1, self.profile.max_pid + 1)]
+        langs = self.profile.label_languages
+        where = f" FILTER(LANG(?l) IN ({', '.join(_sparql_string(x) for x in langs)}))" if langs else ""
+        queries = []
+        for i in range(0, len(pids), 1000):
+            values = " ".join(f"{iri_ref(WD + p)} {iri_ref(WDT + p)}" for p in pids[i:i + 1000])
+            queries.append(f"SELECT ?s ?k ?l WHERE {{ VALUES ?s {{ {values} }} VALUES ?k {{ {iri_ref(RDFS_LABEL)} "
+                           f"{iri_ref(SKOS_ALT)} }} ?s ?k ?l .{where} }}")
+        rows: set[tuple[str, str, int, str]] = set()
+        for result in self._all(queries):
+            for row in result.rows:
+                pid, label = row["s"].value.rsplit("/", 1)[-1], row.get("l")
+                if label is None or label.kind != "literal":
+                    continue
+                kind = KIND_LABEL if row["k"].value == RDFS_LABEL else KIND_ALT
+                rows.add((pid, label.lang or "", kind, label.value))
+        table: dict[str, dict[str, list[str]]] = {}
+        for pid, lang, _kind, label in sorted(rows):
+            table.setdefault(pid, {}).setdefault(lang, []).append(label)
+        return table
+
+    def property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        """The class statistics of every property's ends, from one aggregate over the whole
+        KG when the profile asks for them (an own endpoint), else none (types unknown)."""
+        with self._init_lock:
+            if self.caches.prop_classes is None:
+                self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
+            return self.caches.prop_classes
+
+    def _read_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        wdt, item = _sparql_string(WDT), _sparql_string(WD + "Q")
+        kinds = ("IF(isIRI(?o), ?c, IF(DATATYPE(?o) IN (xsd:dateTime, xsd:date, xsd:gYear, xsd:gYearMonth), "
+                 "\"date\", IF(DATATYPE(?o) IN (xsd:decimal, xsd:integer, xsd:double, xsd:float, xsd:int, "
+                 "xsd:long, xsd:nonNegativeInteger, xsd:positiveInteger), \"number\", \"string\")))")
+        fact = (f"?s ?p ?o . FILTER(STRSTARTS(STR(?p), {wdt}) && ?p != {iri_ref(P31)} && STRSTARTS(STR(?s), {item}) "
+                f"&& (isLiteral(?o) || STRSTARTS(STR(?o), {item})))")
+        subjects = f"SELECT ?p ?c (COUNT(*) AS ?n) WHERE {{ {fact} ?s {iri_ref(P31)} ?c }} GROUP BY ?p ?c"
+        objects = (f"SELECT ?p ?k (COUNT(*) AS ?n) WHERE {{ {fact} OPTIONAL {{ ?o {iri_ref(P31)} ?c }} "
+                   f"BIND({kinds} AS ?k) FILTER(BOUND(?k)) }} GROUP BY ?p ?k")
+        stats: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for side, result in zip(("s", "o"), self._all([subjects, objects]), strict=True):
+            for row in result.rows:
+                pid = row["p"].value.rsplit("/", 1)[-1]
+                cls = row.get("c") or row.get("k")
+                if cls is None:
+                    continue
+                name = local_id(cls.value) if cls.kind == "uri" else cls.value
+                stats.setdefault((pid, side), []).append((name or cls.value, int(float(row["n"].value))))
+        return {key: sorted(found, key=lambda cn: (-cn[1], cn[0]))[:40] for key, found in sorted(stats.items())}
+
+
+def _name_query(literals: Sequence[str]) -> str:
+    """Every entity one of ``literals`` names, by label or alias."""
+    return (f"SELECT ?name ?s ?k WHERE {{ VALUES ?name {{ {' '.join(literals)} }} "
+            f"VALUES ?k {{ {iri_ref(RDFS_LABEL)} {iri_ref(SKOS_ALT)} }} ?s ?k ?name . }}")
+
+
+def open_index(settings: Settings, kg: KG) -> KGIndex:
+    """The index of the configured KG: an endpoint's when one is set, else the label index
+    of the embedded store's source (built when missing)."""
+    from kg.build import ensure_label_index
+
+    profile = endpoint_profile(settings)
+    if profile is None:
+        return ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
+    search = (EntitySearch(profile.search_url, timeout_s=min(settings.timeout_s, 5.0), user_agent=settings.user_agent)
+              if profile.search_url else None)
+    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search)
