@@ -29,7 +29,8 @@ from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.turn import Status, Turn
 
-PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s")
+PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache_dir", "backend", "qanswer_url",
+                  "threshold", "timeout_s")
 """Flags that configure the pipeline: with any of them the question is answered here."""
 SERVER_TIMEOUT_S = 120.0
 

@@ -19,6 +19,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     """Flags every sub-command shares (each maps onto a :class:`Settings` field)."""
     parser.add_argument("--kg-source", dest="kg_source", help="N-Triples/Turtle source of the embedded KG")
     parser.add_argument("--kg-endpoint", dest="kg_endpoint", help="remote SPARQL endpoint URL instead of the store")
+    parser.add_argument("--kg", dest="kg_profile", choices=["embedded", "wikidata", "qlever"],
+                        help="a ready KG profile: wikidata (WDQS + entity search), qlever (QLever's Wikidata)")
+    parser.add_argument("--user-agent", dest="user_agent",
+                        help="User-Agent sent to SPARQL endpoints (Wikimedia policy: give a contact)")
     parser.add_argument("--cache-dir", dest="cache_dir", help="where built stores and models live")
     parser.add_argument("--backend", dest="backend", choices=["local", "qanswer"])
     parser.add_argument("--qanswer-url", dest="qanswer_url", help="base URL of a QAnswer-compatible API")
@@ -33,7 +37,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     from pathlib import Path
 
     overrides = {}
-    for name in ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s",
+    for name in ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache_dir", "backend", "qanswer_url",
+                 "threshold", "timeout_s",
                  "log_path", "host", "port", "serve_port", "validator_dir", "trusted_proxies"):
         value = getattr(args, name, None)
         if value is not None and name in ("kg_source", "cache_dir", "log_path", "validator_dir"):

@@ -315,6 +315,12 @@ class HttpCaller:
         token = _DEADLINE.set(time.monotonic() + budget.seconds)
         try:
             result = parse(self._with_retries(method, url, budget, params, data))
+        except _Failure as failure:
+            if failure.fault is Fault.REJECTED:
+                self.breaker.record_success()  # the server is alive; the request was bad
+            elif failure.fault is not Fault.RATE_LIMITED:  # a 429 is one client's limit, not an outage
+                self.breaker.record_failure()
+            raise self.errors[failure.fault](f"{url}: {failure.detail}") from (failure.__cause__ or failure)
         except self.errors[Fault.REJECTED]:
             self.breaker.record_success()  # the server is alive; the request was bad
             raise
@@ -328,19 +334,18 @@ class HttpCaller:
 
     def _with_retries(self, method: str, url: str, budget: Budget, params: Mapping[str, str] | None,
                       data: Mapping[str, str] | None) -> HttpReply:
+        """The first good reply; the last :class:`_Failure` when no retry is left (or no time)."""
         attempt = 0
         while True:
             try:
                 return self._attempt(method, url, budget, params, data)
             except _Failure as failure:
-                cause = failure.__cause__
                 if failure.fault not in RETRIED or attempt >= self.retries:
-                    raise self.errors[failure.fault](f"{url}: {failure.detail}") from (cause or failure)
+                    raise
                 wait = failure.wait_s if failure.wait_s is not None else self.backoff.delay(attempt)
                 if not budget.sleep(wait):
-                    raise self.errors[failure.fault](
-                        f"{url}: {failure.detail} (no time left in the {budget.seconds:g}s budget to retry "
-                        f"after {wait:.1f}s)") from (cause or failure)
+                    raise _Failure(failure.fault, f"{failure.detail} (no time left in the {budget.seconds:g}s budget "
+                                                  f"to retry after {wait:.1f}s)") from (failure.__cause__ or failure)
                 log.info("%s: attempt %d failed (%s); retrying", url, attempt + 1, failure.detail)
                 attempt += 1
 

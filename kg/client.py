@@ -3,10 +3,13 @@ remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -146,6 +149,39 @@ class EmbeddedKG:
         return QueryResult(vars=names, rows=rows)
 
 
+_QUESTION_DEADLINE: ContextVar[float | None] = ContextVar("kg_question_deadline", default=None)
+_SLOTS: dict[str, threading.BoundedSemaphore] = {}
+_SLOTS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def question_budget(seconds: float | None) -> Iterator[None]:
+    """Every remote KG request made inside (in this context: copy it into worker threads)
+    shares one deadline, ``seconds`` from now; past it a request is not sent and
+    :class:`KGUnavailable` says the budget is spent (the user is told "service
+    unavailable").  ``None``: no budget."""
+    token = _QUESTION_DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _QUESTION_DEADLINE.reset(token)
+
+
+def budget_left() -> float | None:
+    """Seconds left of the current question's KG budget (``None``: no budget)."""
+    deadline = _QUESTION_DEADLINE.get()
+    return None if deadline is None else deadline - time.monotonic()
+
+
+def endpoint_slots(url: str, size: int) -> threading.BoundedSemaphore:
+    """The one semaphore bounding the requests in flight to ``url`` from this process."""
+    with _SLOTS_LOCK:
+        slots = _SLOTS.get(url)
+        if slots is None:
+            slots = _SLOTS[url] = threading.BoundedSemaphore(max(1, size))
+        return slots
+
+
 KG_ERRORS: ErrorTable = {
     Fault.TIMEOUT: KGTimeout,
     Fault.UNREACHABLE: KGUnavailable,
@@ -159,6 +195,8 @@ KG_ERRORS: ErrorTable = {
 """What each HTTP fault is to a user of the KG."""
 
 SPARQL_JSON = "application/sparql-results+json"
+DEFAULT_USER_AGENT = "kgqa/0.2 (multilingual KGQA chat; set KGQA_USER_AGENT to your contact: name, e-mail or URL)"
+"""Wikimedia's User-Agent policy asks for a contact: deployments set theirs (``--user-agent``)."""
 
 
 class RemoteKG:
@@ -173,7 +211,12 @@ class RemoteKG:
     :class:`core.resilience.HttpCaller`, shared with the QAnswer client; its faults become
     :class:`KGQueryError` (400), :class:`KGTimeout` (client deadline, 504 or a server
     timeout) or :class:`KGUnavailable` (refused, 5xx, 429, other statuses, too large,
-    malformed replies).
+    malformed replies).  A 429 does not count towards the breaker (one client's limit is
+    no outage).
+
+    At most ``max_concurrent`` requests are in flight to one endpoint URL from this process
+    (:func:`endpoint_slots`); inside :func:`question_budget` a request's deadline is also
+    bounded by what is left of the question's budget, and none is sent once it is spent.
     """
 
     name = "remote"
@@ -183,13 +226,16 @@ class RemoteKG:
         endpoint: str,
         *,
         timeout_s: float = 10.0,
-        user_agent: str = "kgqa/0.1",
+        user_agent: str = DEFAULT_USER_AGENT,
         retries: int = 2,
         backoff: Backoff | None = None,
         breaker: CircuitBreaker | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        max_concurrent: int = 4,
     ) -> None:
         self.endpoint = endpoint
+        self.slots = endpoint_slots(endpoint, max_concurrent)
+        self.requests = 0  # requests sent (benchmarks count round trips)
         self.timeout_s = timeout_s
         self.user_agent = user_agent
         self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff, breaker=breaker,
@@ -203,15 +249,26 @@ class RemoteKG:
 
     def query(self, sparql: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> QueryResult:
         """POST ``sparql`` to the endpoint and parse the SPARQL-JSON reply."""
+        timeout = timeout_s or self.timeout_s
+        left = budget_left()
+        if left is not None:
+            if left <= 0.05:
+                raise KGUnavailable(f"{self.endpoint}: the question's time budget for the KG is spent")
+            timeout = min(timeout, left)
+        if not self.slots.acquire(timeout=timeout):
+            raise KGUnavailable(f"{self.endpoint}: no request slot free within {timeout:.1f}s")
         try:
+            self.requests += 1
             return self._http.call("POST", self.endpoint,
                                    lambda reply: _parse_sparql_json(reply.body, self.endpoint, max_rows),
-                                   data={"query": _ensure_prefixes(sparql)}, timeout_s=timeout_s)
+                                   data={"query": _ensure_prefixes(sparql)}, timeout_s=timeout)
         except KGQueryError:
             raise
         except KGError as exc:
             log.warning("SPARQL endpoint failed: %s", exc)
             raise
+        finally:
+            self.slots.release()
 
 
 def _parse_sparql_json(raw: bytes, source: str, max_rows: int | None) -> QueryResult:
@@ -234,19 +291,34 @@ def fetch_labels(kg: KG, iris: Iterable[str], *, timeout_s: float | None = None,
                  properties: Sequence[str] = (RDFS_LABEL, SKOS_ALT)) -> LabelTable:
     """``{iri: {lang: [label, …]}}`` from ``properties`` in order (by default ``rdfs:label``
     first, then ``skos:altLabel``)."""
-    wanted = sorted({i for i in iris if i})
-    table: LabelTable = {i: {} for i in wanted}
-    for chunk_start in range(0, len(wanted), 200):
-        chunk = wanted[chunk_start:chunk_start + 200]
-        values = " ".join(iri_ref(i) for i in chunk)
-        for prop in properties:
-            sparql = f"SELECT ?s ?l WHERE {{ VALUES ?s {{ {values} }} ?s {iri_ref(prop)} ?l }}"
-            for row in kg.query(sparql, timeout_s=timeout_s).rows:
-                label = row.get("l")
-                if label is None:
-                    continue
-                langs = table[row["s"].value]
-                langs.setdefault(label.lang or "", [])
-                if label.value not in langs[label.lang or ""]:
-                    langs[label.lang or ""].append(label.value)
+    by_property = fetch_values(kg, iris, properties, timeout_s=timeout_s)
+    table: LabelTable = {}
+    for prop in properties:
+        for iri, langs in by_property[prop].items():
+            merged = table.setdefault(iri, {})
+            for code, values in langs.items():
+                slot = merged.setdefault(code, [])
+                slot.extend(v for v in values if v not in slot)
     return table
+
+
+def fetch_values(kg: KG, iris: Iterable[str], properties: Sequence[str], *,
+                 timeout_s: float | None = None) -> dict[str, LabelTable]:
+    """``{property: {iri: {lang: [value, …]}}}``: every value of each of ``properties`` on
+    each IRI (a literal's language, ``""`` for others), in one request per 200 IRIs, the
+    engine's order kept per IRI and property."""
+    wanted = sorted({i for i in iris if i})
+    out: dict[str, LabelTable] = {prop: {i: {} for i in wanted} for prop in properties}
+    predicates = " ".join(iri_ref(p) for p in properties)
+    for chunk_start in range(0, len(wanted), 200):
+        values = " ".join(iri_ref(i) for i in wanted[chunk_start:chunk_start + 200])
+        sparql = f"SELECT ?s ?k ?l WHERE {{ VALUES ?s {{ {values} }} VALUES ?k {{ {predicates} }} ?s ?k ?l }}"
+        for row in kg.query(sparql, timeout_s=timeout_s).rows:
+            label, prop, subject = row.get("l"), row.get("k"), row.get("s")
+            if label is None or prop is None or subject is None or prop.value not in out:
+                continue
+            langs = out[prop.value].setdefault(subject.value, {})
+            slot = langs.setdefault(label.lang or "", [])
+            if label.value not in slot:
+                slot.append(label.value)
+    return out

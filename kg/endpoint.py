@@ -19,6 +19,7 @@ Wikidata endpoint); any other URL gets the portable profile.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import threading
@@ -34,7 +35,7 @@ from core.errors import KGError, KGUnavailable
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, is_cjk, is_stopword, script_share
 from kg.cldr import cldr_english
-from kg.client import KG, KG_ERRORS, QueryResult
+from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 K = TypeVar("K")
+T = TypeVar("T")
 V = TypeVar("V")
 
 SITELINKS = "http://wikiba.se/ontology#sitelinks"
@@ -53,10 +55,9 @@ LOOKUP_CHUNK = 1500  # literals per name-lookup request (the rest go out concurr
 IDS_CHUNK = 200  # entities per stats / classes request
 MAX_NAME_ROWS = 20_000
 SITELINK_WEIGHT = 100  # a sitelink counts as this many facts (300 sitelinks: the prior of a hub)
-DEFAULT_USER_AGENT = "kgqa/0.2 (multilingual KGQA chat; set KGQA_USER_AGENT to your contact: name, e-mail or URL)"
 
 _SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "latin": ("en", "mul", "de", "fr", "es", "it", "pt", "nl"),
+    "latin": ("en", "mul"),
     "cyrillic": ("ru", "uk", "be", "bg", "sr"),
     "cjk": ("zh", "ja", "zh-hans", "zh-hant", "zh-cn", "ko"),
     "arabic": ("ar", "fa"),
@@ -240,10 +241,16 @@ def _is_item(qid: str) -> bool:
     return qid.startswith("Q") and qid[1:].isdigit()
 
 
-_ENDINGS: dict[str, tuple[str, ...]] = {
-    "latin": ("", "e", "a", "o", "y", "i", "us", "um", "en", "es", "s"),
-    "cyrillic": ("", "а", "я", "о", "е", "и", "ы", "й", "ь", "ия", "ий", "ая"),
+_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "latin": (("ies", ("y",)), ("es", ("", "e")), ("s", ("",)), ("en", ("", "e")), ("n", ("",)), ("i", ("us", "o")),
+              ("ae", ("a",))),
+    "cyrillic": (("ии", ("ия", "ий")), ("ие", ("ия",)), ("ию", ("ия",)), ("ией", ("ия",)), ("ой", ("а", "ая")),
+                 ("ы", ("а",)), ("е", ("а", "")), ("у", ("а", "")), ("ю", ("я",)), ("и", ("я", "ь", "а")),
+                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я")),
+                 ("ого", ("ий", "ой", "ый")), ("ого", ("ий",)), ("ской", ("ская",))),
 }
+"""Per script, an inflectional ending and the dictionary-form endings it may stand for
+(plurals, genitives: the forms a name takes inside a question)."""
 
 
 # --------------------------------------------------------------------------- entity search
@@ -317,7 +324,13 @@ class EndpointIndex:
         """Every query's result, sent concurrently; the first failure is raised."""
         if len(queries) <= 1:
             return [self._query(q, max_rows) for q in queries]
-        return list(self._pool.map(lambda q: self._query(q, max_rows), queries))
+        return self._map(lambda q: self._query(q, max_rows), queries)
+
+    def _map(self, fn: Callable[[T], V], items: Sequence[T]) -> list[V]:
+        """``fn`` of every item on the request threads, each in a copy of this context (the
+        question's KG budget travels with it)."""
+        futures = [self._pool.submit(contextvars.copy_context().run, fn, item) for item in items]
+        return [f.result() for f in futures]
 
     # ------------------------------------------------------------------ names
 
@@ -373,8 +386,7 @@ class EndpointIndex:
         if not spans:
             return
         try:
-            results = list(self._pool.map(lambda k: search.search(written[k], lang or "en",
-                                                                   timeout_s=self.timeout_s), spans))
+            results = self._map(lambda k: search.search(written[k], lang or "en", timeout_s=self.timeout_s), spans)
         except KGError as exc:
             log.info("entity search failed, exact names only: %s", exc)
             return
@@ -391,24 +403,19 @@ class EndpointIndex:
 
     def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
         """Dictionary forms of an inflected word, made on the client (no vocabulary to read):
-        the word less one or two letters, or with another ending of its script ("berlins" ->
-        "berlin", "германии" -> "германия"), best first."""
-        if len(token) < 5 or is_cjk(token) or token.isdigit():
+        the word with its inflectional ending replaced by a dictionary form's ("berlins" ->
+        "berlin", "cities" -> "city", "германии" -> "германия"), best first."""
+        if len(token) < 4 or is_cjk(token) or token.isdigit():
             return []
-        endings = _ENDINGS.get(script_of(token))
-        if endings is None:
-            return []
-        scored: dict[str, float] = {}
-        for cut in (1, 2):
-            stem = token[:-cut]
-            if len(stem) < 4:
-                continue
-            for ending in endings:
-                form = stem + ending
-                if form != token and abs(len(form) - len(token)) <= 2:
-                    scored.setdefault(form, round(0.97 - 0.06 * cut - 0.02 * len(ending) + (0.03 if not ending
-                                                                                               else 0.0), 4))
-        return sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+        forms: dict[str, float] = {}
+        for ending, replacements in _INFLECTIONS.get(script_of(token), ()):
+            stem = token[:-len(ending)] if ending else token
+            if token.endswith(ending) and len(stem) >= 3:
+                for i, other in enumerate(replacements):
+                    form = stem + other
+                    if form != token:
+                        forms.setdefault(form, round(0.94 - 0.02 * i, 4))
+        return sorted(forms.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
     def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
                            ) -> list[tuple[str, int]]:

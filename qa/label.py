@@ -18,8 +18,8 @@ from functools import cache
 from core.errors import KGError
 from core.text import fold, normalize
 from kg.cldr import cldr_name, kind_of
-from kg.client import KG, LabelTable, fetch_labels
-from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, iri_ref, local_id, prop_iri
+from kg.client import KG, LabelTable, fetch_values
+from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
     "uk": ("uk", "ru", "en"),
@@ -117,17 +117,6 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
 # ---------------------------------------------------------------- fetching
 
 
-def _classes(kg: KG, iris: list[str], timeout_s: float | None) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    entities = [i for i in iris if i.startswith(WD + "Q")]
-    for start in range(0, len(entities), 200):
-        values = " ".join(iri_ref(i) for i in entities[start:start + 200])
-        sparql = f"SELECT ?s ?c WHERE {{ VALUES ?s {{ {values} }} ?s {iri_ref(P31)} ?c }}"
-        for row in kg.query(sparql, timeout_s=timeout_s).rows:
-            out.setdefault(row["s"].value, set()).add(local_id(row["c"].value) or "")
-    return out
-
-
 def fetch_names(kg: KG, iris: Iterable[str], lang: str, *,
                 timeout_s: float | None = None) -> dict[str, tuple[str | None, str | None]]:
     """``{iri: (name, its language)}`` by the quality rule (CLDR for countries, languages
@@ -151,11 +140,13 @@ def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
     by :func:`choose_label`.  A KG fault leaves every name out."""
     iris = sorted({iri for group in nodes.values() for iri in group})
     try:
-        labels: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(RDFS_LABEL,))
-        aliases: LabelTable = fetch_labels(kg, iris, timeout_s=timeout_s, properties=(SKOS_ALT,))
-        classes = _classes(kg, iris, timeout_s)
+        found = fetch_values(kg, iris, (RDFS_LABEL, SKOS_ALT, P31), timeout_s=timeout_s)  # one request
     except KGError:
         return {}
+    labels: LabelTable = found[RDFS_LABEL]
+    aliases: LabelTable = found[SKOS_ALT]
+    classes = {iri: {local_id(c) or "" for c in values.get("", ())} for iri, values in found[P31].items()
+               if iri.startswith(WD + "Q")}
     out: dict[str, tuple[str | None, str | None]] = {}
     for key in sorted(nodes):
         own: dict[str, list[str]] = {}

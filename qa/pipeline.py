@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
 from core.text import read_case
-from kg.client import KG, QueryResult, Term
+from kg.client import KG, QueryResult, Term, question_budget
 from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
 from qa.confidence import Confidence, Decision
@@ -88,6 +88,7 @@ class Pipeline:
         query_timeout_s: float = 5.0,
         confidence: Confidence | None = None,
         answer_types: AnswerTypes | None = None,
+        kg_budget_s: float | None = None,
     ) -> None:
         self.backend = backend
         self.kg = kg
@@ -98,6 +99,7 @@ class Pipeline:
         self.query_timeout_s = query_timeout_s
         self.confidence = confidence  # the learned answer confidence; replaces the gate when set
         self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
+        self.kg_budget_s = kg_budget_s  # a remote KG's time per question (kg.client.question_budget); None: unbounded
 
     # ------------------------------------------------------------------ entry points
 
@@ -106,7 +108,13 @@ class Pipeline:
         """Answer one question; never raises for user input or service faults.
 
         ``lang`` is the language of the answer (default: the question's); the question is
-        parsed in ``question_lang`` when given, else in the language detected from its text."""
+        parsed in ``question_lang`` when given, else in the language detected from its text.
+        A remote KG's requests share :attr:`kg_budget_s`; past it the turn is a service error."""
+        with question_budget(self.kg_budget_s):
+            return self._answer_turn(question, lang, use_validator=use_validator, question_lang=question_lang)
+
+    def _answer_turn(self, question: str | None, lang: str | None, *, use_validator: bool,
+                     question_lang: str | None) -> Turn:
         started = time.perf_counter()
         turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
                     backend=self.backend.name)

@@ -12,6 +12,7 @@ from core.errors import LexiconError, ModelLoadError
 from core.settings import Settings
 from kg.build import build_kg
 from kg.client import KG, EmbeddedKG, RemoteKG
+from kg.endpoint import endpoint_profile
 from kg.store import open_store
 from qa.expect import AnswerTypes
 from qa.generate import Backend
@@ -25,9 +26,12 @@ log = logging.getLogger(__name__)
 
 
 def open_kg(settings: Settings) -> KG:
-    """The remote endpoint when configured, else the embedded store (built if needed)."""
-    if settings.kg_endpoint:
-        return RemoteKG(settings.kg_endpoint, timeout_s=settings.timeout_s, retries=settings.retries)
+    """The remote endpoint when configured (``kg_profile`` or ``kg_endpoint``: nothing is
+    read or built locally), else the embedded store (built if needed)."""
+    profile = endpoint_profile(settings)
+    if profile is not None:
+        return RemoteKG(profile.url, timeout_s=settings.timeout_s, retries=settings.retries,
+                        user_agent=settings.user_agent, max_concurrent=profile.concurrency)
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
     return EmbeddedKG(open_store(paths))
@@ -78,7 +82,8 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
             log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
-                    confidence=confidence, answer_types=answer_types(settings, backend))
+                    confidence=confidence, answer_types=answer_types(settings, backend),
+                    kg_budget_s=settings.kg_budget_s if endpoint_profile(settings) is not None else None)
 
 
 def answer_probability(settings: Settings, policy: GatePolicy) -> AnswerProbability | None:

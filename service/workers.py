@@ -486,7 +486,7 @@ def _gone(pid: int, wait_s: float) -> bool:
 
 def _prepare_kg(settings: Settings) -> None:
     """Build the embedded store and label index when missing (before loading the pipeline)."""
-    if settings.kg_endpoint:
+    if settings.kg_endpoint or (settings.kg_profile and settings.kg_profile != "embedded"):
         return
 
     build_kg(settings.kg_source, settings.cache_dir, progress=False)

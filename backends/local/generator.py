@@ -21,11 +21,13 @@ layer's shapes.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import math
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,7 +64,7 @@ from core.errors import (
 )
 from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
 from kg.client import KG, Term, fetch_labels, value_kind
-from kg.endpoint import open_index
+from kg.endpoint import endpoint_profile, open_index
 from kg.index import KGIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
 from qa.candidate import EXACT_LINKS, Candidate, Link
@@ -399,7 +401,7 @@ class LocalBackend:
 
     def __init__(self, kg: KG, index: KGIndex, *, lexicon: PropertyLexicon | None = None,
                  ranker: Ranker | None = None, timeout_s: float = QUERY_TIMEOUT_S,
-                 budget_s: float = 10.0) -> None:
+                 budget_s: float = 10.0, probe_limit: int | None = None, batch_probes: bool = False) -> None:
         self.kg = kg
         self.index = index
         self.linker = Linker(index)
@@ -409,6 +411,8 @@ class LocalBackend:
         self.ranker = ranker if ranker is not None else Ranker.load_default()
         self.timeout_s = timeout_s
         self.budget_s = budget_s
+        self.probe_limit = probe_limit  # an endpoint's bound on the facts a reverse probe reads (None: all)
+        self.batch_probes = batch_probes  # every anchor's properties in two requests (an endpoint's round trips)
         self._local = threading.local()
         self._adjacency_cache: dict[tuple[str, bool], list[Adjacent]] = {}
         self._subclass_cache: dict[str, bool] = {}
@@ -424,9 +428,11 @@ class LocalBackend:
         except LexiconError as exc:
             log.warning("property lexicon unavailable, using KG property labels only: %s", exc)
             lexicon = None
+        profile = endpoint_profile(settings)
         return cls(kg, index, lexicon=lexicon, ranker=Ranker.load_default(settings.ranker_path),
                    timeout_s=min(settings.timeout_s, QUERY_TIMEOUT_S),
-                   budget_s=settings.timeout_s)
+                   budget_s=settings.timeout_s, probe_limit=profile.probe_limit if profile is not None else None,
+                   batch_probes=profile is not None)
 
     # ------------------------------------------------------------------ API
 
@@ -568,6 +574,8 @@ class LocalBackend:
             return self._adjacency_cache[key]
         node = short(entity_iri(qid))
         pattern = f"{node} ?p ?v ." if outgoing else f"?v ?p {node} ."
+        if not outgoing and self.probe_limit is not None:  # a hub of a large KG: read a bounded sample
+            pattern = f"{{ SELECT ?v ?p WHERE {{ {pattern} }} LIMIT {self.probe_limit} }}"
         sparql = f"SELECT ?p (COUNT(?v) AS ?n) (SAMPLE(?v) AS ?ex) WHERE {{ {pattern} }} GROUP BY ?p"
         out = []
         timeouts = self._timeouts()
@@ -594,9 +602,55 @@ class LocalBackend:
 
     # ------------------------------------------------------------------ shapes
 
+    def prefetch_adjacency(self, mentions: Sequence[Mention]) -> None:
+        """Read the properties at every anchor in two requests (outgoing, incoming; sent
+        concurrently) instead of two per anchor, into the adjacency cache: for an endpoint,
+        where each request is a round trip (``batch_probes``).  A failed batch leaves the
+        cache as it was (the per-anchor probes then run)."""
+        outgoing = [m.qid for m in mentions if (m.qid, True) not in self._adjacency_cache]
+        incoming = [m.qid for m in mentions if m.degree <= HUB_DEGREE and (m.qid, False) not in self._adjacency_cache]
+        queries = [(sorted(set(ids)), side) for ids, side in ((outgoing, True), (incoming, False)) if ids]
+        if not queries:
+            return
+        with ThreadPoolExecutor(max_workers=len(queries)) as pool:
+            futures = [pool.submit(contextvars.copy_context().run, self._batch_adjacency, ids, side)
+                       for ids, side in queries]
+            found = [f.result() for f in futures]
+        for table in found:
+            for key, adjacent in table.items():
+                self._adjacency_cache[key] = adjacent
+
+    def _batch_adjacency(self, qids: Sequence[str], outgoing: bool) -> dict[tuple[str, bool], list[Adjacent]]:
+        branches = []
+        for qid in qids:
+            node = short(entity_iri(qid))
+            pattern = f"{node} ?p ?v ." if outgoing else f"?v ?p {node} ."
+            if not outgoing and self.probe_limit is not None:
+                pattern = f"{{ SELECT ?v ?p WHERE {{ {pattern} }} LIMIT {self.probe_limit} }}"
+            branches.append(f"{{ SELECT ({node} AS ?e) ?p (COUNT(?v) AS ?n) (SAMPLE(?v) AS ?ex) "
+                            f"WHERE {{ {pattern} }} GROUP BY ?p }}")
+        timeouts = self._timeouts()
+        rows = self._query(f"SELECT ?e ?p ?n ?ex WHERE {{ {' UNION '.join(branches)} }}", ADJACENCY_ROWS * len(qids))
+        if self._timeouts() > timeouts:
+            return {}
+        table: dict[tuple[str, bool], list[Adjacent]] = {(qid, outgoing): [] for qid in qids}
+        for row in rows:
+            e, p, n = row.get("e"), row.get("p"), row.get("n")
+            qid = local_id(e.value) if e is not None else None
+            if qid is None or p is None or n is None or not p.value.startswith(WDT) or (qid, outgoing) not in table:
+                continue
+            pid = local_id(p.value)
+            if pid is not None and pid.startswith("P"):
+                table[(qid, outgoing)].append(Adjacent(pid, outgoing, int(float(n.value)), value_kind(row.get("ex"))))
+        for adjacent in table.values():
+            adjacent.sort(key=lambda a: a.pid)
+        return table
+
     def _one_hop(self, q: _Question) -> list[Generated]:
         out = []
         cache: dict[tuple, dict[str, PropertyMatch]] = {}
+        if self.batch_probes:
+            self.prefetch_adjacency(q.mentions)
         for rank, m in enumerate(q.mentions):
             matches = self._prop_matches(q, [(m.start, m.end)], cache)
             adj = self.adjacency(m.qid, outgoing=True)
