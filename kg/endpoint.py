@@ -112,7 +112,7 @@ def endpoint_profile(settings: Settings) -> EndpointProfile | None:
             raise KGUnavailable(f"unknown KG profile {name!r}; known: {', '.join(sorted(PROFILES))}")
         profile = replace(profile, url=settings.kg_endpoint or profile.url)
     elif settings.kg_endpoint:
-        profile = EndpointProfile("endpoint", settings.kg_endpoint)
+        profile = EndpointProfile("endpoint", settings.kg_endpoint, class_statistics=True)  # an own endpoint
     else:
         return None
     return replace(profile, concurrency=max(1, settings.kg_concurrency or profile.concurrency))
@@ -285,9 +285,8 @@ def _parse_search(reply: HttpReply) -> list[NameHit]:
         for item in data["search"]:
             qid = str(item["id"])
             match = item.get("match") or {}
-            kind = KIND_ALT if match.get("type") == "alias" else KIND_LABEL
-            if _is_item(qid):
-                hits.append(NameHit(qid, kind | KIND_FOLDED, (str(match.get("language") or ""),)))
+            if _is_item(qid):  # a searched name is never taken for an exact one (kind: folded only)
+                hits.append(NameHit(qid, KIND_FOLDED, (str(match.get("language") or ""),)))
     except (ValueError, KeyError, TypeError) as exc:
         raise KGUnavailable(f"malformed entity-search reply: {exc}") from exc
     return hits

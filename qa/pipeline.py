@@ -282,6 +282,10 @@ class Pipeline:
             turn.status = Status.ABSTAINED
             return
         chosen, decision = self._better_known(turn, candidates, chosen, decision)
+        if validation is None and confidence is None and (twin := namesake_twin(candidates, chosen)) is not None:
+            turn.notes.append(f"{candidates[chosen].links[0].mention!r}: the same question of the better-known "
+                              f"namesake {twin[1]} is read (no validator to tell them apart)")
+            chosen = twin[0]
         partial = partial_link(candidates[chosen])
         if partial is not None:  # the entity only shares part of the name typed: never answer for it
             turn.status = Status.ABSTAINED
@@ -470,6 +474,31 @@ def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool |
             if mine is not None and mine.qid != link.qid and link.degree > mine.degree:
                 return mine, link
     return None
+
+
+def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] | None:
+    """With no validator to tell namesakes apart: ``(index, qid)`` of the candidate that asks
+    the kept candidate's very question (same shape, the same triples) of a better-known
+    entity (more facts, or more sitelinks on an endpoint) linked by the same words to the
+    same name, else ``None``.  « Albert Einstein » names the physicist and a footballer
+    with two facts: the reader means the physicist."""
+    kept = candidates[chosen]
+    if not kept.triples:
+        return None
+    best: tuple[int, int, str] | None = None
+    for link in kept.links:
+        mine = f"wd:{link.qid}"
+        for i, other in enumerate(candidates):
+            if i == chosen or other.shape != kept.shape or len(other.triples) != len(kept.triples):
+                continue
+            for rival in other.links:
+                if (rival.mention != link.mention or rival.qid == link.qid or rival.name != link.name
+                        or rival.degree <= link.degree or (best is not None and rival.degree <= best[1])):
+                    continue
+                theirs = f"wd:{rival.qid}"
+                if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
+                    best = (i, rival.degree, rival.qid)
+    return None if best is None else (best[0], best[2])
 
 
 def better_known_reading(candidates: list[Candidate], passed: list[bool], link: Link,
