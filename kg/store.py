@@ -98,6 +98,12 @@ def _load(store: pyoxigraph.Store, source: Path, progress: bool) -> None:
             raise KGSourceError(source, f"cannot parse: {exc}") from exc
 
 
+def load_source(store: pyoxigraph.Store, source: Path) -> None:
+    """Load one N-Triples/Turtle file (gzipped or not) into ``store`` (benchmarks stack
+    several sources in one store)."""
+    _load(store, Path(source), progress=False)
+
+
 class _ProgressReader:
     """A binary file wrapper that reports how many bytes were read."""
 

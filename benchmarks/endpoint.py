@@ -1,0 +1,228 @@
+"""The product over a SPARQL endpoint, as over the internet: a counting, delaying proxy
+(+100 ms per request by default) sits in front of a real ``oxigraph serve-read-only``
+holding a KG plus the server-only entities of ``tests/data/server_only.nt``, and the
+product is built with that proxy as its endpoint and no KG file at all.
+
+Prints: SPARQL requests per question (median, max), latency per question warm (median,
+p95), the server-only questions right / wrong / abstained, and for each fault the proxy
+can play (endpoint down, slow, 429, 5xx, malformed reply, huge reply) the status and
+message key every question ended with and the longest time it took.
+
+Usage::
+
+    .venv/bin/python benchmarks/endpoint.py                  # the tiny KG + server-only entities
+    .venv/bin/python benchmarks/endpoint.py --union          # the union KG (../shared) + server-only
+    .venv/bin/python benchmarks/endpoint.py --delay-ms 0 --no-faults
+
+Writes nothing outside a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pyoxigraph
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from core.settings import DEFAULT_KG_SOURCE, Settings  # noqa: E402
+from kg.store import load_source  # noqa: E402
+from service.factory import build_pipeline  # noqa: E402
+from service.kgserve import query_url, start_oxigraph  # noqa: E402
+from tests import tiny_kg  # noqa: E402
+from tests.kg.test_endpoint import SERVER_ONLY, SERVER_ONLY_QUESTIONS  # noqa: E402
+from tests.service.faulty_http import free_port  # noqa: E402
+
+FAMOUS = [("Where was Albert Einstein born?", "Q3012"), ("What is the capital of Germany?", "Q64"),
+          ("Quelle est la capitale de la France ?", "Q90"), ("Wo wurde Einstein geboren?", "Q3012"),
+          ("Who was born in Moscow?", ""), ("What is the population of Paris?", "")]
+FAULTS = ("down", "slow", "429", "5xx", "malformed", "huge")
+
+
+class Proxy:
+    """Forwards each POST to ``upstream`` after ``delay_s``, counting requests; ``fault``
+    makes it misbehave instead (see :data:`FAULTS`)."""
+
+    def __init__(self, upstream: str, delay_s: float) -> None:
+        self.upstream = upstream
+        self.delay_s = delay_s
+        self.fault: str | None = None
+        self.count = 0
+        self._lock = threading.Lock()
+        self._client = httpx.Client(timeout=60)
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with proxy._lock:
+                    proxy.count += 1
+                time.sleep(proxy.delay_s)
+                try:
+                    status, headers, payload = proxy.reply(body, dict(self.headers))
+                except httpx.ConnectError:  # the endpoint is down: so is the connection, without a reply
+                    self.close_connection = True
+                    return
+                try:
+                    self.send_response(status)
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/query"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def reply(self, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        fault = self.fault
+        if fault == "slow":
+            time.sleep(30)
+        if fault == "429":
+            return 429, {"Retry-After": "30"}, b"Too Many Requests"
+        if fault == "5xx":
+            return 503, {}, b"Service Unavailable"
+        if fault == "malformed":
+            return 200, {"Content-Type": "application/sparql-results+json"}, b'{"head": {"vars": ["x"]}, "res'
+        if fault == "huge":
+            return 200, {"Content-Type": "application/sparql-results+json"}, b" " * (64 * 1024 * 1024)
+        sent = self._client.post(self.upstream, content=body, headers={
+            "Content-Type": headers.get("Content-Type", "application/x-www-form-urlencoded"),
+            "Accept": headers.get("Accept", "application/sparql-results+json")})
+        return sent.status_code, {"Content-Type": sent.headers.get("Content-Type", "")}, sent.content
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self._client.close()
+
+
+def _right(turn, want: str) -> bool:
+    return any(want in (a.id or "") or want in a.label for a in turn.answers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--union", action="store_true", help="the union KG of ../shared under the server-only entities")
+    ap.add_argument("--delay-ms", type=float, default=100.0)
+    ap.add_argument("--budget-s", type=float, default=8.0)
+    ap.add_argument("--validator", action="store_true", help="with the validator (needs the base model)")
+    ap.add_argument("--no-faults", action="store_true")
+    args = ap.parse_args(argv)
+    logging.disable(logging.WARNING)  # the faults' warnings: their outcome is printed
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        sources = [SERVER_ONLY]
+        if args.union:
+            sources.insert(0, DEFAULT_KG_SOURCE)
+        else:
+            tiny = root / "tiny.nt"
+            tiny.write_text(tiny_kg.ntriples(), encoding="utf-8")
+            sources.insert(0, tiny)
+        store_dir = root / "store"
+        started = time.perf_counter()
+        _load(sources, store_dir)
+        print(f"server store built in {time.perf_counter() - started:.1f}s from {', '.join(s.name for s in sources)}")
+        port = free_port()
+        server = start_oxigraph(store_dir, "127.0.0.1", port)
+        proxy = Proxy(query_url("127.0.0.1", port), args.delay_ms / 1000)
+        try:
+            settings = Settings(kg_source=root / "no-kg-file.nt.gz", kg_endpoint=proxy.url, cache_dir=root / "cache",
+                                validator=args.validator, kg_budget_s=args.budget_s)
+            t0 = time.perf_counter()
+            pipeline = build_pipeline(settings)
+            print(f"started with no KG file in {time.perf_counter() - t0:.1f}s ({proxy.count} requests at start; "
+                  f"validator {pipeline.validator_state}; +{args.delay_ms:g} ms per request)")
+            questions = SERVER_ONLY_QUESTIONS + FAMOUS
+            first, first_times = [], []
+            for q, _w in questions:  # each asked a first time: nothing of it cached yet
+                before, t0 = proxy.count, time.perf_counter()
+                pipeline.answer(q)
+                first.append(proxy.count - before)
+                first_times.append(time.perf_counter() - t0)
+            counts, times = [], []
+            right = wrong = abstained = 0
+            for q, want in questions:
+                before = proxy.count
+                t0 = time.perf_counter()
+                turn = pipeline.answer(q)
+                times.append(time.perf_counter() - t0)
+                counts.append(proxy.count - before)
+                if (q, want) in SERVER_ONLY_QUESTIONS:
+                    ok = turn.answered and _right(turn, want)
+                    right += ok
+                    wrong += turn.answered and not ok
+                    abstained += not turn.answered
+            print(f"requests per question asked the first time: median {statistics.median(first):g}, "
+                  f"max {max(first)}; latency median {statistics.median(first_times):.2f}s, "
+                  f"p95 {_p95(first_times):.2f}s (the first question warms the process)")
+            print(f"requests per question asked again (names cached): median {statistics.median(counts):g}, "
+                  f"max {max(counts)}")
+            print(f"latency per question (warm): median {statistics.median(times):.2f}s, "
+                  f"p95 {_p95(times):.2f}s, max {max(times):.2f}s")
+            print(f"server-only questions: {right}/{len(SERVER_ONLY_QUESTIONS)} right, {wrong} wrong, "
+                  f"{abstained} abstained")
+            if not args.no_faults:
+                for fault in FAULTS:
+                    _fault(pipeline, proxy, fault, server if fault == "down" else None)
+        finally:
+            proxy.close()
+            server.kill()
+            server.wait()
+    return 0
+
+
+def _fault(pipeline, proxy: Proxy, fault: str, server) -> None:
+    """Ask questions never asked before (nothing cached) while the proxy plays ``fault``."""
+    proxy.fault = None if fault == "down" else fault
+    pipeline.kg.breaker.record_success()  # each fault meets a closed breaker (the previous one opened it)
+    original = proxy.upstream
+    if fault == "down":
+        proxy.upstream = f"http://127.0.0.1:{free_port()}/query"  # nothing listens there
+    try:
+        outcomes, longest = set(), 0.0
+        for q in ("Where was Orlan Pesk born?", "Wann wurde Orlan Pesk geboren?", "Где родился Орлан Песк?"):
+            t0 = time.perf_counter()
+            turn = pipeline.answer(q)
+            longest = max(longest, time.perf_counter() - t0)
+            outcomes.add((turn.status.value, turn.message_key, bool(turn.answers)))
+        print(f"fault {fault:9s}: {sorted(outcomes)} (longest {longest:.1f}s)")
+    finally:
+        proxy.fault = None
+        proxy.upstream = original
+
+
+def _load(sources: list[Path], store_dir: Path) -> None:
+    """One store holding every source (what ``oxigraph load`` does, through the product's loader)."""
+    store = pyoxigraph.Store(str(store_dir))
+    for source in sources:
+        load_source(store, source)
+    store.flush()
+    del store
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
