@@ -4,6 +4,11 @@ The reply shape is ``{"question": ..., "queries": [{"query", "confidence", "kb"}
 ``kgqa serve`` speaks it too, so this client can also talk to another instance of
 this product.
 
+The request carries ``question``, ``lang``, ``kb`` and ``user`` (default ``open``, as
+Qanary's QAnswer component sends it); a ``token`` goes as ``Authorization: Bearer``.
+QAnswer's confidences are not on the local ranker's scale: the gate's weight on them is
+:data:`validator.gate.BACKEND_RANK_WEIGHTS` ``["qanswer"]`` (0, uncalibrated until measured).
+
 Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 
 * ``timeout_s`` is the deadline of one :meth:`QAnswerBackend.ask`, retries, backoff and
@@ -68,17 +73,22 @@ class QAnswerBackend:
         breaker: CircuitBreaker | None = None,
         failure_threshold: int = 5,
         reset_timeout_s: float = 30.0,
-        user_agent: str = "kgqa/0.1",
+        user_agent: str = "kgqa/0.2",
         max_bytes: int = DEFAULT_MAX_BYTES,
         transport: httpx.BaseTransport | None = None,
+        user: str = "open",
+        token: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.kb = kb
+        self.user = user  # QAnswer's user (Qanary's component sends ``user=open``)
+        headers = {"User-Agent": user_agent, "Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
         self.timeout_s = float(timeout_s)
         self._http = HttpCaller(ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff,
                                 breaker=breaker or CircuitBreaker(failure_threshold, reset_timeout_s),
-                                max_bytes=max_bytes, transport=transport,
-                                headers={"User-Agent": user_agent, "Accept": "application/json"})
+                                max_bytes=max_bytes, transport=transport, headers=headers)
         self.retries = self._http.retries
         self.breaker = self._http.breaker
 
@@ -100,7 +110,7 @@ class QAnswerBackend:
         Raises :class:`BackendTimeout`, :class:`BackendUnavailable` or
         :class:`BackendResponseError`.
         """
-        params = {"question": question, "lang": lang, "kb": self.kb}
+        params = {"question": question, "lang": lang, "kb": self.kb, "user": self.user}
         try:
             return self._http.call("GET", self.url, self._parse, params=params)
         except (BackendTimeout, BackendUnavailable, BackendResponseError) as exc:

@@ -35,6 +35,8 @@ class Settings:
     backend: str = "local"
     qanswer_url: str | None = None
     qanswer_kb: str = "wikidata"
+    qanswer_user: str = "open"  # QAnswer's user parameter (Qanary sends "open")
+    qanswer_token: str | None = None  # a bearer token for QAnswer, when the deployment needs one
     validator: bool = True
     validator_dir: Path = VALIDATOR_DIR
     answer_confidence: bool = False  # the learned answer confidence (validator_dir/confidence.json) decides

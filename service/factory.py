@@ -44,7 +44,8 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
         if not settings.qanswer_url:
             raise ValueError("backend 'qanswer' needs qanswer_url")
         return QAnswerBackend(settings.qanswer_url, kb=settings.qanswer_kb, timeout_s=settings.timeout_s,
-                              retries=settings.retries)
+                              retries=settings.retries, user=settings.qanswer_user, token=settings.qanswer_token,
+                              user_agent=settings.user_agent)
 
     return LocalBackend.from_settings(settings, kg)
 

@@ -35,6 +35,18 @@ from qa.turn import Compared
 
 POLICIES = ("first", "best", "blend", "mix")
 
+BACKEND_RANK_WEIGHTS: dict[str, float] = {"qanswer": 0.0}
+"""The gate's weight on the backend score per backend, where it is not the calibrated one
+(``config.json``'s ``rank_weight`` was fitted on the local ranker's scores).  QAnswer's
+confidences are on another scale and uncalibrated until measured on its replies: the gate
+reads its candidates by the validator score alone (weight 0)."""
+
+
+def backend_rank_weight(calibrated: float, backend: str) -> float:
+    """The gate's weight on ``backend``'s scores: :data:`BACKEND_RANK_WEIGHTS`'s, else the
+    calibrated one."""
+    return BACKEND_RANK_WEIGHTS.get(backend, calibrated)
+
 
 @dataclass(frozen=True)
 class GatePolicy:

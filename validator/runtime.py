@@ -19,7 +19,7 @@ from core.settings import Settings
 from kg.client import KG
 from validator.config import ValidatorConfig, read_config
 from validator.convert import is_complete
-from validator.gate import GatePolicy
+from validator.gate import GatePolicy, backend_rank_weight
 from validator.verbalize import Verbalizer
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
     else:
         encoder, config = load_encoder(settings.validator_dir, settings.model_dir)
     try:
-        policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
+        policy = GatePolicy(config.gate, backend_rank_weight(config.rank_weight, settings.backend),
+                            config.complex_threshold)
     except ValueError as exc:
         raise ModelLoadError(Path(settings.validator_dir) / "config.json", str(exc)) from exc
     verbalizer = Verbalizer(kg, names=default_lexicon(Path(settings.lexicon_path)),

@@ -39,7 +39,34 @@ def test_ok_returns_candidates_in_order_and_sends_params():
     req = srv.requests[0]
     assert req.path == "/api/qa/full"
     assert req.query == {"question": ["Was ist die Hauptstadt von Deutschland? & co"], "lang": ["de"],
-                         "kb": ["wikidata"]}
+                         "kb": ["wikidata"], "user": ["open"]}
+    assert "authorization" not in {k.lower() for k in req.headers}
+
+
+def test_user_and_bearer_token_are_sent():
+    with ScriptedServer(ok) as srv:
+        backend(srv, user="team-a", token="s3cret").ask("Who?", "en")
+    req = srv.requests[0]
+    assert req.query["user"] == ["team-a"]
+    assert {k.lower(): v for k, v in req.headers.items()}["authorization"] == "Bearer s3cret"
+
+
+def test_the_gate_weighs_qanswer_scores_apart_from_the_local_rankers():
+    from validator.gate import BACKEND_RANK_WEIGHTS, backend_rank_weight
+
+    assert backend_rank_weight(0.3, "local") == 0.3  # the calibrated weight
+    assert backend_rank_weight(0.3, "qanswer") == BACKEND_RANK_WEIGHTS["qanswer"] == 0.0  # uncalibrated
+
+
+def test_429s_do_not_open_the_breaker():
+    with ScriptedServer(lambda req: Reply(429, b"slow down", {"Retry-After": "60"})) as srv:
+        breaker = CircuitBreaker(failure_threshold=2, reset_timeout_s=30)
+        b = backend(srv, retries=0, breaker=breaker)
+        for _ in range(4):
+            with pytest.raises(BackendUnavailable, match="429"):
+                b.ask("q", "en")
+        assert breaker.state == "closed"
+        assert len(srv.requests) == 4  # each request was sent: one client's limit, not an outage
 
 
 def test_at_most_max_candidates():
