@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import statistics
 import sys
 import tempfile
@@ -35,7 +36,7 @@ import pyoxigraph
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.settings import DEFAULT_KG_SOURCE, Settings  # noqa: E402
+from core.settings import Settings, load_settings  # noqa: E402
 from kg.store import load_source  # noqa: E402
 from service.factory import build_pipeline  # noqa: E402
 from service.kgserve import query_url, start_oxigraph  # noqa: E402
@@ -121,7 +122,8 @@ def _right(turn, want: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--union", action="store_true", help="the union KG of ../shared under the server-only entities")
+    ap.add_argument("--union", action="store_true",
+                    help="the KG source (setting kg_source: the union KG of ../shared) under the server-only entities")
     ap.add_argument("--delay-ms", type=float, default=100.0)
     ap.add_argument("--budget-s", type=float, default=8.0)
     ap.add_argument("--validator", action="store_true", help="with the validator (needs the base model)")
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         sources = [SERVER_ONLY]
         if args.union:
-            sources.insert(0, DEFAULT_KG_SOURCE)
+            sources.insert(0, load_settings(os.environ).kg_source)
         else:
             tiny = root / "tiny.nt"
             tiny.write_text(tiny_kg.ntriples(), encoding="utf-8")
