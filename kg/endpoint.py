@@ -299,8 +299,10 @@ class EndpointIndex:
     """The :class:`kg.index.KGIndex` of a SPARQL endpoint reached through ``kg``."""
 
     def __init__(self, kg: KG, profile: EndpointProfile, *, timeout_s: float = 5.0,
-                 search: EntitySearch | None = None, caches: EndpointCaches | None = None) -> None:
+                 search: EntitySearch | None = None, caches: EndpointCaches | None = None,
+                 startup_timeout_s: float = 300.0) -> None:
         self.kg = kg
+        self.startup_timeout_s = startup_timeout_s  # the once-per-process reads (property labels, statistics)
         self.profile = profile
         self.timeout_s = timeout_s
         self.search = search
@@ -316,14 +318,15 @@ class EndpointIndex:
 
     # ------------------------------------------------------------------ requests
 
-    def _query(self, sparql: str, max_rows: int | None = None) -> QueryResult:
-        return self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=max_rows)
+    def _query(self, sparql: str, max_rows: int | None = None, timeout_s: float | None = None) -> QueryResult:
+        return self.kg.query(sparql, timeout_s=timeout_s or self.timeout_s, max_rows=max_rows)
 
-    def _all(self, queries: Sequence[str], max_rows: int | None = None) -> list[QueryResult]:
+    def _all(self, queries: Sequence[str], max_rows: int | None = None,
+             timeout_s: float | None = None) -> list[QueryResult]:
         """Every query's result, sent concurrently; the first failure is raised."""
         if len(queries) <= 1:
-            return [self._query(q, max_rows) for q in queries]
-        return self._map(lambda q: self._query(q, max_rows), queries)
+            return [self._query(q, max_rows, timeout_s) for q in queries]
+        return self._map(lambda q: self._query(q, max_rows, timeout_s), queries)
 
     def _map(self, fn: Callable[[T], V], items: Sequence[T]) -> list[V]:
         """``fn`` of every item on the request threads, each in a copy of this context (the
@@ -514,7 +517,7 @@ class EndpointIndex:
             queries.append(f"SELECT ?s ?k ?l WHERE {{ VALUES ?s {{ {values} }} VALUES ?k {{ {iri_ref(RDFS_LABEL)} "
                            f"{iri_ref(SKOS_ALT)} }} ?s ?k ?l .{where} }}")
         rows: set[tuple[str, str, int, str]] = set()
-        for result in self._all(queries):
+        for result in self._all(queries, timeout_s=self.startup_timeout_s):
             for row in result.rows:
                 pid, label = row["s"].value.rsplit("/", 1)[-1], row.get("l")
                 if label is None or label.kind != "literal":
@@ -535,6 +538,15 @@ class EndpointIndex:
             return self.caches.prop_classes
 
     def _read_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        """:meth:`_aggregate_property_classes`, or none when the endpoint cannot give them
+        in time (answer types are then unknown: a weaker ranker, never a wrong answer)."""
+        try:
+            return self._aggregate_property_classes()
+        except KGError as exc:
+            log.warning("class statistics unavailable from %s, answer types unknown: %s", self.profile.url, exc)
+            return {}
+
+    def _aggregate_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
         wdt, item = _sparql_string(WDT), _sparql_string(WD + "Q")
         kinds = ("IF(isIRI(?o), ?c, IF(DATATYPE(?o) IN (xsd:dateTime, xsd:date, xsd:gYear, xsd:gYearMonth), "
                  "\"date\", IF(DATATYPE(?o) IN (xsd:decimal, xsd:integer, xsd:double, xsd:float, xsd:int, "
@@ -545,7 +557,8 @@ class EndpointIndex:
         objects = (f"SELECT ?p ?k (COUNT(*) AS ?n) WHERE {{ {fact} OPTIONAL {{ ?o {iri_ref(P31)} ?c }} "
                    f"BIND({kinds} AS ?k) FILTER(BOUND(?k)) }} GROUP BY ?p ?k")
         stats: dict[tuple[str, str], list[tuple[str, int]]] = {}
-        for side, result in zip(("s", "o"), self._all([subjects, objects]), strict=True):
+        results = self._all([subjects, objects], timeout_s=self.startup_timeout_s)
+        for side, result in zip(("s", "o"), results, strict=True):
             for row in result.rows:
                 pid = row["p"].value.rsplit("/", 1)[-1]
                 cls = row.get("c") or row.get("k")

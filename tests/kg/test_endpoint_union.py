@@ -1,0 +1,68 @@
+"""The union KG served by a real ``oxigraph serve-read-only`` (127.0.0.1) answers a dev
+sample exactly as the embedded store does, item by item (slow: it loads the union KG's
+store and reads its property labels and class statistics over HTTP)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from backends.local.generator import LocalBackend
+from core.settings import DEFAULT_BENCH_DIR, load_settings
+from evaluation.formats import load_datasets
+from evaluation.harness import select_items
+from kg.build import build_kg
+from kg.client import EmbeddedKG, RemoteKG
+from kg.store import open_store
+from qa.pipeline import Pipeline
+from service.kgserve import query_url, start_oxigraph
+from tests.service.faulty_http import free_port
+
+PER_DATASET = 6  # dev questions per benchmark file (a stable pseudo-random sample)
+
+
+def _source() -> Path:
+    source = load_settings(os.environ).kg_source  # KGQA_KG_SOURCE, else ../shared's union KG
+    if not source.exists():
+        pytest.skip(f"{source} is not available")
+    return source
+
+
+def _bench(source: Path) -> Path:
+    for bench in (DEFAULT_BENCH_DIR, source.parent.parent / "bench"):
+        if bench.is_dir():
+            return bench
+    pytest.skip("the dev benchmark files are not available")
+
+
+@pytest.mark.slow
+def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_store():
+    source = _source()
+    settings = load_settings(os.environ, kg_source=source, validator=False)
+    paths = build_kg(source, settings.cache_dir, progress=False)
+    kg = EmbeddedKG(open_store(paths))
+    embedded = Pipeline(LocalBackend.from_settings(settings, kg), kg)
+    items = select_items(load_datasets(sorted(_bench(source).glob("*.json"))), lang="all", split="dev",
+                         limit=PER_DATASET)
+    assert len(items) >= 20
+    port = free_port()
+    server = start_oxigraph(paths.store, "127.0.0.1", port, ready_timeout_s=120)
+    try:
+        url = query_url("127.0.0.1", port)
+        remote_settings = load_settings(os.environ, kg_source=source.parent / "no-such-kg.nt.gz", kg_endpoint=url,
+                                        validator=False, kg_budget_s=120.0, timeout_s=60.0)
+        remote_kg = RemoteKG(url, timeout_s=60)
+        remote = Pipeline(LocalBackend.from_settings(remote_settings, remote_kg), remote_kg, kg_budget_s=120.0)
+        answered = 0
+        for item in items:
+            a, b = remote.answer(item.text, item.lang), embedded.answer(item.text, item.lang)
+            assert a.status == b.status, (item.id, item.text)
+            assert sorted(x.id or x.label for x in a.answers) == sorted(x.id or x.label for x in b.answers), (
+                item.id, item.text, a.sparql, b.sparql)
+            answered += b.answered
+        assert answered >= len(items) // 4  # the comparison covered real answers, not only abstentions
+    finally:
+        server.kill()
+        server.wait()
