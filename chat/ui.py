@@ -173,7 +173,7 @@ def turn_id_of(content: object) -> str | None:
 def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settings) -> str:
     """Title, subtitle and the backend / KG / validator status line (escaped)."""
     ui = ui_language(lang)
-    kg = settings.kg_endpoint or f"embedded ({settings.kg_source.name})"
+    kg = settings.kg_endpoint or settings.kg_profile or f"embedded ({settings.kg_source.name})"
     state = pipeline.validator_state
     status = message("ui_status", ui, backend=pipeline.backend.name, kg=kg)
     return (f'<div id="kgqa-header-inner" lang="{escape(ui)}"><h1>{escape(message("ui_title", ui))}</h1>'

@@ -38,6 +38,7 @@ from starlette.requests import ClientDisconnect
 
 from core.errors import BackendError, InputError, KGError, is_service_fault
 from core.text import had_invalid_text, valid_unicode
+from kg.endpoint import endpoint_profile
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
@@ -277,7 +278,7 @@ def _workers_health(pool: WorkerPipeline) -> JSONResponse:
     """Workers: ``starting`` until loaded; ``degraded`` with the ids of workers past their
     deadline (``stuck``), or when no worker answers a KG probe."""
     out: dict[str, Any] = {"status": "ok", "backend": pool.backend.name,
-                           "kg": "remote" if pool.settings.kg_endpoint else "embedded",
+                           "kg": "remote" if endpoint_profile(pool.settings) is not None else "embedded",
                            "validator": pool.validator_state, "workers": len(pool.pids()), "stuck": pool.stuck()}
     if not pool.ready:
         out["status"] = "starting"
