@@ -60,7 +60,7 @@ class Proxy:
         self.fault: str | None = None
         self.count = 0
         self._lock = threading.Lock()
-        self._client = httpx.Client(timeout=60)
+        self._client = httpx.Client(timeout=600)  # the start reads statistics of the whole KG
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):

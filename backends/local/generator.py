@@ -494,7 +494,11 @@ class LocalBackend:
         _relative_features(list(cands.values()))
         self._rank(list(cands.values()))
         best_first = sorted(cands.values(), key=lambda g: (-g.score, g.sparql))
-        for expand in (self._typed, self._pairs, self._two_hops):
+        if self.batch_probes:  # an endpoint: the three expansions' requests go out side by side
+            for found in self._expand_concurrently(q, best_first):
+                for g in found:
+                    self._add(cands, g)
+        for expand in () if self.batch_probes else (self._typed, self._pairs, self._two_hops):
             if time.monotonic() > deadline:
                 log.info("candidate budget of %.1fs spent; skipping %s", self.budget_s, expand.__name__)
                 break
@@ -507,6 +511,14 @@ class LocalBackend:
         self._rank(out)
         out.sort(key=lambda g: (-g.score, g.sparql))
         return out
+
+    def _expand_concurrently(self, q: _Question, best_first: Sequence[Generated]) -> list[list[Generated]]:
+        """The typed, pair and two-hop expansions run at once (each in a copy of this context,
+        so the question's KG budget holds), their candidates in that order."""
+        expansions = (self._typed, self._pairs, self._two_hops)
+        with ThreadPoolExecutor(max_workers=len(expansions)) as pool:
+            futures = [pool.submit(contextvars.copy_context().run, expand, q, best_first) for expand in expansions]
+            return [list(f.result()) for f in futures]
 
     # ------------------------------------------------------------------ analysis
 
