@@ -514,8 +514,9 @@ class EndpointIndex:
         queries = []
         for i in range(0, len(pids), 1000):
             values = " ".join(f"{iri_ref(WD + p)} {iri_ref(WDT + p)}" for p in pids[i:i + 1000])
-            queries.append(f"SELECT ?s ?k ?l WHERE {{ VALUES ?s {{ {values} }} VALUES ?k {{ {iri_ref(RDFS_LABEL)} "
-                           f"{iri_ref(SKOS_ALT)} }} ?s ?k ?l .{where} }}")
+            queries.append("SELECT ?s ?k ?l WHERE { " + " UNION ".join(
+                f"{{ VALUES ?s {{ {values} }} ?s {iri_ref(p)} ?l BIND({iri_ref(p)} AS ?k){where} }}"
+                for p in (RDFS_LABEL, SKOS_ALT)) + " }")
         rows: set[tuple[str, str, int, str]] = set()
         for result in self._all(queries, timeout_s=self.startup_timeout_s):
             for row in result.rows:
@@ -571,8 +572,10 @@ class EndpointIndex:
 
 def _name_query(literals: Sequence[str]) -> str:
     """Every entity one of ``literals`` names, by label or alias."""
-    return (f"SELECT ?name ?s ?k WHERE {{ VALUES ?name {{ {' '.join(literals)} }} "
-            f"VALUES ?k {{ {iri_ref(RDFS_LABEL)} {iri_ref(SKOS_ALT)} }} ?s ?k ?name . }}")
+    values = " ".join(literals)
+    return "SELECT ?name ?s ?k WHERE { " + " UNION ".join(  # fixed predicates: index lookups, no scan
+        f"{{ VALUES ?name {{ {values} }} ?s {iri_ref(p)} ?name BIND({iri_ref(p)} AS ?k) }}"
+        for p in (RDFS_LABEL, SKOS_ALT)) + " }"
 
 
 def open_index(settings: Settings, kg: KG) -> KGIndex:
