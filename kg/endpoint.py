@@ -503,7 +503,7 @@ class EndpointIndex:
         """``{pid: {lang: [label, alias, …]}}`` of every property ``P1`` … ``P<max_pid>``
         (on ``wd:P…`` and ``wdt:P…``), read once (concurrently, in chunks) and kept."""
         with self._init_lock:
-            if self.caches.prop_labels is None:
+            if self.caches.prop_labels is None:  # a failure raises (and the next call tries again)
                 self.caches.prop_labels = self._read_property_labels()
             return self.caches.prop_labels
 

@@ -109,27 +109,16 @@ class Pipeline:
 
         ``lang`` is the language of the answer (default: the question's); the question is
         parsed in ``question_lang`` when given, else in the language detected from its text.
-        A remote KG's requests share :attr:`kg_budget_s`; past it the turn is a service error."""
-        with question_budget(self.kg_budget_s):
-            return self._answer_turn(question, lang, use_validator=use_validator, question_lang=question_lang)
-
-    def _answer_turn(self, question: str | None, lang: str | None, *, use_validator: bool,
-                     question_lang: str | None) -> Turn:
+        From generation on, a remote KG's requests share :attr:`kg_budget_s`; past it the turn
+        is a service error."""
         started = time.perf_counter()
         turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
                     backend=self.backend.name)
         turn.validator = self.validator_state if use_validator else "off"
         try:
             self._timed(turn, "detect", lambda: self.detect(turn, question, lang, question_lang))
-            candidates = self._timed(turn, "generate", lambda: self.generate(turn))
-            if candidates:
-                self._answer(turn, candidates, self.validation if use_validator else None,
-                             confidence=self.confidence if use_validator else None)
-            else:
-                turn.status = Status.NO_CANDIDATES
-            ids = _ids_to_name(turn)
-            if ids:
-                self._timed(turn, "name", lambda: self.name(turn, ids))
+            with question_budget(self.kg_budget_s):
+                self._after_detect(turn, use_validator)
         except InputError as exc:
             self._fail(turn, Status.BAD_INPUT, exc)
         except KGQAError as exc:
@@ -139,6 +128,18 @@ class Pipeline:
             turn.message_key = message_key(turn.status)
             turn.message_args = {"limit": self.max_question_chars}
         return turn
+
+    def _after_detect(self, turn: Turn, use_validator: bool) -> None:
+        """generate .. name (the stages that read the KG)."""
+        candidates = self._timed(turn, "generate", lambda: self.generate(turn))
+        if candidates:
+            self._answer(turn, candidates, self.validation if use_validator else None,
+                         confidence=self.confidence if use_validator else None)
+        else:
+            turn.status = Status.NO_CANDIDATES
+        ids = _ids_to_name(turn)
+        if ids:
+            self._timed(turn, "name", lambda: self.name(turn, ids))
 
     def candidates(self, question: str | None, lang: str | None = None) -> Generated:
         """The first half of :meth:`answer` (detect, generate), as QAnswer's ``/api/qa/full``

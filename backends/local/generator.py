@@ -406,8 +406,9 @@ class LocalBackend:
         self.index = index
         self.linker = Linker(index)
         self.lexicon = lexicon
-        self.props = PropertyText(index.property_labels(), lexicon)
-        self.types = TypeModel(index.property_classes(), self.props.answer_types)
+        self._props: PropertyText | None = None
+        self._types: TypeModel | None = None
+        self._props_lock = threading.Lock()
         self.ranker = ranker if ranker is not None else Ranker.load_default()
         self.timeout_s = timeout_s
         self.budget_s = budget_s
@@ -417,6 +418,33 @@ class LocalBackend:
         self._adjacency_cache: dict[tuple[str, bool], list[Adjacent]] = {}
         self._subclass_cache: dict[str, bool] = {}
         self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/local/complex.py
+        if not batch_probes:  # the embedded index: read now (an endpoint's are read on the first question)
+            self._property_model()
+
+    @property
+    def props(self) -> PropertyText:
+        """Every way to say each property (the KG's labels and the lexicon's phrases)."""
+        return self._property_model()[0]
+
+    @property
+    def types(self) -> TypeModel:
+        """Coarse types of classes and property ends."""
+        return self._property_model()[1]
+
+    def _property_model(self) -> tuple[PropertyText, TypeModel]:
+        """The property text and type model, read from the index once.  Over an endpoint
+        that is down the reads fail with :class:`BackendUnavailable` (the question is told
+        "service unavailable") and are tried again on the next question: the product starts
+        without its endpoint."""
+        with self._props_lock:
+            if self._props is None or self._types is None:
+                try:
+                    props = PropertyText(self.index.property_labels(), self.lexicon)
+                    types = TypeModel(self.index.property_classes(), props.answer_types)
+                except (KGUnavailable, KGTimeout) as exc:
+                    raise BackendUnavailable(f"the KG's property labels are unavailable: {exc}") from exc
+                self._props, self._types = props, types
+            return self._props, self._types
 
     @classmethod
     def from_settings(cls, settings: Settings, kg: KG) -> LocalBackend:

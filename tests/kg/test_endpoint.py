@@ -274,3 +274,31 @@ def test_entity_search_finds_a_misspelled_name(endpoint: str):
         assert _SearchHandler.seen[-1]["ua"] == ["kgqa-test (ops@example.org)"]
     finally:
         server.shutdown()
+
+
+# ---------------------------------------------------------------- kgqa ask, no KG file
+
+
+def _ask_here(tmp_path: Path, endpoint_url: str, question: str) -> list[str]:
+    return ["ask", question, "--kg-endpoint", endpoint_url, "--kg-source", str(tmp_path / "no-such-kg.nt.gz"),
+            "--cache-dir", str(tmp_path / "cache"), "--no-validator", "--log-path", str(tmp_path / "log.sqlite"),
+            "--json"]
+
+
+def test_kgqa_ask_answers_over_an_endpoint_with_no_kg_file_and_logs_the_turn(endpoint: str, tmp_path: Path,
+                                                                              capsys, monkeypatch):
+    from cli.main import main
+    from service.session_log import SessionLog
+
+    monkeypatch.setenv("KGQA_KG_BUDGET_S", "60")  # a cold process on a busy machine: not what is tested here
+    assert main(_ask_here(tmp_path, endpoint, "Wo wurde Osvald Trennholm geboren?")) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [a["id"] for a in printed["answers"]] == ["Q649"]
+    down = f"http://127.0.0.1:{free_port()}/query"  # nothing listens there: the endpoint is down
+    main(_ask_here(tmp_path, down, "Wo wurde Osvald Trennholm geboren?"))
+    failed = json.loads(capsys.readouterr().out)
+    assert failed["status"] == "service_error" and not failed["answers"]
+    assert failed["message_key"] == "service_unavailable"
+    with SessionLog(tmp_path / "log.sqlite") as log:
+        assert log.count() == 2  # the failed turn is logged too
+    assert not (tmp_path / "cache" / "kg").exists()
