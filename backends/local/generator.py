@@ -643,48 +643,41 @@ class LocalBackend:
     # ------------------------------------------------------------------ shapes
 
     def prefetch_adjacency(self, mentions: Sequence[Mention]) -> None:
-        """Read the properties at every anchor in two requests (outgoing, incoming; sent
-        concurrently) instead of two per anchor, into the adjacency cache: for an endpoint,
-        where each request is a round trip (``batch_probes``).  A failed batch leaves the
-        cache as it was (the per-anchor probes then run)."""
-        outgoing = [m.qid for m in mentions if (m.qid, True) not in self._adjacency_cache]
-        incoming = [m.qid for m in mentions if m.degree <= HUB_DEGREE and (m.qid, False) not in self._adjacency_cache]
-        queries = [(sorted(set(ids)), side) for ids, side in ((outgoing, True), (incoming, False)) if ids]
-        if not queries:
+        """Read the properties at every anchor, outgoing and incoming, in one request (a
+        UNION, one branch per anchor and direction) instead of two per anchor, into the
+        adjacency cache: for an endpoint, where each request is a round trip
+        (``batch_probes``).  A failed request leaves the cache as it was (the per-anchor
+        probes then run)."""
+        keys = sorted({(m.qid, True) for m in mentions} | {(m.qid, False) for m in mentions if m.degree <= HUB_DEGREE})
+        keys = [k for k in keys if k not in self._adjacency_cache]
+        if not keys:
             return
-        with ThreadPoolExecutor(max_workers=len(queries)) as pool:
-            futures = [pool.submit(contextvars.copy_context().run, self._batch_adjacency, ids, side)
-                       for ids, side in queries]
-            found = [f.result() for f in futures]
-        for table in found:
-            for key, adjacent in table.items():
-                self._adjacency_cache[key] = adjacent
-
-    def _batch_adjacency(self, qids: Sequence[str], outgoing: bool) -> dict[tuple[str, bool], list[Adjacent]]:
         branches = []
-        for qid in qids:
+        for i, (qid, outgoing) in enumerate(keys):
             node = short(entity_iri(qid))
             pattern = f"{node} ?p ?v ." if outgoing else f"?v ?p {node} ."
             if not outgoing and self.probe_limit is not None:
                 pattern = f"{{ SELECT ?v ?p WHERE {{ {pattern} }} LIMIT {self.probe_limit} }}"
-            branches.append(f"{{ SELECT ({node} AS ?e) ?p (COUNT(?v) AS ?n) (SAMPLE(?v) AS ?ex) "
-                            f"WHERE {{ {pattern} }} GROUP BY ?p }}")
+            branches.append(f"{{ SELECT ?k ?p (COUNT(?v) AS ?n) (SAMPLE(?v) AS ?ex) "
+                            f"WHERE {{ {pattern} BIND({i} AS ?k) }} GROUP BY ?k ?p }}")
         timeouts = self._timeouts()
-        rows = self._query(f"SELECT ?e ?p ?n ?ex WHERE {{ {' UNION '.join(branches)} }}", ADJACENCY_ROWS * len(qids))
+        rows = self._query(f"SELECT ?k ?p ?n ?ex WHERE {{ {' UNION '.join(branches)} }}", ADJACENCY_ROWS * len(keys))
         if self._timeouts() > timeouts:
-            return {}
-        table: dict[tuple[str, bool], list[Adjacent]] = {(qid, outgoing): [] for qid in qids}
+            return
+        table: dict[tuple[str, bool], list[Adjacent]] = {key: [] for key in keys}
         for row in rows:
-            e, p, n = row.get("e"), row.get("p"), row.get("n")
-            qid = local_id(e.value) if e is not None else None
-            if qid is None or p is None or n is None or not p.value.startswith(WDT) or (qid, outgoing) not in table:
+            k, p, n = row.get("k"), row.get("p"), row.get("n")
+            i = int(float(k.value)) if k is not None else -1
+            if not 0 <= i < len(keys) or p is None or n is None or not p.value.startswith(WDT):
                 continue
             pid = local_id(p.value)
             if pid is not None and pid.startswith("P"):
-                table[(qid, outgoing)].append(Adjacent(pid, outgoing, int(float(n.value)), value_kind(row.get("ex"))))
-        for adjacent in table.values():
+                table[keys[i]].append(Adjacent(pid, keys[i][1], int(float(n.value)), value_kind(row.get("ex"))))
+        if len(self._adjacency_cache) > 4096:
+            self._adjacency_cache.clear()
+        for key, adjacent in table.items():
             adjacent.sort(key=lambda a: a.pid)
-        return table
+            self._adjacency_cache[key] = adjacent
 
     def _one_hop(self, q: _Question) -> list[Generated]:
         out = []
@@ -706,21 +699,24 @@ class LocalBackend:
 
     def _typed(self, q: _Question, ranked: Sequence[Generated]) -> list[Generated]:
         """Narrow the best 1-hop graphs by a class: one the question names, or the answers'
-        most frequent class; directly (``P31``) or through subclasses (``P31/P279*``)."""
-        out = []
-        checked = 0
-        for g in ranked:
-            if checked >= TYPE_CHECKS:
-                break
-            if g.shape not in ("fwd", "bwd") or not 2 <= g.answers <= TYPE_MAX_ANSWERS:
-                continue
-            checked += 1
-            counts = self._answer_classes(g.triples)
+        most frequent class; directly (``P31``) or through subclasses (``P31/P279*``).
+        Over an endpoint the graphs' class counts, and then whether each class has
+        subclasses, are read in one request each."""
+        graphs = [g for g in ranked if g.shape in ("fwd", "bwd") and 2 <= g.answers <= TYPE_MAX_ANSWERS][:TYPE_CHECKS]
+        counted = self._batch_answer_classes(graphs) if self.batch_probes else {}
+        plans = []
+        for g in graphs:
+            counts = counted[g.sparql] if g.sparql in counted else self._answer_classes(g.triples)
             named = {c.qid: c for c in q.classes if c.qid != g.anchor}
             wanted = [c for c in named if c in counts]
             top = max(counts.items(), key=lambda kv: (kv[1], kv[0]), default=None)
             if top is not None and top[0] not in named and top[1] >= 0.3 * g.answers:
                 wanted.append(top[0])
+            plans.append((g, counts, named, wanted))
+        if self.batch_probes:
+            self._batch_has_subclasses({c for _g, _c, _n, wanted in plans for c in wanted})
+        out = []
+        for g, counts, named, wanted in plans:
             for cls in wanted:
                 mention = named.get(cls)
                 direct = counts[cls]
@@ -732,6 +728,48 @@ class LocalBackend:
                     if direct < n < g.answers:
                         out.append(self._typed_candidate(q, g, cls, mention, n, triples, "+subtype"))
         return out
+
+    def _batch_answer_classes(self, graphs: Sequence[Generated]) -> dict[str, dict[str, int]]:
+        """:meth:`_answer_classes` of every graph in one request (a UNION, one branch per
+        graph); a failed request gives none (each graph is then asked alone)."""
+        if len(graphs) < 2:
+            return {}
+        p31 = short(prop_iri(P31))
+        branches = [f"{{ SELECT ?g ?c (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {where(g.triples)} ?answer {p31} ?c . "
+                    f"BIND({i} AS ?g) }} GROUP BY ?g ?c }}" for i, g in enumerate(graphs)]
+        timeouts = self._timeouts()
+        rows = self._query(f"SELECT ?g ?c ?n WHERE {{ {' UNION '.join(branches)} }}", 2000 * len(graphs))
+        if self._timeouts() > timeouts:
+            return {}
+        out: dict[str, dict[str, int]] = {g.sparql: {} for g in graphs}
+        for row in rows:
+            i, c, n = row.get("g"), row.get("c"), row.get("n")
+            cid = local_id(c.value) if c is not None else None
+            if i is not None and cid is not None and n is not None and 0 <= int(float(i.value)) < len(graphs):
+                out[graphs[int(float(i.value))].sparql][cid] = int(float(n.value))
+        return out
+
+    def _batch_has_subclasses(self, classes: Iterable[str]) -> None:
+        """:meth:`_has_subclasses` of every class not yet known, in one request."""
+        wanted = sorted(c for c in set(classes) if c not in self._subclass_cache)
+        if len(wanted) < 2:
+            return
+        values = " ".join(sparql_node(c) for c in wanted)
+        sparql = f"SELECT ?c WHERE {{ VALUES ?c {{ {values} }} FILTER EXISTS {{ ?s {short(prop_iri(P279))} ?c . }} }}"
+        timeouts = self._timeouts()
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=len(wanted)).rows
+        except KGUnavailable as exc:
+            raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
+        except (KGTimeout, KGQueryError):
+            return
+        if self._timeouts() > timeouts:
+            return
+        found = {local_id(row["c"].value) for row in rows if "c" in row}
+        if len(self._subclass_cache) > 4096:
+            self._subclass_cache.clear()
+        for c in wanted:
+            self._subclass_cache[c] = c in found
 
     def _typed_candidate(self, q: _Question, g: Generated, cls: str, mention: Mention | None, n: int,
                          triples: list[IdTriple], suffix: str) -> Generated:
@@ -798,6 +836,11 @@ class LocalBackend:
         anchors = [a for a in per_anchor if a in spans][:4]
         out = []
         sets: dict[str, set[str]] = {}
+        if self.batch_probes:  # an endpoint: every answer set a pair may need, in one request
+            pairs = [(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1:]
+                     if not (spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1])]
+            needed = {g.sparql: g for a, b in pairs for g in (*per_anchor[a], *per_anchor[b])}
+            sets.update(self._batch_answer_sets(list(needed.values())))
         for i, a in enumerate(anchors):
             for b in anchors[i + 1:]:
                 (sa, ea), (sb, eb) = spans[a], spans[b]
@@ -816,6 +859,25 @@ class LocalBackend:
         if key not in sets:
             sets[key] = {t.value for t in self.answers(g.triples, PAIR_MAX_ANSWERS + 1) if t.kind == "uri"}
         return sets[key]
+
+    def _batch_answer_sets(self, graphs: Sequence[Generated]) -> dict[str, set[str]]:
+        """:meth:`_answer_set` of every graph in one request (a UNION, one bounded branch per
+        graph); a failed request gives none (each graph is then asked alone)."""
+        if len(graphs) < 2:
+            return {}
+        branches = [f"{{ SELECT DISTINCT ?g ?answer WHERE {{ {where(g.triples)} BIND({i} AS ?g) }} "
+                    f"LIMIT {PAIR_MAX_ANSWERS + 1} }}" for i, g in enumerate(graphs)]
+        timeouts = self._timeouts()
+        rows = self._query(f"SELECT DISTINCT ?g ?answer WHERE {{ {' UNION '.join(branches)} }}",
+                           (PAIR_MAX_ANSWERS + 1) * len(graphs))
+        if self._timeouts() > timeouts:
+            return {}
+        out: dict[str, set[str]] = {g.sparql: set() for g in graphs}
+        for row in rows:
+            i, answer = row.get("g"), row.get("answer")
+            if i is not None and answer is not None and answer.kind == "uri" and 0 <= int(float(i.value)) < len(graphs):
+                out[graphs[int(float(i.value))].sparql].add(answer.value)
+        return out
 
     def _pair(self, q: _Question, ga: Generated, gb: Generated, n: int) -> Generated:
         fa, fb = ga.features, gb.features
@@ -844,15 +906,15 @@ class LocalBackend:
         firsts = [g for g in ranked if g.shape == "fwd" and 0 < g.answers <= TWO_HOP_MAX_MID
                   and g.features["prop_score"] > 0][:TWO_HOP_FIRST]
         mentions = {m.qid: m for m in q.mentions}
-        for g in firsts:
+        firsts = [g for g in firsts if g.triples[0][0] in mentions]
+        batched = self._batch_second_hops(firsts) if self.batch_probes else None
+        for i, g in enumerate(firsts):
             entity, p1, _ = g.triples[0]
-            m = mentions.get(entity)
-            if m is None:
-                continue
+            m = mentions[entity]
             sparql = (f"SELECT ?p (COUNT(DISTINCT ?v) AS ?n) (SAMPLE(?v) AS ?ex) WHERE {{ "
                       f"{sparql_node(entity)} {short(prop_iri(p1))} ?x . ?x ?p ?v . }} GROUP BY ?p")
             matches = self._prop_matches(q, [(m.start, m.end)], cache)
-            for row in self._query(sparql, ADJACENCY_ROWS):
+            for row in batched[i] if batched is not None else self._query(sparql, ADJACENCY_ROWS):
                 p, n = row.get("p"), row.get("n")
                 pid = local_id(p.value) if p is not None and p.value.startswith(WDT) else None
                 if pid is None or n is None or pid == p1:
@@ -875,6 +937,29 @@ class LocalBackend:
                 feats[f"pid={p1}"] = 0.5
                 out.append(Generated(two_hop(entity, p1, pid), "2hop", feats, answers=count, anchor=entity,
                                      words=pm.words | g.words))
+        return out
+
+    def _batch_second_hops(self, firsts: Sequence[Generated]) -> list[list[dict[str, Term]]] | None:
+        """The properties one hop past each first graph's answers, for every graph in one
+        request (a UNION, one branch per graph); ``None`` when it fails (each is then asked alone)."""
+        if len(firsts) < 2:
+            return None
+        branches = []
+        for i, g in enumerate(firsts):
+            entity, p1, _ = g.triples[0]
+            branches.append(f"{{ SELECT ?k ?p (COUNT(DISTINCT ?v) AS ?n) (SAMPLE(?v) AS ?ex) WHERE {{ "
+                            f"{sparql_node(entity)} {short(prop_iri(p1))} ?x . ?x ?p ?v . BIND({i} AS ?k) }} "
+                            f"GROUP BY ?k ?p }}")
+        timeouts = self._timeouts()
+        rows = self._query(f"SELECT ?k ?p ?n ?ex WHERE {{ {' UNION '.join(branches)} }}", ADJACENCY_ROWS * len(firsts))
+        if self._timeouts() > timeouts:
+            return None
+        out: list[list[dict[str, Term]]] = [[] for _ in firsts]
+        for row in rows:
+            k = row.get("k")
+            i = int(float(k.value)) if k is not None else -1
+            if 0 <= i < len(firsts):
+                out[i].append(row)
         return out
 
     # ------------------------------------------------------------------ features & ranking
