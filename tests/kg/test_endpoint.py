@@ -171,6 +171,14 @@ def test_inflected_names_are_found_by_their_dictionary_form(endpoint: str):
     assert remote.tokens_with_prefix("ber") == [] and remote.lookup_phonetic(["brln"]) == {}
 
 
+def test_popularity_from_sitelinks_where_the_endpoint_has_them(endpoint: str):
+    kg, remote = _fresh_index(endpoint, popularity="sitelinks")
+    stats = remote.entity_stats(["Q990005", "Q990012", "Q515"])
+    assert stats["Q990005"].degree == 41 * 100 and stats["Q990012"].degree == 2 * 100
+    assert stats["Q515"].instances == 1 and stats["Q990005"].instances == 0  # a class: it has instances
+    assert "Q6256" in remote.classes_of(["Q990005"])["Q990005"]
+
+
 # ---------------------------------------------------------------- the product over the endpoint
 
 
