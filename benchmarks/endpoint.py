@@ -154,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"started with no KG file in {time.perf_counter() - t0:.1f}s ({proxy.count} requests at start; "
                   f"validator {pipeline.validator_state}; +{args.delay_ms:g} ms per request)")
             questions = SERVER_ONLY_QUESTIONS + FAMOUS
+            before, t0 = proxy.count, time.perf_counter()
+            pipeline.answer("Which cities are in Germany?")  # the process's first question reads the property labels
+            print(f"first question of the process: {proxy.count - before} requests, "
+                  f"{time.perf_counter() - t0:.1f}s (property labels and statistics read once)")
             first, first_times = [], []
             for q, _w in questions:  # each asked a first time: nothing of it cached yet
                 before, t0 = proxy.count, time.perf_counter()
@@ -175,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                     abstained += not turn.answered
             print(f"requests per question asked the first time: median {statistics.median(first):g}, "
                   f"max {max(first)}; latency median {statistics.median(first_times):.2f}s, "
-                  f"p95 {_p95(first_times):.2f}s (the first question warms the process)")
+                  f"p95 {_p95(first_times):.2f}s")
             print(f"requests per question asked again (names cached): median {statistics.median(counts):g}, "
                   f"max {max(counts)}")
             print(f"latency per question (warm): median {statistics.median(times):.2f}s, "
