@@ -418,8 +418,13 @@ class LocalBackend:
         self._adjacency_cache: dict[tuple[str, bool], list[Adjacent]] = {}
         self._subclass_cache: dict[str, bool] = {}
         self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/local/complex.py
-        if not batch_probes:  # the embedded index: read now (an endpoint's are read on the first question)
+        if not batch_probes:  # the embedded index
             self._property_model()
+        else:  # an endpoint: read now when it answers, else on the first question (the product starts without it)
+            try:
+                self._property_model()
+            except BackendUnavailable as exc:
+                log.warning("property labels not read at start, trying again on the first question: %s", exc)
 
     @property
     def props(self) -> PropertyText:

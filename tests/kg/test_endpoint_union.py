@@ -58,7 +58,7 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
         answered = 0
         for item in items:
             a, b = remote.answer(item.text, item.lang), embedded.answer(item.text, item.lang)
-            assert a.status == b.status, (item.id, item.text)
+            assert a.status == b.status, (item.id, item.text, a.error, b.error)
             assert sorted(x.id or x.label for x in a.answers) == sorted(x.id or x.label for x in b.answers), (
                 item.id, item.text, a.sparql, b.sparql)
             answered += b.answered
