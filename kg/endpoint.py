@@ -35,7 +35,7 @@ from core.errors import KGError, KGUnavailable
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, is_cjk, is_stopword, script_share
 from kg.cldr import cldr_english
-from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult
+from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
@@ -275,7 +275,11 @@ class EntitySearch:
         """The entities whose label or alias matches ``text`` in ``lang``, best first."""
         params = {"action": "wbsearchentities", "search": text, "language": lang, "uselang": lang,
                   "type": "item", "limit": str(self.limit), "format": "json", "strictlanguage": "false"}
-        return self._http.call("GET", self.url, _parse_search, params=params, timeout_s=timeout_s)
+        left = budget_left()
+        if left is not None and left <= 0.05:
+            raise KGUnavailable(f"{self.url}: the question's time budget for the KG is spent")
+        timeout = min(timeout_s or self._http.timeout_s, left) if left is not None else timeout_s
+        return self._http.call("GET", self.url, _parse_search, params=params, timeout_s=timeout)
 
 
 def _parse_search(reply: HttpReply) -> list[NameHit]:
