@@ -87,11 +87,12 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
 
 
 def build_warm_pipeline(settings: Settings) -> Pipeline:
-    """:func:`service.factory.build_pipeline`, then warmed up: the language detectors are
+    """:func:`service.factory.build_pipeline` (a configured validator that cannot load raises
+    :class:`~core.errors.ModelLoadError`), then warmed up: the language detectors are
     loaded and one question is answered (lazy models), so that the first users do not pay
     for it."""
 
-    pipeline = build_pipeline(settings)
+    pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
     warm_up()
     pipeline.answer(WARM_UP_QUESTION)
     return pipeline
