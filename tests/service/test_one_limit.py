@@ -64,7 +64,8 @@ def test_ask_is_limited_per_client_and_a_new_session_does_not_reset_it(tmp_path:
     limited = message("rate_limited", "en", seconds=60).split("{")[0][:30]
     assert ["Berlin" in r for r in replies] == [True, True, True, False, False]
     assert all(limited in r for r in replies[3:])
-    assert [r["status"] for r in rows] == ["ok", "ok", "ok", "rate_limited", "rate_limited"]  # all logged
+    assert [r["status"] for r in rows] == ["ok", "ok", "ok"]  # refused calls are counted, not logged
+    assert chat.app.refused.counts() == {"rate_limited": 2}
 
 
 def test_one_limit_shared_by_chat_ask_qa_full_and_gerbil(tmp_path: Path):
@@ -100,12 +101,12 @@ def test_rotating_forwarded_for_does_not_escape_the_api_limit():
     assert codes == [200, 200, 429, 429]
 
 
-def test_full_backlog_answers_busy_at_once_and_logs_it(tmp_path: Path):
+def test_full_backlog_answers_busy_at_once_and_counts_it(tmp_path: Path):
     with ChatServer(tmp_path, _limiter(burst=10), max_waiting=0) as chat:
         reply = chat.ask()
         rows = list(chat.log.turns())
     assert message("busy", "en") in reply
-    assert [r["status"] for r in rows] == ["busy"]
+    assert rows == [] and chat.app.refused.counts() == {"busy": 1}
 
 
 def test_chat_question_with_a_full_backlog_is_shown_with_busy(tmp_path: Path):
@@ -117,7 +118,7 @@ def test_chat_question_with_a_full_backlog_is_shown_with_busy(tmp_path: Path):
         rows = list(log.turns())
     assert [m["role"] for m in history] == ["user", "assistant"]
     assert message("busy", "en") in history[1]["content"]
-    assert not state.pending and [r["status"] for r in rows] == ["busy"]
+    assert not state.pending and rows == [] and app.refused.counts() == {"busy": 1}
 
 
 def test_uploads_are_capped(tmp_path: Path):
