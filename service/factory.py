@@ -10,9 +10,8 @@ from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
 from core.errors import LexiconError, ModelLoadError, SettingsError
 from core.settings import Settings
-from kg.build import build_kg
+from kg.build import build_kg, open_built_store
 from kg.client import KG, EmbeddedKG, RemoteKG
-from kg.store import open_store
 from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
@@ -30,7 +29,7 @@ def open_kg(settings: Settings) -> KG:
         return RemoteKG(settings.kg_endpoint, timeout_s=settings.timeout_s, retries=settings.retries)
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
-    return EmbeddedKG(open_store(paths))
+    return EmbeddedKG(open_built_store(paths))
 
 
 def make_backend(settings: Settings, kg: KG) -> Backend:
