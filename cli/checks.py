@@ -47,4 +47,4 @@ def port_number(text: str) -> int:
     return value
 
 
-VALIDATOR_HINT = " (--no-validator starts without the validator)"
+VALIDATOR_HINT = " (--no-validator works without the validator)"

@@ -141,6 +141,10 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
                 torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
             _prepare_kg(settings)
             pipeline = build_warm_pipeline(settings)
+    except KGQAError as exc:  # a named fault (a corrupt model or cache): one line, reported to the parent
+        log.error("could not build the pipeline: %s: %s", type(exc).__name__, exc)
+        control.send(("failed", error_to_data(exc)))
+        return
     except Exception as exc:  # reported to the parent, which fails to start
         log.exception("could not build the pipeline")
         control.send(("failed", error_to_data(exc)))

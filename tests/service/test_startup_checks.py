@@ -5,6 +5,7 @@ Real ``kgqa`` processes."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.settings import PROJECT_ROOT
+from tests.service.faulty_http import free_port
 
 CASES = [
     ({"KGQA_TIMEOUT_S": "abc"}, [], "KGQA_TIMEOUT_S"),
@@ -74,3 +76,45 @@ def test_a_missing_kg_source_and_a_missing_validator_stop_the_start(tiny_nt: Pat
     last = no_model.stderr.strip().splitlines()[-1]
     assert "ModelLoadError" in last and "--no-validator" in last
     assert not (tmp_path / "cache").exists()  # nothing loaded or built before the check
+
+
+def _corrupt_copy(source: Path, target: Path, name: str, keep: int) -> Path:
+    shutil.copytree(source, target)
+    (target / name).write_bytes((source / name).read_bytes()[:keep])
+    return target
+
+
+@pytest.mark.slow
+def test_a_corrupt_model_stops_serve_with_exit_2(tiny_nt: Path, tmp_path: Path):
+    from core.settings import VALIDATOR_DIR, load_settings
+
+    base = load_settings({}).model_dir
+    if not (base / "tokenizer.json").is_file():
+        pytest.skip("the base model is not converted (scripts/bootstrap.sh)")
+    validator = _corrupt_copy(VALIDATOR_DIR, tmp_path / "validator", "model.safetensors", 1000)
+    done = _serve({"KGQA_VALIDATOR_DIR": str(validator), "KGQA_BASE_MODEL_DIR": str(base)}, "--workers", "1",
+                  "--kg-source", str(tiny_nt), "--cache-dir", str(tmp_path / "cache"), "--port", str(free_port()),
+                  timeout_s=300)
+    # serving starts at once; when the workers cannot load the model, serve stops with their error
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("kgqa serve: error: ModelLoadError") and "model.safetensors" in last
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_corrupt_tokenizer_makes_kgqa_ask_exit_2(tiny_nt: Path, tmp_path: Path):
+    from core.settings import load_settings
+
+    base = load_settings({}).model_dir
+    if not (base / "tokenizer.json").is_file():
+        pytest.skip("the base model is not converted (scripts/bootstrap.sh)")
+    broken = _corrupt_copy(base, tmp_path / "models" / "e5-small", "tokenizer.json", 10)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?", "--local",
+                           "--no-log", "--kg-source", str(tiny_nt), "--cache-dir", str(tmp_path / "cache")],
+                          cwd=PROJECT_ROOT, env={**clean, "KGQA_BASE_MODEL_DIR": str(broken)}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2 and done.stdout == "", done.stderr  # no "Something went wrong" answer, no exit 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "ModelLoadError" in last and "tokenizer.json" in last and "Traceback" not in done.stderr
