@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from chat.examples import example_questions, examples_label, placeholder
 from chat.messages import message
@@ -44,6 +45,7 @@ from qa.answer import TurnNotLogged, answer_and_log
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
+from service.doors import DoorMiddleware, allowed_host_names
 from service.ratelimit import ClientLimiter, InFlight, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
@@ -564,12 +566,17 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
     """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
 
     Gradio's queue is bounded (the chat's own backlog answers "busy" long before it
-    fills); uploads are capped at 1 KB (the chat has no upload); uvicorn believes no
+    fills); Gradio's upload routes are refused and Hosts not in ``settings.allowed_hosts``
+    get 400 (:class:`~service.doors.DoorMiddleware`; uploads are also capped at 1 KB); uvicorn believes no
     ``X-Forwarded-For`` (the rate limiter does, from ``settings.trusted_proxies`` only)."""
     os.environ["FORWARDED_ALLOW_IPS"] = ""  # read by the uvicorn server Gradio starts
     app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
+    door = Middleware(DoorMiddleware, allowed_hosts=allowed_host_names(settings.allowed_hosts, settings.host))
+    app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
+    app_kwargs["middleware"] = [door, *app_kwargs.get("middleware", [])]
     return app.launch(server_name=settings.host, server_port=settings.port, theme=theme(), css=CSS,
-                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, **kwargs)
+                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, app_kwargs=app_kwargs,
+                      **kwargs)
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,

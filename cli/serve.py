@@ -16,7 +16,8 @@ from core.settings import Settings
 from kg.build import build_kg
 from kg.store import check_source, kg_paths
 from qa.pipeline import Pipeline
-from service.app import MAX_CONCURRENT_QUESTIONS, allowed_host_names, create_app
+from service.app import MAX_CONCURRENT_QUESTIONS, create_app
+from service.doors import allowed_host_names
 from service.kgserve import oxigraph_command, query_url
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve

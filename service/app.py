@@ -43,6 +43,7 @@ from qa.answer import TurnNotLogged, answer_and_log
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status
+from service.doors import LOOPBACK_HOSTS, host_allowed
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
 from service.session_log import SessionLog, new_session_id
@@ -60,8 +61,6 @@ PER_CLIENT_SHARE = 4
 """Questions of one client answered or waiting at once, per question answered at once: more
 get 429 before they reach the shared queue, so one client cannot make the others wait long."""
 QUESTION_PATHS = frozenset({"/api/qa/full", "/gerbil", "/api/ask"})
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
-"""The Host names served when ``allowed_hosts`` is not set (plus the bound address)."""
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
                     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
 
@@ -107,31 +106,6 @@ async def _body(request: Request, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
     except ClientDisconnect as exc:
         raise _BadBody(400, "client disconnected before sending its body") from exc
     return b"".join(chunks)
-
-
-def allowed_host_names(setting: str, bind_host: str) -> tuple[str, ...]:
-    """The Host names to serve: ``setting``'s (``Settings.allowed_hosts``, comma-separated,
-    ``*`` for any, ``*.example.org`` for its sub-domains), else the loopback names and the
-    bound address (``0.0.0.0`` or ``::`` add nothing: name the public host then)."""
-    names = tuple(item.strip().lower().strip("[]") for item in setting.split(",") if item.strip())
-    if names:
-        return names
-    bound = bind_host.strip().lower().strip("[]")
-    return LOOPBACK_HOSTS + ((bound,) if bound and bound not in ("0.0.0.0", "::", *LOOPBACK_HOSTS) else ())
-
-
-def host_allowed(header: str | None, allowed: tuple[str, ...]) -> bool:
-    """True when a request's ``Host`` header (port dropped, case-blind) is one ``allowed``."""
-    if "*" in allowed:
-        return True
-    host = (header or "").strip().lower()
-    if host.startswith("["):
-        host = host[1:].split("]", 1)[0]
-    elif host.count(":") == 1:
-        host = host.split(":", 1)[0]
-    if not host:
-        return False
-    return any(host == name or (name.startswith("*.") and host.endswith(name[1:])) for name in allowed)
 
 
 class _TooLarge(Exception):

@@ -16,7 +16,8 @@ import pytest
 
 from backends.fake import FakeBackend
 from qa.candidate import Candidate
-from service.app import allowed_host_names, create_app, host_allowed
+from service.app import create_app
+from service.doors import allowed_host_names, host_allowed
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, forwarded_hops, normalize_address
 from service.server import ServerThread
 from service.session_log import SessionLog

@@ -121,10 +121,13 @@ def test_chat_question_with_a_full_backlog_is_shown_with_busy(tmp_path: Path):
     assert not state.pending and rows == [] and app.refused.counts() == {"busy": 1}
 
 
-def test_uploads_are_capped(tmp_path: Path):
+def test_uploads_are_refused_and_unknown_hosts_too(tmp_path: Path):
     with ChatServer(tmp_path, _limiter(burst=10)) as chat:
-        r = httpx.post(chat.url + "gradio_api/upload", files={"files": ("big.bin", b"x" * 100_000)}, timeout=30)
-    assert r.status_code == 413, r.text
+        for path in ("gradio_api/upload", "upload", "gradio_api/upload/", "gradio_api/upload_progress"):
+            r = httpx.post(chat.url + path, files={"files": ("big.bin", b"x" * 100_000)}, timeout=30)
+            assert r.status_code == 404, (path, r.text)
+        assert httpx.get(chat.url, headers={"Host": "evil.example"}, timeout=30).status_code == 400
+        assert httpx.get(chat.url, timeout=30).status_code == 200
 
 
 def test_backlog_and_sessions():
