@@ -360,6 +360,8 @@ class WorkerPipeline:
                 self._replace(worker, kill=True)
                 raise _Unavailable(f"no reply within {self.deadline_s:g}s (worker killed)")
             reply = worker.conn.recv()
+        except _Unavailable:  # past its deadline: killed and replaced above
+            raise
         except (EOFError, OSError) as exc:
             log.error("worker process %s died while answering: %s", worker.pid, exc)
             self._replace(worker)
