@@ -216,7 +216,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
     sessions: Sessions[ChatState] = Sessions(ChatState)
     backlog = Backlog(max_waiting)
-    admission = Admission(limiter, backlog, InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)), RefusedCounter())
+    share = InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)) if limiter.limiter.enabled else None
+    admission = Admission(limiter, backlog, share, RefusedCounter())
     app_refused = admission.refused
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
@@ -530,7 +531,7 @@ class Admission:
 
     limiter: ClientLimiter
     backlog: Backlog
-    in_flight: InFlight
+    in_flight: InFlight | None  # None: per-client limits are off (rate limit 0)
     refused: RefusedCounter
 
     def admit(self, request: gr.Request | None, raw: str, ui: str) -> tuple[str, Turn | None]:
@@ -542,11 +543,12 @@ class Admission:
         if wait_s > 0:
             self.refused.add("rate_limited")
             return key, rate_limited_turn(raw, ui, wait_s)
-        if not self.in_flight.try_enter(key):
+        if self.in_flight is not None and not self.in_flight.try_enter(key):
             self.refused.add("busy")
             return key, busy_turn(raw, ui)
         if not self.backlog.try_add():
-            self.in_flight.leave(key)
+            if self.in_flight is not None:
+                self.in_flight.leave(key)
             self.refused.add("busy")
             return key, busy_turn(raw, ui)
         return key, None
@@ -554,7 +556,8 @@ class Admission:
     def done(self, key: str) -> None:
         """An admitted question was answered (or failed)."""
         self.backlog.done()
-        self.in_flight.leave(key)
+        if self.in_flight is not None:
+            self.in_flight.leave(key)
 
 
 def css() -> str:

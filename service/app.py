@@ -143,9 +143,10 @@ def create_app(
     (:class:`ClientLimiter`; pass the chat's to share it), keyed by client address.
 
     Before a question reaches the shared queue its client's share is checked: at most
-    ``per_client`` of its questions (default :data:`PER_CLIENT_SHARE` x ``max_concurrent``) are answered or waiting
-    at once, more get 429 at once.  Requests whose ``Host`` is not one of ``allowed_hosts``
-    (:func:`allowed_host_names`) get 400.  Refused requests are counted by reason
+    ``per_client`` of its questions (default :data:`PER_CLIENT_SHARE` x ``max_concurrent``)
+    are answered or waiting at once, more get 429 at once (no share when the rate limit is
+    off).  Requests whose ``Host`` is not one of ``allowed_hosts``
+    (:func:`~service.doors.allowed_host_names`) get 400.  Refused requests are counted by reason
     (``/health`` shows the counts), never logged as turns.
     """
     app = FastAPI(title="KGQA service", version="0.1.0", docs_url=None, redoc_url=None, openapi_url=None)
@@ -154,7 +155,8 @@ def create_app(
     app.state.rate_limiter = limiter
     refused = RefusedCounter()
     app.state.refused = refused
-    in_flight = InFlight(per_client or PER_CLIENT_SHARE * max(1, max_concurrent))
+    # per-client limits off (rate limit 0, a load test from one address): no share either
+    in_flight = InFlight(per_client or PER_CLIENT_SHARE * max(1, max_concurrent)) if limiter.limiter.enabled else None
     api_session = new_session_id()
     slots = threading.BoundedSemaphore(max(1, max_concurrent))
 
@@ -181,7 +183,7 @@ def create_app(
             if wait > 0:
                 return refuse(request, "rate_limited",
                               _error(429, "rate_limited", "too many requests; slow down", wait), started)
-            if request.url.path not in QUESTION_PATHS:
+            if request.url.path not in QUESTION_PATHS or in_flight is None:
                 key = None
             elif not in_flight.try_enter(key):  # its fair share of the shared queue is taken
                 return refuse(request, "busy", _error(429, "busy", "too many of your requests at once; wait for "
@@ -189,7 +191,7 @@ def create_app(
         try:
             response = await call_next(request)
         finally:
-            if key is not None:
+            if key is not None and in_flight is not None:
                 in_flight.leave(key)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)

@@ -77,7 +77,7 @@ def test_one_client_cannot_fill_the_shared_queue(tmp_path: Path):
         return [Candidate(CAPITAL, 0.9)]
 
     log = SessionLog(tmp_path / "s.sqlite")
-    limiter = ClientLimiter(RateLimiter(0), "127.0.0.1")  # no rate limit: only the queue's fairness
+    limiter = ClientLimiter(RateLimiter(1_000_000, burst=1000), "127.0.0.1")  # tokens enough: only the share
     app = create_app(tiny_pipeline(backend=FakeBackend(slow)), rate_limiter=limiter, session_log=log,
                      max_concurrent=2)
     flood_codes: list[int] = []
