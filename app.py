@@ -65,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from chat.ui import launch
 
     launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
+    if pool is not None and pool.failure is not None:  # the workers could not load: the chat was closed
+        from service.workers import WorkerStartError
+
+        error = pool.start_error or WorkerStartError(pool.failure)
+        return start_error("chat", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
     return 0
 
 

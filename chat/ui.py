@@ -614,4 +614,20 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
                      pipeline.validator_state)
         session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
         app = build_app(pipeline, settings, session_log, concurrency=concurrency)
+    if isinstance(pipeline, WorkerPipeline):
+        threading.Thread(target=_close_when_loading_fails, args=(pipeline, app), name="kgqa-chat-watch",
+                         daemon=True).start()
     return launch_app(app, settings, **kwargs)
+
+
+def _close_when_loading_fails(pool: WorkerPipeline, app: gr.Blocks, wait_s: float = 120.0) -> None:
+    """Close the chat when its workers cannot load (a corrupt model or cache): a chat that
+    cannot answer does not pretend to run; ``python app.py`` then exits 2 with the error."""
+    pool.wait_ready()
+    if pool.failure is None:
+        return
+    log.error("the workers could not load, closing the chat: %s", pool.failure)
+    deadline = time.monotonic() + wait_s
+    while not app.is_running and time.monotonic() < deadline:  # failed before the server started
+        time.sleep(0.1)
+    app.close()

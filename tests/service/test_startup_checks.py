@@ -118,3 +118,23 @@ def test_a_corrupt_tokenizer_makes_kgqa_ask_exit_2(tiny_nt: Path, tmp_path: Path
     assert done.returncode == 2 and done.stdout == "", done.stderr  # no "Something went wrong" answer, no exit 0
     last = done.stderr.strip().splitlines()[-1]
     assert "ModelLoadError" in last and "tokenizer.json" in last and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_corrupt_model_stops_the_chat_with_exit_2(tiny_nt: Path, tmp_path: Path):
+    from core.settings import VALIDATOR_DIR, load_settings
+
+    base = load_settings({}).model_dir
+    if not (base / "tokenizer.json").is_file():
+        pytest.skip("the base model is not converted (scripts/bootstrap.sh)")
+    validator = _corrupt_copy(VALIDATOR_DIR, tmp_path / "validator", "model.safetensors", 1000)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+    env = {**clean, "KGQA_VALIDATOR_DIR": str(validator), "KGQA_BASE_MODEL_DIR": str(base),
+           "GRADIO_ANALYTICS_ENABLED": "False"}
+    done = subprocess.run([sys.executable, "app.py", "--workers", "1", "--kg-source", str(tiny_nt), "--cache-dir",
+                           str(tmp_path / "cache"), "--port", str(free_port()), "--log-path",
+                           str(tmp_path / "s.sqlite")], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("kgqa chat: error: ModelLoadError") and "model.safetensors" in last
