@@ -157,3 +157,27 @@ def test_a_body_shorter_than_its_content_length_is_cut(caplog):
         reply = s.recv(4096)
     assert reply.startswith(b"HTTP/1.1 408")
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_one_client_gets_only_its_share_of_the_chat_backlog():
+    """The chat admits a question by the client's rate limit, then the client's share of the
+    backlog, then the backlog: one address cannot fill it (refusals counted, not queued)."""
+    import gradio as gr
+    from starlette.requests import Request
+
+    from chat.ui import Admission
+    from service.ratelimit import InFlight, RefusedCounter
+
+    def peer(host: str) -> gr.Request:  # a real Gradio request from that address
+        return gr.Request(request=Request({"type": "http", "client": (host, 5555), "headers": [],
+                                           "method": "POST", "path": "/", "query_string": b""}))
+
+    admission = Admission(_limiter(burst=100), Backlog(8), InFlight(2), RefusedCounter())
+    flood = [admission.admit(peer("198.51.100.7"), QUESTION, "en") for _ in range(5)]
+    assert [refused is None for _, refused in flood] == [True, True, False, False, False]
+    assert flood[2][1] is not None and flood[2][1].status == "busy"
+    other, refused = admission.admit(peer("::ffff:203.0.113.9"), QUESTION, "en")
+    assert refused is None and admission.backlog.waiting == 3
+    admission.done(flood[0][0])
+    assert admission.admit(peer("198.51.100.7"), QUESTION, "en")[1] is None
+    assert admission.refused.counts() == {"busy": 3}
