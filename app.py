@@ -64,7 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with loading():  # gradio's import: no collections meanwhile, then frozen
         from chat.ui import launch
 
-    launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
+    try:
+        launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
+    except (KGSourceError, ModelLoadError) as exc:  # --workers 0: the pipeline loads here, and failed
+        return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     if pool is not None and pool.failure is not None:  # the workers could not load: the chat was closed
         from service.workers import WorkerStartError
 
