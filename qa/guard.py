@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -65,6 +66,7 @@ MAX_BRACES = 16
 MAX_NESTING = 6
 """Depth of ``{`` and of ``(``, each."""
 MAX_PARENS = 80
+PARSE_TIMEOUT_S = 2.0
 MAX_PATTERNS = 12
 MAX_STAR_PATHS = 2
 MAX_PATH_STEPS = 6
@@ -210,12 +212,15 @@ def screen(candidates: Sequence[Candidate]) -> Screened:
 def prescreen(sparql: str) -> None:
     """Size, nesting and characters, checked on the text before rdflib parses it (its parser
     is slow and hungry on deep or long inputs).  Control characters and Unicode line
-    breaks, which parsers read differently, are refused anywhere in the text."""
+    breaks, which parsers read differently (a bare ``\r`` ends a ``#`` comment for Oxigraph,
+    not for rdflib), are refused anywhere in the text."""
     if len(sparql) > MAX_QUERY_CHARS:
         raise CandidateRejected("too_long", sparql, f"{len(sparql)} characters, the limit is {MAX_QUERY_CHARS}")
     for ch in sparql:
         if ch in _LINE_BREAKS or (unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"):
             raise CandidateRejected("control_character", sparql, f"character U+{ord(ch):04X}")
+    if sparql.replace("\r\n", "\n").count("\r"):  # Oxigraph ends a comment there, rdflib does not
+        raise CandidateRejected("control_character", sparql, "a carriage return not followed by a line feed")
     for opening, closing, most in (("{", "}", MAX_BRACES), ("(", ")", MAX_PARENS)):
         if sparql.count(opening) > most:
             raise CandidateRejected("too_nested", sparql, f"{sparql.count(opening)} '{opening}' > {most}")
@@ -234,12 +239,28 @@ def prescreen(sparql: str) -> None:
 
 
 def _parse(sparql: str) -> ParseResults:
-    try:
-        return parseQuery(sparql)
-    except _PARSE_ERRORS as exc:
-        if _is_update(sparql):
-            raise CandidateRejected("update", sparql, "an update request, not a query") from exc
-        raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+    """rdflib's parse of ``sparql``, given at most :data:`PARSE_TIMEOUT_S` (the parse runs in a
+    thread of its own; one past the limit is left to end there, its candidate rejected:
+    :func:`prescreen` keeps what it can cost small)."""
+    outcome: list[ParseResults | CandidateRejected] = []
+
+    def run() -> None:
+        try:
+            outcome.append(parseQuery(sparql))
+        except _PARSE_ERRORS as exc:
+            if _is_update(sparql):
+                outcome.append(CandidateRejected("update", sparql, "an update request, not a query"))
+            else:
+                outcome.append(CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}"))
+
+    thread = threading.Thread(target=run, name="guard-parse", daemon=True)
+    thread.start()
+    thread.join(PARSE_TIMEOUT_S)
+    if not outcome:
+        raise CandidateRejected("parse_timeout", sparql, f"not parsed in {PARSE_TIMEOUT_S}s")
+    if isinstance(outcome[0], CandidateRejected):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _translate(parsed: ParseResults, sparql: str) -> CompValue:
