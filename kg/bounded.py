@@ -89,6 +89,17 @@ class _Worker:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return json.loads(line)
 
+    def peak_rss_bytes(self) -> int:
+        """The process's peak resident memory so far (``VmHWM``; 0 once it is gone)."""
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return 0
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -118,6 +129,7 @@ class BoundedStore:
         self._running = 0
         self._pid = os.getpid()
         self.killed = 0  # workers ended on a deadline or a limit (for the benchmark and tests)
+        self._peak_rss = 0  # the highest peak memory of a worker read before it was ended
         _POOLS.add(self)
 
     def query(self, sparql: str, *, timeout_s: float, max_rows: int | None = None) -> QueryResult:
@@ -149,6 +161,12 @@ class BoundedStore:
             raise KGUnavailable(f"query worker failed: {exc}") from exc
         self._release(worker)
         return _result(reply)
+
+    def peak_rss_bytes(self) -> int:
+        """The highest peak resident memory of any worker so far: the idle ones now, the ones
+        ended on a deadline when they were (a worker ended by its memory limit stayed under it)."""
+        with self._lock:
+            return max([self._peak_rss, *(w.peak_rss_bytes() for w in self._idle)])
 
     def close(self) -> None:
         """Stop every idle worker (busy ones stop when their query ends or the process exits)."""
@@ -190,10 +208,12 @@ class BoundedStore:
             self._lock.notify()
 
     def _discard(self, worker: _Worker) -> None:
+        peak = worker.peak_rss_bytes()
         worker.kill()
         with self._lock:
             self._running -= 1
             self.killed += 1
+            self._peak_rss = max(self._peak_rss, peak)
             self._lock.notify()
 
 
