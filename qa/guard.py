@@ -169,6 +169,7 @@ def _check(sparql: str) -> _Checked:
             values.extend(term for row in rows for term in row.values())
     _check_slice(algebra, sparql)
     _check_triples(triples, bound, sparql)
+    _check_answers_from_graph(algebra, nodes, triples, sparql)
     _price(nodes, triples, bound, sparql)
     entities, properties = _ids(triples, values)
     try:
@@ -412,6 +413,31 @@ def _check_connected(triples: list[TriplePattern], bound: set[Variable], sparql:
     if len(groups) > 1:
         raise CandidateRejected("cartesian_product", sparql,
                                 f"{len(groups)} groups of triple patterns share no variable")
+
+
+def _check_answers_from_graph(algebra: CompValue, nodes: list[CompValue], triples: list[TriplePattern],
+                              sparql: str) -> None:
+    """An answer comes from the graph: a query has a triple pattern, and every projected
+    variable is bound by one (or is an aggregate over such a variable), never by a constant
+    the candidate wrote itself (``VALUES ?answer { "Paris" }``, ``BIND("Paris" AS ?answer)``)."""
+    if not triples:
+        raise CandidateRejected("no_pattern", sparql, "no triple pattern: the answer would not come from the KG")
+    if algebra.name != "SelectQuery":
+        return
+    in_graph = {t for s, p, o in triples for t in _terms(s, p, o) if isinstance(t, Variable)}
+    aggregates = {a["res"]: a for n in nodes if n.name == "AggregateJoin" for a in n["A"]}
+    for node in nodes:
+        if node.name == "Extend" and node["var"] in algebra["PV"]:
+            if not _is_aggregate_result(node["expr"]):
+                raise CandidateRejected("answer_not_from_graph", sparql,
+                                        f"?{node['var']} is computed, not read from the KG")
+            argument = _field(aggregates[node["expr"]], "vars")
+            if argument not in (None, "*") and argument not in in_graph:
+                raise CandidateRejected("answer_not_from_graph", sparql,
+                                        f"?{node['var']} aggregates what no triple pattern binds")
+    for var in algebra["PV"]:
+        if var not in in_graph and not any(n.name == "Extend" and n["var"] == var for n in nodes):
+            raise CandidateRejected("answer_not_from_graph", sparql, f"?{var} is bound by no triple pattern")
 
 
 # ---------------------------------------------------------------- pricing

@@ -43,6 +43,11 @@ REJECTED = {
     "subquery": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a . { SELECT ?a WHERE { wd:Q2 wdt:P1 ?a } } }", "subquery"),
     "extension_function": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER(<http://127.0.0.1:9/f>(?a)) }",
                            "extension_function"),
+    "constant_answer": ("SELECT ?answer WHERE { VALUES ?answer { \"Paris\" } wd:Q937 wdt:P19 ?x }",
+                        "answer_not_from_graph"),
+    "bound_answer": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x . BIND(\"Paris\" AS ?answer) }",
+                     "answer_not_from_graph"),
+    "no_pattern": ("ASK { FILTER(true) }", "no_pattern"),
     "huge_limit": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a } LIMIT 100000", "limit_too_large"),
     "unknown_prefix": ("SELECT ?a WHERE { foo:Q1 wdt:P1 ?a }", "syntax"),
     "too_many_patterns": ("SELECT ?a WHERE { " + " ".join(f"wd:Q1 wdt:P{i} ?a ." for i in range(1, 20)) + " }",
@@ -67,7 +72,7 @@ ACCEPTED = {
     "inverse_path": "SELECT ?answer WHERE { wd:Q3012 ^wdt:P19 ?answer }",
     "sequence_alternative": "SELECT ?answer WHERE { wd:Q937 wdt:P19/(wdt:P17|wdt:P131) ?answer }",
     "having": "SELECT ?p (COUNT(?v) AS ?n) WHERE { wd:Q937 ?p ?v } GROUP BY ?p HAVING(COUNT(?v) > 1)",
-    "bind_and_filter": "SELECT ?answer ?y WHERE { wd:Q937 wdt:P569 ?answer FILTER(?answer > \"1800-01-01\"^^xsd:date) "
+    "bind_and_filter": "SELECT ?answer WHERE { wd:Q937 wdt:P569 ?answer FILTER(?answer > \"1800-01-01\"^^xsd:date) "
                        "BIND(YEAR(?answer) AS ?y) }",
     "language_literal": "ASK { wd:Q937 rdfs:label \"Albert \\\"Einstein\\\"\\n\"@en }",
 }
