@@ -214,7 +214,8 @@ def prescreen(sparql: str) -> None:
     """Size, nesting and characters, checked on the text before rdflib parses it (its parser
     is slow and hungry on deep or long inputs).  Control characters and Unicode line
     breaks, which parsers read differently (a bare ``\r`` ends a ``#`` comment for Oxigraph,
-    not for rdflib), are refused anywhere in the text."""
+    not for rdflib), and ``\\u``/``\\U`` escapes (rdflib expands them before parsing, so
+    ``\\u0023`` starts a comment for it alone) are refused anywhere in the text."""
     if len(sparql) > MAX_QUERY_CHARS:
         raise CandidateRejected("too_long", sparql, f"{len(sparql)} characters, the limit is {MAX_QUERY_CHARS}")
     for ch in sparql:
@@ -222,6 +223,8 @@ def prescreen(sparql: str) -> None:
             raise CandidateRejected("control_character", sparql, f"character U+{ord(ch):04X}")
     if sparql.replace("\r\n", "\n").count("\r"):  # Oxigraph ends a comment there, rdflib does not
         raise CandidateRejected("control_character", sparql, "a carriage return not followed by a line feed")
+    if "\\u" in sparql or "\\U" in sparql:  # rdflib expands them anywhere before parsing, Oxigraph does not
+        raise CandidateRejected("unicode_escape", sparql, "a \\u or \\U escape (write the character itself)")
     for opening, closing, most in (("{", "}", MAX_BRACES), ("(", ")", MAX_PARENS)):
         if sparql.count(opening) > most:
             raise CandidateRejected("too_nested", sparql, f"{sparql.count(opening)} '{opening}' > {most}")
