@@ -81,9 +81,10 @@ def main() -> None:
     print(f"guard: {guard_ms:.1f} ms per candidate")
     print(f"slowest turn: {slowest_turn:.0f} ms, slowest execute stage: {slowest_execute:.0f} ms "
           f"(deadline {args.timeout * 1000:.0f} ms)")
-    for total, name, timings in sorted(slow, reverse=True)[:3]:
+    for _, name, timings in sorted(slow, reverse=True)[:3]:
         print(f"  slow turn {name}: {timings}")
-    print(f"query workers stopped: {kg.runner.killed}, peak worker memory: {kg.runner.peak_rss_bytes() / 2**20:.0f} MiB")
+    peak = kg.runner.peak_rss_bytes() / 2**20
+    print(f"query workers stopped: {kg.runner.killed}, peak worker memory: {peak:.0f} MiB")
     kg.runner.close()
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a corpus of one-line queries: each reads best whole)
 """A corpus of hostile SPARQL candidates, as an attacker's QAnswer-shaped backend would send
 them (issue 35): :func:`hostile` gives ``(kind, name, sparql)`` for a listener URL that must
 never hear a request.  Used by tests/core/test_probe_corpus.py and benchmarks/probe_corpus.py.
@@ -42,10 +43,10 @@ def hostile(listener: str) -> list[tuple[str, str, str]]:
     # comment and line-break differentials: text after the character is invisible to rdflib
     for name, char in TERMINATORS.items():
         add("comment", f"service_after_{name}", f"{BASE}. # ok{char}{svc} \n}}")
-    add("comment", "literal_after_cr", f"SELECT ?answer WHERE {{ wd:Q937 wdt:P19 ?b # \r VALUES ?answer {{ \"Paris\" }}\n}}")
+    add("comment", "literal_after_cr", "SELECT ?answer WHERE { wd:Q937 wdt:P19 ?b # \r VALUES ?answer { \"Paris\" }\n}")
     add("comment", "crlf_then_service", f"{BASE}. # a comment\r\n{svc} }}")
     add("comment", "comment_hides_brace", f"{BASE}# }}\r{svc} }}\n}}")
-    add("comment", "line_separator_as_space", f"SELECT\u2028?answer WHERE {{ wd:Q937 wdt:P19 ?answer }}")
+    add("comment", "line_separator_as_space", "SELECT\u2028?answer WHERE { wd:Q937 wdt:P19 ?answer }")
     add("comment", "bom_first", f"\ufeff{BASE}}}\r{svc}")
     # escapes: \u sequences some parsers expand before parsing
     add("escape", "hash_escape", f"{BASE}. \\u0023 }} {svc} \n}}")
