@@ -492,6 +492,8 @@ def _check_regex(node: CompValue, sparql: str) -> None:
     if not isinstance(pattern, Literal) or len(str(pattern)) > MAX_REGEX_CHARS:
         raise CandidateRejected("regex", sparql, f"a REGEX pattern must be a constant of at most "
                                                  f"{MAX_REGEX_CHARS} characters")
+    if "{" in str(pattern):  # counted repetition is how a small pattern compiles to a huge automaton
+        raise CandidateRejected("regex", sparql, "a REGEX pattern with a counted repetition ({n})")
     if flags is not None and (not isinstance(flags, Literal) or not set(str(flags)) <= set("imsx")):
         raise CandidateRejected("regex", sparql, "REGEX flags must be a constant of i, m, s, x")
 

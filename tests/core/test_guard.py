@@ -72,8 +72,8 @@ ACCEPTED = {
     "inverse_path": "SELECT ?answer WHERE { wd:Q3012 ^wdt:P19 ?answer }",
     "sequence_alternative": "SELECT ?answer WHERE { wd:Q937 wdt:P19/(wdt:P17|wdt:P131) ?answer }",
     "having": "SELECT ?p (COUNT(?v) AS ?n) WHERE { wd:Q937 ?p ?v } GROUP BY ?p HAVING(COUNT(?v) > 1)",
-    "bind_and_filter": "SELECT ?answer WHERE { wd:Q937 wdt:P569 ?answer FILTER(?answer > \"1800-01-01\"^^xsd:date) "
-                       "BIND(YEAR(?answer) AS ?y) }",
+    "bind_and_filter": "SELECT ?answer WHERE { wd:Q937 wdt:P569 ?answer "
+                       "FILTER(?answer > \"1800-01-01T00:00:00Z\"^^xsd:dateTime) BIND(YEAR(?answer) AS ?y) }",
     "language_literal": "ASK { wd:Q937 rdfs:label \"Albert \\\"Einstein\\\"\\n\"@en }",
 }
 
