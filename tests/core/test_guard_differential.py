@@ -60,20 +60,21 @@ LEGITIMATE = {
     "ask_filter": "ASK { wd:Q937 wdt:P569 ?d FILTER(YEAR(?d) = 1879) }",
     "regex": f"{B}. ?answer rdfs:label ?l FILTER(REGEX(?l, \"^U\", \"i\")) }}",
     "in_list": "SELECT ?answer WHERE { ?answer wdt:P17 ?c FILTER(?c IN (wd:Q183, wd:Q159)) }",
-    "values_pair": "SELECT ?answer WHERE { VALUES (?answer ?p) { (wd:Q937 wdt:P19) (wd:Q7200 wdt:P19) } ?answer ?p ?o }",
+    "values_pair": "SELECT ?answer WHERE { VALUES (?answer ?p) { (wd:Q937 wdt:P19) (wd:Q7200 wdt:P19) } "
+                   "?answer ?p ?o }",
 }
 """Texts both parsers read alike, or whose odd parts the writer drops (comments, spacing)."""
 
 DIFFERENTIAL = {
     **{f"service_after_{name}": f"{B}. # ok{char}{SVC} \n}}" for name, char in TERMINATORS.items()},
-    "bare_cr_literal": f"SELECT ?answer WHERE {{ wd:Q937 wdt:P19 ?b # \r VALUES ?answer {{ \"Paris\" }}\n}}",
+    "bare_cr_literal": "SELECT ?answer WHERE { wd:Q937 wdt:P19 ?b # \r VALUES ?answer { \"Paris\" }\n}",
     "cr_before_lf": f"{B}. # ok\r{SVC}\r\n}}",
     "hash_escape": f"{B}. \\u0023 }} {SVC} \n}}",
     "escaped_newline_in_comment": f"{B}. # x\\u000A{SVC} \n}}",
     "line_separator": f"{B}. # ok\u2028{SVC} \n}}",
     "paragraph_separator_in_literal": f"{B}. ?answer rdfs:label ?l FILTER(?l != \"a\u2029b\") }}",
     "nel_in_literal": f"{B}. ?answer rdfs:label ?l FILTER(?l != \"a\x85b\") }}",
-    "form_feed_space": f"SELECT\f?answer WHERE {{ wd:Q937 wdt:P19 ?answer }}",
+    "form_feed_space": "SELECT\f?answer WHERE { wd:Q937 wdt:P19 ?answer }",
     "literal_past_limit": f"{B}. ?answer rdfs:label ?l FILTER(?l != \"{'x' * 400}\") }}",
 }
 """Texts the two parsers may read differently."""
