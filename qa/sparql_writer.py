@@ -343,8 +343,8 @@ def write_query(algebra: CompValue, limit: int | None) -> str:
         text += " ORDER BY " + " ".join(_order(c, aggregates) for c in order)
     if start:
         text += f" OFFSET {int(start)}"
-    if length is None:
-        return text if limit is None else f"{text} LIMIT {limit}"
+    if length is None:  # the LIMIT added on a line of its own, as the guard always added it
+        return text if limit is None else f"{text}\nLIMIT {limit}"
     return f"{text} LIMIT {int(length)}"
 
 

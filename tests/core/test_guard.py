@@ -94,7 +94,7 @@ def test_allowed_shapes_pass_and_every_select_gets_a_limit(name: str):
     out = check_query(sparql)
     _assert_limited(out)
     assert_same_meaning(sparql, out)
-    assert "#" not in out and "\n" not in out  # written out from the structure: no comment, one line
+    assert "#" not in out and "\n" not in out.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")  # no comment, one line
 
 
 def _algebra(sparql: str):
@@ -129,7 +129,7 @@ def test_screen_keeps_order_rewrites_and_reports():
     assert [c.score for c in out.accepted] == [0.5, 0.3]
     assert out.accepted[0].sparql.endswith(f"LIMIT {DEFAULT_LIMIT}")
     # passed on as written from the structure, without the added LIMIT
-    assert [c.sparql for c in out.as_written] == [out.accepted[0].sparql.removesuffix(f" LIMIT {DEFAULT_LIMIT}"),
+    assert [c.sparql for c in out.as_written] == [out.accepted[0].sparql.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}"),
                                                   out.accepted[1].sparql]
     assert out.accepted[0].entities == ("Q937",) and out.accepted[0].properties == ("P19",)  # read from the text
     assert [r["reason"] for r in out.report()] == ["service", "unanchored_pattern"]
@@ -146,10 +146,12 @@ def test_every_local_candidate_on_the_dev_questions_passes(shared_kg_source: Pat
     from kg.build import build_kg
     from kg.client import EmbeddedKG
     from kg.store import open_store
+    from validator.verbalize import Verbalizer
 
     settings = load_settings({}, kg_source=shared_kg_source)
     kg = EmbeddedKG(open_store(build_kg(shared_kg_source, settings.cache_dir, progress=False)))
     local = LocalBackend.from_settings(settings, kg)
+    verbalizer = Verbalizer(kg)
     questions = [(t.string, t.language) for path in sorted(bench_dir.glob("*.json"))
                  for q in load_dataset(path).questions for t in q.texts]
     random.Random(15).shuffle(questions)
@@ -158,7 +160,11 @@ def test_every_local_candidate_on_the_dev_questions_passes(shared_kg_source: Pat
         cands = local.ask(text, lang)
         out = screen(cands)
         assert not out.rejected, (text, [(r.reason, r.detail, r.sparql) for r in out.rejected])
-        for c in out.accepted:
+        for original, c in zip(cands, out.accepted, strict=True):
             _assert_limited(c.sparql)
+            assert_same_meaning(original.sparql, c.sparql)
+        # the validator reads the written queries as it read the generator's: same scores, same answers
+        assert (verbalizer.readings([c.sparql for c in out.accepted], lang)
+                == verbalizer.readings([c.sparql for c in cands], lang)), text
         seen += len(cands)
     assert seen > 1000
