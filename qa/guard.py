@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pyparsing import ParseException, ParseResults
 from rdflib import Namespace
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
+from rdflib.plugins.sparql import algebra as rdflib_algebra
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
@@ -268,10 +269,26 @@ def _parse(sparql: str) -> ParseResults:
 
 
 def _translate(parsed: ParseResults, sparql: str) -> CompValue:
-    try:
-        return translateQuery(parsed, initNs=_NAMESPACES).algebra
-    except _PARSE_ERRORS as exc:
-        raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+    """rdflib's algebra of ``parsed``, its triple patterns in the order the candidate wrote
+    them: rdflib sorts them by its own evaluator's cost heuristic (``reorderTriples``, which
+    it calls by its module-level name), and the written query keeps the candidate's order
+    so that its verbalization, and the validator's score, stay what they were."""
+    with _TRANSLATING:
+        reorder = rdflib_algebra.reorderTriples
+        rdflib_algebra.reorderTriples = _as_written
+        try:
+            return translateQuery(parsed, initNs=_NAMESPACES).algebra
+        except _PARSE_ERRORS as exc:
+            raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        finally:
+            rdflib_algebra.reorderTriples = reorder
+
+
+_TRANSLATING = threading.Lock()
+
+
+def _as_written(triples: Iterable[TriplePattern]) -> list[TriplePattern]:
+    return list(triples)
 
 
 def _is_update(sparql: str) -> bool:
