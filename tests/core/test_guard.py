@@ -48,6 +48,39 @@ REJECTED = {
     "bound_answer": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x . BIND(\"Paris\" AS ?answer) }",
                      "answer_not_from_graph"),
     "no_pattern": ("ASK { FILTER(true) }", "no_pattern"),
+    # issue 35: each failure of the probe, and each price
+    "cr_ends_comment_for_the_engine": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer # \r SERVICE SILENT "
+                                       "<http://127.0.0.1:9/x> { ?s ?p ?answer } \n}", "control_character"),
+    "line_separator": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer # \u2028 }", "control_character"),
+    "hash_escape": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer \\u0023 }", "unicode_escape"),
+    "sixty_empty_groups": ("SELECT ?answer WHERE { " + "{} " * 60 + "}", "too_nested"),
+    "deep_parentheses": ("ASK { wd:Q1 wdt:P1 ?a FILTER(" + "(" * 10 + "true" + ")" * 10 + ") }", "too_nested"),
+    "concat_bomb": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?s0 "
+                    + " ".join(f"BIND(CONCAT(?s{i}, ?s{i}) AS ?s{i + 1})" for i in range(24)) + " }", "too_many_binds"),
+    "string_building": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?l "
+                        "FILTER(UCASE(LCASE(SUBSTR(?l, 1))) != \"\") }", "string_building"),
+    "variable_join_chain": ("SELECT ?answer WHERE { ?x1 ?p1 wd:Q5 . ?x1 ?p2 ?x2 . ?x2 ?p3 wd:Q5 . ?x2 ?p4 ?answer }",
+                            "variable_predicates"),
+    "predicate_between_variables": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x . ?x ?p ?answer }",
+                                    "variable_predicates"),
+    "wide_join": ("SELECT ?answer WHERE { ?a wdt:P31 wd:Q5 . ?b wdt:P31 wd:Q5 . ?a wdt:P27 ?answer . "
+                  "?b wdt:P27 ?answer }", "wide_join"),
+    "join_depth": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x1 . ?x1 wdt:P17 ?x2 . ?x2 wdt:P36 ?x3 . "
+                   "?x3 wdt:P17 ?x4 . ?x4 wdt:P36 ?answer }", "join_depth"),
+    "two_anchored_groups": ("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q5 . ?x wdt:P31 wd:Q5 }", "cartesian_product"),
+    "regex_repetition": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?l "
+                         "FILTER(REGEX(?l, \"a{1000}{1000}\")) }", "regex"),
+    "regex_variable_pattern": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?l "
+                               "FILTER(REGEX(?l, ?l)) }", "regex"),
+    "group_concat": ("SELECT (GROUP_CONCAT(?l) AS ?answer) WHERE { wd:Q937 rdfs:label ?l }", "operator"),
+    "replace": ("SELECT ?answer WHERE { wd:Q937 rdfs:label ?answer FILTER(REPLACE(?answer, \"\", \"x\") != \"\") }",
+                "operator"),
+    "order_by_many": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer } ORDER BY ?answer ?answer ?answer ?answer",
+                      "order_by"),
+    "huge_offset": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer } OFFSET 1000000", "offset_too_large"),
+    "many_values": ("SELECT ?answer WHERE { VALUES ?x { " + " ".join(f"wd:Q{i}" for i in range(1, 200))
+                    + " } ?x wdt:P19 ?answer }", "too_many_values"),
+    "blank_node": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 [] . wd:Q937 wdt:P19 ?answer }", "blank_node"),
     "huge_limit": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a } LIMIT 100000", "limit_too_large"),
     "unknown_prefix": ("SELECT ?a WHERE { foo:Q1 wdt:P1 ?a }", "syntax"),
     "too_many_patterns": ("SELECT ?a WHERE { " + " ".join(f"wd:Q1 wdt:P{i} ?a ." for i in range(1, 20)) + " }",
@@ -168,3 +201,24 @@ def test_every_local_candidate_on_the_dev_questions_passes(shared_kg_source: Pat
                 == verbalizer.readings([c.sparql for c in cands], lang)), text
         seen += len(cands)
     assert seen > 1000
+
+
+def test_parsing_has_a_time_limit(monkeypatch: pytest.MonkeyPatch):
+    """A parse that does not end within PARSE_TIMEOUT_S rejects its candidate (the turn goes on)."""
+    import qa.guard
+
+    monkeypatch.setattr(qa.guard, "PARSE_TIMEOUT_S", 0.0)
+    out = screen([Candidate(ACCEPTED["two_hop"], 0.9)])
+    assert out.accepted == [] and [r["reason"] for r in out.report()] == ["parse_timeout"]
+
+
+def test_triple_patterns_keep_the_candidates_order():
+    """rdflib sorts a BGP's patterns by its own heuristic; the guard writes them in the
+    candidate's order (its verbalization, and the validator's score, are then the same) and
+    leaves rdflib's translation as it was for anyone else."""
+    from rdflib.plugins.sparql import algebra
+
+    before = algebra.reorderTriples
+    sparql = "SELECT DISTINCT ?answer WHERE { wd:Q5482740 wdt:P31 ?answer . ?answer wdt:P31 wd:Q4164871 . }"
+    assert check_query(sparql) == f"{sparql}\nLIMIT {DEFAULT_LIMIT}"
+    assert algebra.reorderTriples is before
