@@ -67,7 +67,8 @@ MAX_BRACES = 16
 MAX_NESTING = 6
 """Depth of ``{`` and of ``(``, each."""
 MAX_PARENS = 80
-PARSE_TIMEOUT_S = 2.0
+PARSE_TIMEOUT_S = 5.0
+"""A backstop: the size limits keep real parses under a second even on a loaded machine."""
 MAX_PATTERNS = 12
 MAX_STAR_PATHS = 2
 MAX_PATH_STEPS = 6

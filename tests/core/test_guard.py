@@ -211,6 +211,7 @@ def test_parsing_has_a_time_limit(monkeypatch: pytest.MonkeyPatch):
 
     import qa.guard
 
+    limit = qa.guard.PARSE_TIMEOUT_S
     release = threading.Event()
 
     def stuck(sparql: str):
@@ -225,6 +226,7 @@ def test_parsing_has_a_time_limit(monkeypatch: pytest.MonkeyPatch):
         release.set()
     assert out.accepted == [] and [r["reason"] for r in out.report()] == ["parse_timeout"]
     monkeypatch.setattr(qa.guard, "parseQuery", parseQuery)
+    monkeypatch.setattr(qa.guard, "PARSE_TIMEOUT_S", limit)
     assert screen([Candidate(ACCEPTED["plain"], 0.5)]).accepted
 
 
