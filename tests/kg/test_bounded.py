@@ -132,3 +132,26 @@ def test_bad_sparql_is_a_query_error_and_keeps_the_worker(bounded: EmbeddedKG):
         bounded.query("SELECT WHERE nonsense", timeout_s=5)
     assert bounded.runner.killed == 0
     assert bounded.query("ASK { wd:Q64 wdt:P17 wd:Q183 }", timeout_s=5).boolean is True
+
+
+def test_a_forked_child_starts_its_own_workers(bounded: EmbeddedKG):
+    """``kgqa serve`` forks its workers from a loaded pipeline: a child must not talk over
+    the parent's pipes, and the parent's pool goes on answering."""
+    import os
+
+    assert bounded.query("ASK { wd:Q64 wdt:P17 wd:Q183 }", timeout_s=5).boolean is True
+    parents = {w.process.pid for w in bounded.runner._idle}
+    pid = os.fork()
+    if pid == 0:  # the child: answer, with a worker of its own, and leave without running atexit
+        code = 2
+        try:
+            answered = bounded.query("ASK { wd:Q64 wdt:P17 wd:Q183 }", timeout_s=10).boolean is True
+            own = {w.process.pid for w in bounded.runner._idle}
+            code = 0 if answered and own and not own & parents else 1
+            bounded.runner.close()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert bounded.query("ASK { wd:Q64 wdt:P17 wd:Q183 }", timeout_s=5).boolean is True
+    assert {w.process.pid for w in bounded.runner._idle} == parents
