@@ -116,8 +116,9 @@ TriplePattern = tuple[Identifier, Identifier | Path, Identifier]
 @dataclass(frozen=True)
 class Screened:
     """The candidates that passed, with the query written out from what was checked (LIMIT
-    added where missing); the same without the added LIMIT (what ``/api/qa/full`` passes on);
-    and the rejections."""
+    added where missing: what everything downstream sees and runs); the same candidates as
+    their backend wrote them (what ``/api/qa/full`` passes on: a consumer guards them itself,
+    as kgqa's QAnswer client does on arrival); and the rejections."""
 
     accepted: list[Candidate]
     as_written: list[Candidate]
@@ -140,7 +141,6 @@ def check_query(sparql: str) -> str:
 @dataclass(frozen=True)
 class _Checked:
     sparql: str  # to run: written from the structure (LIMIT added where missing)
-    passed_on: str  # written from the structure, no LIMIT added
     entities: tuple[str, ...]  # Q-ids named in subject or object position or in VALUES, in order
     properties: tuple[str, ...]  # P-ids of the predicates (each step of a path), in order
 
@@ -175,10 +175,10 @@ def _check(sparql: str) -> _Checked:
     _price(nodes, triples, bound, sparql)
     entities, properties = _ids(triples, values)
     try:
-        written, passed_on = write_query(algebra, DEFAULT_LIMIT), write_query(algebra, None)
+        written = write_query(algebra, DEFAULT_LIMIT)
     except NotWritable as exc:
         raise CandidateRejected(exc.reason, sparql, exc.detail) from exc
-    return _Checked(written, passed_on, entities, properties)
+    return _Checked(written, entities, properties)
 
 
 def screen(candidates: Sequence[Candidate]) -> Screened:
@@ -204,7 +204,7 @@ def screen(candidates: Sequence[Candidate]) -> Screened:
             continue
         if not candidate.entities and not candidate.properties:  # a foreign candidate: what it names, read once
             candidate = dataclasses.replace(candidate, entities=checked.entities, properties=checked.properties)
-        as_written.append(dataclasses.replace(candidate, sparql=checked.passed_on))
+        as_written.append(candidate)
         accepted.append(dataclasses.replace(candidate, sparql=checked.sparql))
     return Screened(accepted, as_written, rejected)
 
