@@ -145,6 +145,7 @@ class BoundedStore:
                 self._discard(worker)
                 raise KGUnavailable(f"a query worker could not start on {self.store_dir} "
                                     f"({type(exc).__name__}, exit {code})") from exc
+            deadline = time.monotonic() + timeout_s  # the query's own time starts once its worker is up
         try:
             worker.send({"sparql": sparql, "max_rows": max_rows})
             reply = worker.read(deadline)
