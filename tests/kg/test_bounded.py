@@ -155,3 +155,13 @@ def test_a_forked_child_starts_its_own_workers(bounded: EmbeddedKG):
     assert os.waitstatus_to_exitcode(status) == 0
     assert bounded.query("ASK { wd:Q64 wdt:P17 wd:Q183 }", timeout_s=5).boolean is True
     assert {w.process.pid for w in bounded.runner._idle} == parents
+
+
+def test_a_worker_that_cannot_open_the_store_is_a_clear_error(tmp_path: Path):
+    """A missing or unreadable store: ``KGUnavailable`` naming it, not a traceback or a hang."""
+    from core.errors import KGUnavailable
+
+    pool = BoundedStore(tmp_path / "no-store-here", workers=1)
+    with pytest.raises(KGUnavailable, match="no-store-here"):
+        pool.query(with_prefixes("ASK { ?s ?p ?o }"), timeout_s=5)
+    assert pool.killed == 1
