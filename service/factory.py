@@ -10,8 +10,9 @@ from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
 from core.errors import LexiconError, ModelLoadError, SettingsError
 from core.settings import Settings
-from kg.build import build_kg, open_built_store
-from kg.client import KG, EmbeddedKG, RemoteKG
+from kg.bounded import open_bounded
+from kg.build import build_kg
+from kg.client import KG, RemoteKG
 from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
@@ -29,7 +30,7 @@ def open_kg(settings: Settings) -> KG:
         return RemoteKG(settings.kg_endpoint, timeout_s=settings.timeout_s, retries=settings.retries)
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
-    return EmbeddedKG(open_built_store(paths))
+    return open_bounded(paths)  # every query in a worker bounded in time and memory, without network
 
 
 def make_backend(settings: Settings, kg: KG) -> Backend:
