@@ -113,19 +113,34 @@ def _term(node: object) -> Term:
     return Term("literal", str(node))
 
 
+class Runner(Protocol):
+    """Runs queries elsewhere, bounded (:class:`kg.bounded.BoundedStore`)."""
+
+    def query(self, sparql: str, *, timeout_s: float, max_rows: int | None = None) -> QueryResult:
+        """Run ``sparql`` under ``timeout_s``; raises :class:`KGError` subclasses."""
+        ...
+
+
 class EmbeddedKG:
-    """A pyoxigraph store.  pyoxigraph has no query timeout, so results are streamed
-    and the deadline is checked per row; generators only build entity-anchored queries
-    whose cost is bounded by node degree."""
+    """A pyoxigraph store.  With a ``runner`` (:func:`kg.bounded.open_bounded`: what the
+    CLI, ``kgqa evaluate``, ``kgqa serve`` and the chat use), every query runs in a worker
+    process bounded in time and memory and without network.  Without one (an in-memory
+    store in tests, a store being built) it runs here: pyoxigraph has no query timeout,
+    so results are streamed and the deadline is checked per row only."""
 
     name = "embedded"
 
-    def __init__(self, store: pyoxigraph.Store, default_timeout_s: float = 5.0) -> None:
+    def __init__(self, store: pyoxigraph.Store, default_timeout_s: float = 5.0, *,
+                 runner: Runner | None = None) -> None:
         self.store = store
         self.default_timeout_s = default_timeout_s
+        self.runner = runner
 
     def query(self, sparql: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> QueryResult:
-        """Run ``sparql`` on the store, streaming rows under a deadline."""
+        """Run ``sparql`` on the store (in the runner when there is one) under a deadline."""
+        if self.runner is not None:
+            return self.runner.query(_ensure_prefixes(sparql), timeout_s=timeout_s or self.default_timeout_s,
+                                     max_rows=max_rows)
         deadline = time.monotonic() + (timeout_s or self.default_timeout_s)
         try:
             result = self.store.query(_ensure_prefixes(sparql))

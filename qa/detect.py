@@ -29,11 +29,12 @@ from typing import Any
 from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
 from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
+from lang import SEED, SUPPORTED
 
-SEED_LANGUAGES: tuple[str, ...] = ("be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
+SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
 
-SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt", *SEED_LANGUAGES)
+SUPPORTED_LANGUAGES: tuple[str, ...] = SUPPORTED
 """Languages the chat speaks (UI text, messages, language selector)."""
 
 SCRIPT_LANGUAGES: tuple[str, ...] = ("ko", "el", "he", "th")

@@ -1,39 +1,52 @@
 """Candidates are untrusted input: the SPARQL allow-list every candidate passes before
-anything (verbalizer, validator, KG) runs it, whichever backend produced it.
+anything (verbalizer, validator, KG) sees it, whichever backend produced it.
 
-The query is parsed by rdflib's SPARQL parser and translated to its algebra; nothing
-is matched with regular expressions.  A candidate is accepted only when
+**What runs is what was checked.**  The query is parsed by rdflib's SPARQL parser and
+translated to its algebra; every check reads that structure (nothing is matched with
+regular expressions), and the query passed on is written out again from it by
+:func:`qa.sparql_writer.write_query`, never the text the backend sent: a comment, an escape
+or a line break that another parser reads differently never reaches the engine, the
+verbalizer or the validator.  Anything the writer does not write is rejected.
+
+Before parsing, the text's size, nesting and characters are checked (:func:`prescreen`):
+rdflib's parser is slow on deep or long inputs.  A candidate is accepted only when
 
 * it is a SELECT or an ASK query (an update, ``LOAD`` or anything else does not parse
-  as a query, and is rejected);
-* it names no dataset (``FROM``, ``FROM NAMED``);
-* every algebra node is one of :data:`ALLOWED_PATTERNS` (so no ``SERVICE``, ``GRAPH``,
-  ``UNION``, ``OPTIONAL``, ``MINUS``, sub-queries) and every function is a SPARQL
-  built-in (no extension function IRIs);
-* it has at most :data:`MAX_PATTERNS` triple patterns;
-* every triple pattern is connected, through shared variables, to a constant: an IRI
-  or literal in subject or object position, or a variable bound by ``VALUES`` (no
-  cartesian products, no scans of the whole graph);
-* its property paths are bounded, with one exception the local generator needs for
-  class membership (``?x wdt:P31/wdt:P279* wd:Q5``): a ``*`` or ``+`` over one IRI, in a
-  triple with an IRI at one end (the closure is then walked from a constant), at most
-  :data:`MAX_STAR_PATHS` per query.  Negated paths are never accepted.
+  as a query, and is rejected) that names no dataset (``FROM``, ``FROM NAMED``);
+* every algebra node is one the writer writes (no ``SERVICE``, ``GRAPH``, ``UNION``,
+  ``OPTIONAL``, ``MINUS``, ``EXISTS``, sub-queries, extension functions, ``GROUP_CONCAT``);
+* it has at most :data:`MAX_PATTERNS` triple patterns, all joined through shared variables
+  into one group anchored on a constant (an IRI or literal in subject or object position,
+  or a ``VALUES`` variable): no cartesian products, no scans of the whole graph;
+* it is priced (:func:`_price`): at most :data:`MAX_VARIABLE_PREDICATES` unbound predicate,
+  only on a pattern that names a constant; joins at most :data:`MAX_JOIN_DEPTH` patterns
+  away from a constant; at most :data:`MAX_WIDE_VARIABLES` variable reached only backwards
+  from a constant (``?x wdt:P31 wd:Q5``); at most :data:`MAX_BINDS` ``BIND``s and
+  :data:`MAX_STRING_BUILDERS` string-building calls; ``REGEX`` with a short constant pattern;
+* its property paths are bounded: ``^``, ``/``, ``|`` and ``?`` freely, a ``*`` or ``+`` only
+  over one IRI, in a triple with an IRI at one end, at most :data:`MAX_STAR_PATHS` per
+  query (``?x wdt:P31/wdt:P279* wd:Q5``).  Negated paths are never accepted.
 
-A SELECT without a ``LIMIT`` gets ``LIMIT`` :data:`DEFAULT_LIMIT` (appended, then parsed
-again to check that the rewrite means what it should); a larger ``LIMIT`` is rejected.
-A rejection is a :class:`core.errors.CandidateRejected` carrying the reason code.
+A SELECT without a ``LIMIT`` gets ``LIMIT`` :data:`DEFAULT_LIMIT`; a larger ``LIMIT`` or an
+``OFFSET`` past :data:`MAX_OFFSET` is rejected.  A rejection is a
+:class:`core.errors.CandidateRejected` carrying the reason code; :func:`screen` never
+raises for a candidate: one that cannot be read at all is rejected as ``unreadable``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
+import unicodedata
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pyparsing import ParseException, ParseResults
 from rdflib import Namespace
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
+from rdflib.plugins.sparql import algebra as rdflib_algebra
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
@@ -44,40 +57,68 @@ from kg.sparql import PREFIXES
 from kg.sparql import WD as WD_ENTITY
 from kg.sparql import WDT as WD_DIRECT
 from qa.candidate import Candidate
+from qa.sparql_writer import AGGREGATES, BUILTINS, NotWritable, write_query
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 4000
+MAX_BRACES = 16
+"""``{`` in a query (rdflib took 74 s and 6.3 GB on 60 copies of ``{} {}``)."""
+MAX_NESTING = 6
+"""Depth of ``{`` and of ``(``, each."""
+MAX_PARENS = 80
+PARSE_TIMEOUT_S = 5.0
+"""A backstop: the size limits keep real parses under a second even on a loaded machine."""
 MAX_PATTERNS = 12
 MAX_STAR_PATHS = 2
+MAX_PATH_STEPS = 6
 DEFAULT_LIMIT = 1000
 """The LIMIT given to a SELECT that has none (the pipeline reads at most 201 rows)."""
+MAX_OFFSET = 1000
+MAX_VARIABLE_PREDICATES = 1
+MAX_JOIN_DEPTH = 3
+MAX_WIDE_VARIABLES = 1
+MAX_BINDS = 2
+MAX_STRING_BUILDERS = 2
+MAX_CONCAT_ARGS = 4
+MAX_REGEX = 2
+MAX_REGEX_CHARS = 100
+MAX_VALUES_ROWS = 100
+MAX_ORDER_CONDITIONS = 3
+MAX_EXPRESSION_NODES = 40
 
-ALLOWED_PATTERNS = frozenset({
+STRING_BUILDERS = frozenset({"Builtin_CONCAT", "Builtin_SUBSTR", "Builtin_UCASE", "Builtin_LCASE"})
+"""Calls that make new strings (each priced; ``REPLACE`` and ``GROUP_CONCAT`` are not written at all)."""
+
+_STRUCTURE = frozenset({
     "SelectQuery", "AskQuery", "Project", "Distinct", "Reduced", "Slice", "OrderBy", "OrderCondition",
     "Filter", "Extend", "BGP", "Join", "Group", "AggregateJoin", "ToMultiSet", "values",
 })
-"""Algebra operators a candidate may use (graph patterns and solution modifiers)."""
-
-ALLOWED_EXPRESSIONS = frozenset({
+_EXPRESSIONS = frozenset({
     "RelationalExpression", "ConditionalAndExpression", "ConditionalOrExpression", "AdditiveExpression",
     "MultiplicativeExpression", "UnaryNot", "UnaryMinus", "UnaryPlus",
 })
-"""Expression nodes (besides ``Aggregate_*`` and ``Builtin_*``, minus the ones below)."""
+ALLOWED_NODES = _STRUCTURE | _EXPRESSIONS | frozenset(BUILTINS) | frozenset(AGGREGATES)
+"""Algebra nodes a candidate may hold: the ones :mod:`qa.sparql_writer` writes."""
 
-FORBIDDEN_BUILTINS = frozenset({"Builtin_EXISTS", "Builtin_NOTEXISTS"})
-"""Built-ins that hide a graph pattern inside an expression."""
+_REASONS = {"ServiceGraphPattern": "service", "Graph": "graph", "Union": "union", "LeftJoin": "optional",
+            "Minus": "minus", "Function": "extension_function"}
+_LINE_BREAKS = frozenset("\x85\u2028\u2029\x0b\x0c")
 
 _NAMESPACES = {prefix: Namespace(iri) for prefix, iri in PREFIXES.items()}
 # rdflib reports bad queries with pyparsing's ParseException, and with plain ``Exception``
 # (an unknown prefix), ValueError or RecursionError from the translation: all mean "rejected"
 _PARSE_ERRORS: tuple[type[Exception], ...] = (ParseException, Exception)
 
+TriplePattern = tuple[Identifier, Identifier | Path, Identifier]
+
 
 @dataclass(frozen=True)
 class Screened:
-    """The candidates that passed (rewritten where a LIMIT was added), the same as their
-    backend wrote them (what ``/api/qa/full`` passes on), and the rejections."""
+    """The candidates that passed, with the query written out from what was checked (LIMIT
+    added where missing: what everything downstream sees and runs); the same candidates as
+    their backend wrote them (what ``/api/qa/full`` passes on: a consumer guards them itself,
+    as kgqa's QAnswer client does on arrival); and the rejections."""
 
     accepted: list[Candidate]
     as_written: list[Candidate]
@@ -89,7 +130,8 @@ class Screened:
 
 
 def check_query(sparql: str) -> str:
-    """The query to run (``sparql``, with a LIMIT added when it had none).
+    """The query to run: written out from ``sparql``'s checked structure, with a LIMIT when
+    it had none.
 
     Raises :class:`CandidateRejected` (``reason`` says why) for anything off the allow-list.
     """
@@ -98,51 +140,53 @@ def check_query(sparql: str) -> str:
 
 @dataclass(frozen=True)
 class _Checked:
-    sparql: str  # to run (LIMIT added where missing)
+    sparql: str  # to run: written from the structure (LIMIT added where missing)
     entities: tuple[str, ...]  # Q-ids named in subject or object position or in VALUES, in order
     properties: tuple[str, ...]  # P-ids of the predicates (each step of a path), in order
 
 
 def _check(sparql: str) -> _Checked:
-    if len(sparql) > MAX_QUERY_CHARS:
-        raise CandidateRejected("too_long", sparql, f"{len(sparql)} characters, the limit is {MAX_QUERY_CHARS}")
+    prescreen(sparql)
     parsed = _parse(sparql)
     algebra = _translate(parsed, sparql)
     if algebra.name not in ("SelectQuery", "AskQuery"):
         raise CandidateRejected("not_select_or_ask", sparql, algebra.name)
     if _field(algebra, "datasetClause"):
         raise CandidateRejected("dataset_clause", sparql, "FROM / FROM NAMED")
-    triples: list[tuple[Identifier, Identifier | Path, Identifier]] = []
+    triples: list[TriplePattern] = []
     bound: set[Variable] = set()
     values: list[object] = []
-    limit: object = None
-    for node in _nodes(algebra):
+    nodes = list(_nodes(algebra))
+    for node in nodes:
         if _is_subquery(node, algebra):
             raise CandidateRejected("subquery", sparql, "a sub-query")
         _check_node(node, sparql)
         if node.name == "BGP":
             triples.extend(node["triples"])
         elif node.name == "values":
-            bound.update(var for row in node["res"] for var in row)
-            values.extend(term for row in node["res"] for term in row.values())
-        elif node.name == "Slice" and node is algebra["p"]:
-            limit = _field(node, "length")
+            rows = node["res"]
+            if len(rows) > MAX_VALUES_ROWS:
+                raise CandidateRejected("too_many_values", sparql, f"{len(rows)} VALUES rows > {MAX_VALUES_ROWS}")
+            bound.update(var for row in rows for var in row)
+            values.extend(term for row in rows for term in row.values())
+    _check_slice(algebra, sparql)
     _check_triples(triples, bound, sparql)
+    _check_answers_from_graph(algebra, nodes, triples, sparql)
+    _price(nodes, triples, bound, sparql)
     entities, properties = _ids(triples, values)
-    if algebra.name == "AskQuery":
-        return _Checked(sparql, entities, properties)
-    if limit is None:
-        return _Checked(_add_limit(sparql, parsed), entities, properties)
-    if not isinstance(limit, int) or limit > DEFAULT_LIMIT:
-        raise CandidateRejected("limit_too_large", sparql, f"LIMIT {limit} > {DEFAULT_LIMIT}")
-    return _Checked(sparql, entities, properties)
+    try:
+        written = write_query(algebra, DEFAULT_LIMIT)
+    except NotWritable as exc:
+        raise CandidateRejected(exc.reason, sparql, exc.detail) from exc
+    return _Checked(written, entities, properties)
 
 
 def screen(candidates: Sequence[Candidate]) -> Screened:
-    """Split ``candidates`` into the allowed (in order, LIMIT added) and the rejected
-    (each logged with its reason).  A candidate that came as text only (a foreign backend:
-    no entities or properties) gets them from the parse, so that the chat can say what was
-    understood whichever backend produced the query."""
+    """Split ``candidates`` into the allowed (in order, written out from their checked
+    structure) and the rejected (each logged with its reason); never raises for a
+    candidate, so one bad candidate never costs the others.  A candidate that came as text
+    only (a foreign backend: no entities or properties) gets them from the structure, so
+    that the chat can say what was understood whichever backend produced the query."""
     accepted: list[Candidate] = []
     as_written: list[Candidate] = []
     rejected: list[CandidateRejected] = []
@@ -153,31 +197,99 @@ def screen(candidates: Sequence[Candidate]) -> Screened:
             log.warning("candidate rejected (%s): %s", exc.reason, exc.detail)
             rejected.append(exc)
             continue
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as exc:
+            # a structure rdflib built in a way no check foresaw: rejected, never the turn's end
+            log.exception("candidate unreadable")
+            rejected.append(CandidateRejected("unreadable", candidate.sparql, type(exc).__name__))
+            continue
         if not candidate.entities and not candidate.properties:  # a foreign candidate: what it names, read once
             candidate = dataclasses.replace(candidate, entities=checked.entities, properties=checked.properties)
         as_written.append(candidate)
-        accepted.append(candidate if checked.sparql == candidate.sparql
-                        else dataclasses.replace(candidate, sparql=checked.sparql))
+        accepted.append(dataclasses.replace(candidate, sparql=checked.sparql))
     return Screened(accepted, as_written, rejected)
+
+
+# ---------------------------------------------------------------- before parsing
+
+
+def prescreen(sparql: str) -> None:
+    """Size, nesting and characters, checked on the text before rdflib parses it (its parser
+    is slow and hungry on deep or long inputs).  Control characters and Unicode line
+    breaks, which parsers read differently (a bare ``\r`` ends a ``#`` comment for Oxigraph,
+    not for rdflib), and ``\\u``/``\\U`` escapes (rdflib expands them before parsing, so
+    ``\\u0023`` starts a comment for it alone) are refused anywhere in the text."""
+    if len(sparql) > MAX_QUERY_CHARS:
+        raise CandidateRejected("too_long", sparql, f"{len(sparql)} characters, the limit is {MAX_QUERY_CHARS}")
+    for ch in sparql:
+        if ch in _LINE_BREAKS or (unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"):
+            raise CandidateRejected("control_character", sparql, f"character U+{ord(ch):04X}")
+    if sparql.replace("\r\n", "\n").count("\r"):  # Oxigraph ends a comment there, rdflib does not
+        raise CandidateRejected("control_character", sparql, "a carriage return not followed by a line feed")
+    if "\\u" in sparql or "\\U" in sparql:  # rdflib expands them anywhere before parsing, Oxigraph does not
+        raise CandidateRejected("unicode_escape", sparql, "a \\u or \\U escape (write the character itself)")
+    for opening, closing, most in (("{", "}", MAX_BRACES), ("(", ")", MAX_PARENS)):
+        if sparql.count(opening) > most:
+            raise CandidateRejected("too_nested", sparql, f"{sparql.count(opening)} '{opening}' > {most}")
+        depth = deepest = 0
+        for ch in sparql:
+            if ch == opening:
+                depth += 1
+                deepest = max(deepest, depth)
+            elif ch == closing:
+                depth -= 1
+        if deepest > MAX_NESTING:
+            raise CandidateRejected("too_nested", sparql, f"'{opening}' nested {deepest} deep > {MAX_NESTING}")
 
 
 # ---------------------------------------------------------------- parsing
 
 
 def _parse(sparql: str) -> ParseResults:
-    try:
-        return parseQuery(sparql)
-    except _PARSE_ERRORS as exc:
-        if _is_update(sparql):
-            raise CandidateRejected("update", sparql, "an update request, not a query") from exc
-        raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+    """rdflib's parse of ``sparql``, given at most :data:`PARSE_TIMEOUT_S` (the parse runs in a
+    thread of its own; one past the limit is left to end there, its candidate rejected:
+    :func:`prescreen` keeps what it can cost small)."""
+    outcome: list[ParseResults | CandidateRejected] = []
+
+    def run() -> None:
+        try:
+            outcome.append(parseQuery(sparql))
+        except _PARSE_ERRORS as exc:
+            if _is_update(sparql):
+                outcome.append(CandidateRejected("update", sparql, "an update request, not a query"))
+            else:
+                outcome.append(CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}"))
+
+    thread = threading.Thread(target=run, name="guard-parse", daemon=True)
+    thread.start()
+    thread.join(PARSE_TIMEOUT_S)
+    if not outcome:
+        raise CandidateRejected("parse_timeout", sparql, f"not parsed in {PARSE_TIMEOUT_S}s")
+    if isinstance(outcome[0], CandidateRejected):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _translate(parsed: ParseResults, sparql: str) -> CompValue:
-    try:
-        return translateQuery(parsed, initNs=_NAMESPACES).algebra
-    except _PARSE_ERRORS as exc:
-        raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+    """rdflib's algebra of ``parsed``, its triple patterns in the order the candidate wrote
+    them: rdflib sorts them by its own evaluator's cost heuristic (``reorderTriples``, which
+    it calls by its module-level name), and the written query keeps the candidate's order
+    so that its verbalization, and the validator's score, stay what they were."""
+    with _TRANSLATING:
+        reorder = rdflib_algebra.reorderTriples
+        rdflib_algebra.reorderTriples = _as_written
+        try:
+            return translateQuery(parsed, initNs=_NAMESPACES).algebra
+        except _PARSE_ERRORS as exc:
+            raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        finally:
+            rdflib_algebra.reorderTriples = reorder
+
+
+_TRANSLATING = threading.Lock()
+
+
+def _as_written(triples: Iterable[TriplePattern]) -> list[TriplePattern]:
+    return list(triples)
 
 
 def _is_update(sparql: str) -> bool:
@@ -220,23 +332,28 @@ def _is_subquery(node: CompValue, root: CompValue) -> bool:
 
 
 def _check_node(node: CompValue, sparql: str) -> None:
-    name = node.name
-    if name in ALLOWED_PATTERNS or name in ALLOWED_EXPRESSIONS:
+    if node.name in ALLOWED_NODES:
         return
-    if name.startswith("Aggregate_"):
+    reason = _REASONS.get(node.name, "operator")
+    raise CandidateRejected(reason, sparql, f"{node.name} is not on the allow-list")
+
+
+def _check_slice(algebra: CompValue, sparql: str) -> None:
+    """A LIMIT of at most :data:`DEFAULT_LIMIT`, an OFFSET of at most :data:`MAX_OFFSET`."""
+    top = algebra["p"]
+    if algebra.name != "SelectQuery" or top.name != "Slice":
         return
-    if name.startswith("Builtin_") and name not in FORBIDDEN_BUILTINS:
-        return
-    reason = {"ServiceGraphPattern": "service", "Graph": "graph", "Union": "union", "LeftJoin": "optional",
-              "Minus": "minus", "Function": "extension_function"}.get(name, "operator")
-    raise CandidateRejected(reason, sparql, f"{name} is not on the allow-list")
+    limit, offset = _field(top, "length"), _field(top, "start") or 0
+    if limit is not None and (not isinstance(limit, int) or limit > DEFAULT_LIMIT):
+        raise CandidateRejected("limit_too_large", sparql, f"LIMIT {limit} > {DEFAULT_LIMIT}")
+    if not isinstance(offset, int) or offset > MAX_OFFSET:
+        raise CandidateRejected("offset_too_large", sparql, f"OFFSET {offset} > {MAX_OFFSET}")
 
 
 # ---------------------------------------------------------------- triple patterns
 
 
-def _check_triples(triples: list[tuple[Identifier, Identifier | Path, Identifier]], bound: set[Variable],
-                   sparql: str) -> None:
+def _check_triples(triples: list[TriplePattern], bound: set[Variable], sparql: str) -> None:
     if len(triples) > MAX_PATTERNS:
         raise CandidateRejected("too_many_patterns", sparql, f"{len(triples)} triple patterns > {MAX_PATTERNS}")
     stars = 0
@@ -250,9 +367,14 @@ def _check_triples(triples: list[tuple[Identifier, Identifier | Path, Identifier
 
 def _check_path(path: Path, s: Identifier, o: Identifier, sparql: str) -> int:
     """How many ``*``/``+`` closures ``path`` has (0 or 1); raises for a path off the list."""
-    closures = [p for p in _path_parts(path) if isinstance(p, MulPath) and p.mod in ("*", "+")]
-    if any(isinstance(p, NegatedPath) for p in _path_parts(path)):
+    parts = list(_path_parts(path))
+    if any(isinstance(p, NegatedPath) for p in parts):
         raise CandidateRejected("negated_path", sparql, str(path))
+    if not all(isinstance(p, URIRef | InvPath | SequencePath | AlternativePath | MulPath) for p in parts):
+        raise CandidateRejected("path", sparql, str(path)[:100])
+    if sum(isinstance(p, URIRef) for p in parts) > MAX_PATH_STEPS:
+        raise CandidateRejected("path", sparql, f"{path} (more than {MAX_PATH_STEPS} steps)")
+    closures = [p for p in parts if isinstance(p, MulPath) and p.mod in ("*", "+")]
     if not closures:
         return 0
     anchored = isinstance(s, URIRef) or isinstance(o, URIRef)
@@ -263,19 +385,20 @@ def _check_path(path: Path, s: Identifier, o: Identifier, sparql: str) -> int:
 
 
 def _path_parts(path: Path | URIRef) -> Iterator[Path | URIRef]:
+    """``path`` and every path inside it (each kind of rdflib path, its own field)."""
     yield path
-    if isinstance(path, SequencePath | AlternativePath):
+    if isinstance(path, SequencePath | AlternativePath | NegatedPath):
         for arg in path.args:
             yield from _path_parts(arg)
-    elif isinstance(path, MulPath | InvPath):
+    elif isinstance(path, MulPath):
         yield from _path_parts(path.path)
-    elif isinstance(path, NegatedPath):
-        yield from path.args
+    elif isinstance(path, InvPath):
+        yield from _path_parts(path.arg)
 
 
-def _check_connected(triples: list[tuple[Identifier, Identifier | Path, Identifier]], bound: set[Variable],
-                     sparql: str) -> None:
-    """Every triple pattern must reach a constant through shared variables."""
+def _check_connected(triples: list[TriplePattern], bound: set[Variable], sparql: str) -> None:
+    """Every triple pattern must reach a constant through shared variables, and the ones
+    with variables must form one group (two groups make their cartesian product)."""
     parent: dict[object, object] = {}
 
     def find(x: object) -> object:
@@ -288,27 +411,154 @@ def _check_connected(triples: list[tuple[Identifier, Identifier | Path, Identifi
     def union(a: object, b: object) -> None:
         parent[find(a)] = find(b)
 
-    anchor = object()
+    anchored: set[object] = set()
+    with_variables: list[int] = []
     for index, (s, p, o) in enumerate(triples):
         node = ("triple", index)
         find(node)
-        for term in _terms(s, p, o):
-            if isinstance(term, Variable):
-                union(node, term)
-                if term in bound:
-                    union(node, anchor)
-        if _is_constant(s) or _is_constant(o):
-            union(node, anchor)
-    loose = [i for i in range(len(triples)) if find(("triple", i)) != find(anchor)]
+        variables = [t for t in _terms(s, p, o) if isinstance(t, Variable)]
+        if variables:
+            with_variables.append(index)
+        for term in variables:
+            union(node, term)
+        if _is_constant(s) or _is_constant(o) or any(t in bound for t in variables):
+            anchored.add(node)
+    roots = {find(a) for a in anchored}
+    loose = [i for i in range(len(triples)) if find(("triple", i)) not in roots]
     if loose:
         s, p, o = triples[loose[0]]
         raise CandidateRejected("unanchored_pattern", sparql,
                                 f"{len(loose)} triple pattern(s) not connected to a constant, "
                                 f"e.g. {s.n3()} {_n3(p)} {o.n3()}")
+    groups = {find(("triple", i)) for i in with_variables}
+    if len(groups) > 1:
+        raise CandidateRejected("cartesian_product", sparql,
+                                f"{len(groups)} groups of triple patterns share no variable")
 
 
-def _ids(triples: list[tuple[Identifier, Identifier | Path, Identifier]],
-         values: list[object]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _check_answers_from_graph(algebra: CompValue, nodes: list[CompValue], triples: list[TriplePattern],
+                              sparql: str) -> None:
+    """An answer comes from the graph: a query has a triple pattern, and every projected
+    variable is bound by one (or is an aggregate over such a variable), never by a constant
+    the candidate wrote itself (``VALUES ?answer { "Paris" }``, ``BIND("Paris" AS ?answer)``)."""
+    if not triples:
+        raise CandidateRejected("no_pattern", sparql, "no triple pattern: the answer would not come from the KG")
+    if algebra.name != "SelectQuery":
+        return
+    in_graph = {t for s, p, o in triples for t in _terms(s, p, o) if isinstance(t, Variable)}
+    aggregates = {a["res"]: a for n in nodes if n.name == "AggregateJoin" for a in n["A"]}
+    for node in nodes:
+        if node.name == "Extend" and node["var"] in algebra["PV"]:
+            if not _is_aggregate_result(node["expr"]):
+                raise CandidateRejected("answer_not_from_graph", sparql,
+                                        f"?{node['var']} is computed, not read from the KG")
+            argument = _field(aggregates[node["expr"]], "vars")
+            if argument not in (None, "*") and argument not in in_graph:
+                raise CandidateRejected("answer_not_from_graph", sparql,
+                                        f"?{node['var']} aggregates what no triple pattern binds")
+    for var in algebra["PV"]:
+        if var not in in_graph and not any(n.name == "Extend" and n["var"] == var for n in nodes):
+            raise CandidateRejected("answer_not_from_graph", sparql, f"?{var} is bound by no triple pattern")
+
+
+# ---------------------------------------------------------------- pricing
+
+
+def _price(nodes: list[CompValue], triples: list[TriplePattern], bound: set[Variable], sparql: str) -> None:
+    """What a query may cost: unbound predicates, join depth, wide variables, BINDs,
+    string building, regular expressions, ORDER BY conditions and expression size."""
+    loose_predicates = [(s, p, o) for s, p, o in triples if isinstance(p, Variable) and p not in bound]
+    if len(loose_predicates) > MAX_VARIABLE_PREDICATES:
+        raise CandidateRejected("variable_predicates", sparql,
+                                f"{len(loose_predicates)} unbound predicates > {MAX_VARIABLE_PREDICATES}")
+    for s, _, o in loose_predicates:
+        if not any(_is_constant(t) or t in bound for t in (s, o)):
+            raise CandidateRejected("variable_predicates", sparql,
+                                    "an unbound predicate between two variables (a join chain of any size)")
+    depth = _join_depth(triples, bound)
+    if depth > MAX_JOIN_DEPTH:
+        raise CandidateRejected("join_depth", sparql, f"a pattern {depth} joins from a constant > {MAX_JOIN_DEPTH}")
+    wide = _wide_variables(triples, bound)
+    if len(wide) > MAX_WIDE_VARIABLES:
+        raise CandidateRejected("wide_join", sparql, f"{len(wide)} variables reached only backwards from a "
+                                                     f"constant ({', '.join(sorted('?' + v for v in wide))})")
+    names = [n.name for n in nodes]
+    binds = sum(1 for n in nodes if n.name == "Extend" and not _is_aggregate_result(n["expr"]))
+    if binds > MAX_BINDS:
+        raise CandidateRejected("too_many_binds", sparql, f"{binds} BINDs > {MAX_BINDS}")
+    builders = sum(1 for name in names if name in STRING_BUILDERS)
+    if builders > MAX_STRING_BUILDERS:
+        raise CandidateRejected("string_building", sparql, f"{builders} string-building calls > "
+                                                           f"{MAX_STRING_BUILDERS}")
+    for node in nodes:
+        if node.name == "Builtin_CONCAT" and len(_list(_field(node, "arg"))) > MAX_CONCAT_ARGS:
+            raise CandidateRejected("string_building", sparql, f"CONCAT of more than {MAX_CONCAT_ARGS} values")
+        if node.name == "Builtin_REGEX":
+            _check_regex(node, sparql)
+        if node.name == "OrderBy" and len(_list(node["expr"])) > MAX_ORDER_CONDITIONS:
+            raise CandidateRejected("order_by", sparql, f"more than {MAX_ORDER_CONDITIONS} ORDER BY conditions")
+    if names.count("Builtin_REGEX") > MAX_REGEX:
+        raise CandidateRejected("regex", sparql, f"more than {MAX_REGEX} REGEX calls")
+    expressions = sum(1 for name in names if name not in _STRUCTURE)
+    if expressions > MAX_EXPRESSION_NODES:
+        raise CandidateRejected("expression_size", sparql, f"{expressions} expression nodes > "
+                                                           f"{MAX_EXPRESSION_NODES}")
+
+
+def _check_regex(node: CompValue, sparql: str) -> None:
+    pattern, flags = _field(node, "pattern"), _field(node, "flags")
+    if not isinstance(pattern, Literal) or len(str(pattern)) > MAX_REGEX_CHARS:
+        raise CandidateRejected("regex", sparql, f"a REGEX pattern must be a constant of at most "
+                                                 f"{MAX_REGEX_CHARS} characters")
+    if "{" in str(pattern):  # counted repetition is how a small pattern compiles to a huge automaton
+        raise CandidateRejected("regex", sparql, "a REGEX pattern with a counted repetition ({n})")
+    if flags is not None and (not isinstance(flags, Literal) or not set(str(flags)) <= set("imsx")):
+        raise CandidateRejected("regex", sparql, "REGEX flags must be a constant of i, m, s, x")
+
+
+def _is_aggregate_result(expr: object) -> bool:
+    return isinstance(expr, Variable) and str(expr).startswith("__agg_")
+
+
+def _list(value: object) -> list[object]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _join_depth(triples: list[TriplePattern], bound: set[Variable]) -> int:
+    """How many joins the farthest pattern is from a pattern that names a constant."""
+    distance: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for i, (s, p, o) in enumerate(triples):
+        if _is_constant(s) or _is_constant(o) or any(t in bound for t in _terms(s, p, o)):
+            distance[i] = 0
+            queue.append(i)
+    while queue:
+        i = queue.popleft()
+        shared = {t for t in _terms(*triples[i]) if isinstance(t, Variable)}
+        for j, triple in enumerate(triples):
+            if j not in distance and shared & set(_terms(*triple)):
+                distance[j] = distance[i] + 1
+                queue.append(j)
+    return max(distance.values(), default=0)
+
+
+def _wide_variables(triples: list[TriplePattern], bound: set[Variable]) -> set[str]:
+    """Variables whose only constant is the object of their own pattern (``?x wdt:P31 wd:Q5``:
+    every instance of a class) and that no pattern reaches forwards from a constant or
+    ``VALUES``: two of them joined are a product of two large sets."""
+    narrow = set(bound)
+    backwards: set[Variable] = set()
+    for s, _, o in triples:
+        if isinstance(o, Variable) and _is_constant(s):
+            narrow.add(o)
+        if isinstance(s, Variable) and _is_constant(o):
+            backwards.add(s)
+    return {str(v) for v in backwards - narrow}
+
+
+def _ids(triples: list[TriplePattern], values: list[object]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The Wikidata entity ids (subject/object IRIs and ``VALUES`` IRIs) and property ids
     (predicates, each step of a path) a query names, in order of appearance."""
     nodes = [t for s, _, o in triples for t in (s, o)] + list(values)
@@ -331,20 +581,3 @@ def _is_constant(term: Identifier) -> bool:
 
 def _n3(p: Identifier | Path) -> str:
     return p.n3() if isinstance(p, Identifier) else str(p)
-
-
-# ---------------------------------------------------------------- rewriting
-
-
-def _add_limit(sparql: str, parsed: ParseResults) -> str:
-    """``sparql`` with ``LIMIT`` :data:`DEFAULT_LIMIT` appended.
-
-    The parser accepted ``sparql`` up to its end (it parses the whole text), so when the
-    query has no LIMIT and no trailing ``VALUES`` block, its text ends with its solution
-    modifiers (ORDER BY, OFFSET, or none) plus blanks or a comment: a LIMIT clause on a
-    new line is then where the grammar expects it (checked by the tests, which parse
-    every rewritten candidate again)."""
-    query = parsed[1]
-    if "valuesClause" in query:
-        raise CandidateRejected("no_limit", sparql, "a trailing VALUES block: no LIMIT can be appended")
-    return f"{sparql.rstrip()}\nLIMIT {DEFAULT_LIMIT}"

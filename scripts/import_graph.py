@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ("core", "kg", "qa", "backends", "validator", "evaluation", "service", "training", "chat", "cli")
+FLOORS = ("core", "lang", "kg", "qa", "backends", "validator", "evaluation", "service", "training", "chat", "cli")
 """Bottom to top: a folder may import the ones before it."""
 HEAVY = ("torch", "gradio")
 """Libraries whose import is worth deferring: an import inside a function may avoid them."""

@@ -20,7 +20,7 @@ from backends.fake import FakeBackend
 from cli.main import main as kgqa
 from core.errors import SessionLogError
 from qa.candidate import Candidate
-from qa.guard import DEFAULT_LIMIT
+from qa.guard import check_query
 from qa.pipeline import Pipeline
 from service.session_log import SessionLog, export_csv, export_qald_json, new_session_id
 
@@ -79,7 +79,7 @@ def test_one_row_per_turn_with_everything_the_issue_lists(log_path: Path, pipeli
     assert (row["detected_lang"], row["used_lang"], row["selected_lang"]) == ("en", "en", None)
     assert row["backend"] == "fake"
     assert [c["backend_score"] for c in row["candidates"]] == [0.9, 0.3]
-    assert row["chosen_sparql"] == f"{BIRTHPLACE}\nLIMIT {DEFAULT_LIMIT}" and row["chosen_rank"] == 1  # what ran
+    assert row["chosen_sparql"] == check_query(BIRTHPLACE) and row["chosen_rank"] == 1  # what ran
     assert [a["id"] for a in row["answers"]] == ["Q3012"]
     assert row["abstained"] is False and row["status"] == "ok"
     assert set(row["latency_ms"]) == {"detect", "generate", "execute", "label", "name", "total", "render"}

@@ -161,7 +161,8 @@ def test_pick_label_prefers_related_language():
 
 
 def _unlimited(sparql: str, lang: str) -> str:
-    """The candidate as its backend wrote it (the guard appends a LIMIT to a SELECT without one)."""
+    """The candidate as its backend wrote it (the guard writes it out with a LIMIT on a line of its
+    own when it had none; these candidates are already in the form the guard writes)."""
     return sparql.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")
 
 

@@ -20,6 +20,7 @@ from core.errors import KGUnavailable
 from core.settings import Settings
 from kg.client import EmbeddedKG, RemoteKG, question_budget
 from kg.endpoint import (
+    PROFILES,
     EndpointCaches,
     EndpointIndex,
     EndpointProfile,
@@ -127,6 +128,9 @@ def test_profiles_from_settings():
     assert endpoint_profile(Settings(kg_endpoint="http://x/sparql")).popularity == "degree"  # type: ignore[union-attr]
     with pytest.raises(KGUnavailable, match="unknown KG profile"):
         endpoint_profile(Settings(kg_profile="nope"))
+    from core.settings import KG_PROFILES
+
+    assert set(PROFILES) | {"embedded"} == set(KG_PROFILES)  # the settings check knows every profile
 
 
 # ---------------------------------------------------------------- the same reads as the label index

@@ -8,14 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from chat.messages import message, turn_message
 from core.settings import load_settings
 from service.app import create_app
 from service.server import ServerThread
@@ -109,8 +107,12 @@ def test_no_worker_survives_its_parent(tiny_source: tuple[Path, Path], sig: int,
 
 
 @pytest.mark.slow
-def test_a_query_past_its_deadline_kills_the_worker_and_the_next_user_is_answered(
+def test_a_query_that_would_run_past_its_deadline_never_holds_the_worker(
         tiny_source: tuple[Path, Path]) -> None:
+    """FOREVER held a worker until the serve deadline killed it.  Since issue 35 the guard
+    prices candidates (a chain of unbound predicates is refused) and every embedded query runs
+    bounded (kg.bounded): the turn ends well before the deadline, the worker is not killed,
+    and the next user is answered by it."""
     def qanswer(request: Request) -> Reply:
         forever = "forever" in json.dumps(request.query) + request.body.decode("utf-8", "replace")
         return Reply.json({"queries": [{"query": FOREVER if forever else CAPITAL, "confidence": 0.9}]})
@@ -120,32 +122,14 @@ def test_a_query_past_its_deadline_kills_the_worker_and_the_next_user_is_answere
         settings = load_settings({}, kg_source=source, cache_dir=cache, validator=False, backend="qanswer",
                                  qanswer_url=server.url, timeout_s=2.0)
         with WorkerPipeline(settings, 1, deadline_s=DEADLINE_S) as pool, ServerThread(create_app(pool)) as api:
-            victim = pool.pids()[0]
-            started = time.monotonic()
-            turns: list = []
-
-            def ask_forever() -> None:
-                turns.append(pool.answer("What is the capital of forever?", "en"))
-                turns.append(time.monotonic() - started)
-
-            asking = threading.Thread(target=ask_forever)
-            asking.start()
-            time.sleep(DEADLINE_S * 0.75)
-            health = httpx.get(api.url + "/health", timeout=10)
-            assert health.status_code == 503 and health.json()["stuck"] == [victim]
-            asking.join(timeout=DEADLINE_S * 2)
-            turn, took = turns
-            assert turn.status == "service_error" and not turn.answered
-            assert turn_message(turn) == message("service_unavailable", "en")
-            assert DEADLINE_S <= took <= DEADLINE_S + 2.0
-            assert not _running(victim) and pool.stuck() == []
-            started = time.monotonic()
+            worker = pool.pids()[0]
+            turn = pool.answer("What is the capital of forever?", "en")
+            assert not turn.answered and [r["reason"] for r in turn.rejected] == ["variable_predicates"]
+            assert pool.stuck() == [] and pool.pids() == [worker] and _running(worker)
             turn = pool.answer("What is the capital of Germany?", "en")
             assert turn.answered and turn.answers[0].id == "Q64"
-            assert time.monotonic() - started <= 2.0
-            assert victim not in pool.pids() and len(pool.pids()) == 1
             health = httpx.get(api.url + "/health", timeout=10)
-            assert health.status_code == 200 and health.json()["stuck"] == []  # the probe ran in a worker
+            assert health.status_code == 200 and health.json()["stuck"] == 0  # the probe ran in a worker
 
 
 def test_workers_are_forked_from_one_loaded_process(tiny_source: tuple[Path, Path]) -> None:

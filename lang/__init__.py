@@ -1,0 +1,52 @@
+"""Each supported language in one place.
+
+As spaCy's ``lang/xx/``: ``lang/de/`` holds everything German (its word lists and rules,
+one module per kind: ``stop_words.py``, ``examples.py`` …) and builds one
+:class:`~lang.base.Language`.  This registry declares the supported languages once
+(:data:`SUPPORTED`); the rest of the code asks it (``lang.get("de")``) instead of keeping
+its own tables keyed by language codes.  (``lang`` is also everybody's name for a language
+code: import names from it, ``from lang import SUPPORTED, get as language``, not the module.)
+
+Adding a language: create ``lang/xx/__init__.py`` defining ``LANGUAGE = Language("xx", …)``
+and add ``"xx"`` to :data:`SUPPORTED` (or :data:`SEED`).  Language names come from CLDR
+(Babel), scripts from the ``regex`` module, stemmers and morphology from Snowball and
+pymorphy3: none of that is written here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from lang.base import Language
+
+__all__ = ["MAIN", "SEED", "SUPPORTED", "Language", "get", "is_supported", "supported"]
+
+MAIN: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
+"""The ten main languages (the widest word lists and the written test questions)."""
+
+SEED: tuple[str, ...] = ("be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
+"""Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
+
+SUPPORTED: tuple[str, ...] = MAIN + SEED
+"""Every language the product reads and speaks (UI text, messages, language selector)."""
+
+
+def is_supported(code: str | None) -> bool:
+    """Whether ``code`` is one of :data:`SUPPORTED`."""
+    return code in SUPPORTED
+
+
+@cache
+def get(code: str) -> Language:
+    """The :class:`Language` of ``code``; raises :class:`KeyError` for an unsupported one."""
+    if code not in SUPPORTED:
+        raise KeyError(code)
+    module = importlib.import_module(f"lang.{code}")
+    language: Language = module.LANGUAGE
+    return language
+
+
+def supported() -> tuple[Language, ...]:
+    """Every supported language, in :data:`SUPPORTED` order."""
+    return tuple(get(code) for code in SUPPORTED)

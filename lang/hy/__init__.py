@@ -1,0 +1,5 @@
+"""Armenian: everything the product knows of the language (see :mod:`lang`)."""
+
+from lang.base import Language
+
+LANGUAGE = Language("hy", seed=True)

@@ -1,0 +1,5 @@
+"""Italian: everything the product knows of the language (see :mod:`lang`)."""
+
+from lang.base import Language
+
+LANGUAGE = Language("it")
