@@ -1,7 +1,7 @@
 """The Gradio 6 chat.
 
 :func:`build_app` wires an already-built :class:`~qa.pipeline.Pipeline` and a
-:class:`~chat.session_log.SessionLog` into a ``gr.Blocks``; :func:`launch` builds both
+:class:`~service.session_log.SessionLog` into a ``gr.Blocks``; :func:`launch` builds both
 from :class:`~core.settings.Settings` and serves the app (``python app.py``).
 
 One question gives exactly one answer message.  The turn is committed to the session log
