@@ -5,6 +5,50 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# ---- house: words and rules of the question's shape, numbers, courtesies, detection cues ----
+@dataclass(frozen=True)
+class ShapeWords:
+    """Words that mark a question's shape, in one language (``lang/<code>/shape_words.py``).
+
+    A word ending in ``*`` is a stem (any ending); ``*`` inside a word matches any letters
+    ("am *sten").  :mod:`backends.local.words` reads them per language; a language without
+    a kind of word falls back to English for it where the reader says so."""
+
+    count: tuple[str, ...] = ()
+    """"how many"."""
+    superlative: tuple[str, ...] = ()
+    """"the most", "largest": a superlative question."""
+    ordinal: tuple[str, ...] = ()
+    """"first", "second": an ordinal asks for an order the KG rarely holds."""
+    ordinal_form: str = ""
+    """A regular expression for ordinals past :attr:`ordinal` ("fortieth", « cuadragésimo »)."""
+    wh: tuple[str, ...] = ()
+    """Question words: a question that has one is no yes/no question."""
+    alternative: tuple[str, ...] = ()
+    """"or" between two choices."""
+    question_particles: tuple[str, ...] = ()
+    """Alternative words that also end a question without offering a choice (Japanese か)."""
+    lists: tuple[str, ...] = ()
+    """"or", "and" between the members of a list."""
+    than: tuple[str, ...] = ()
+    """"than" of a comparison."""
+    amount: tuple[str, ...] = ()
+    """Words for an amount of things ("the largest number of lakes")."""
+    yes_no_openers: tuple[str, ...] = ()
+    """Words that open a yes/no question ("is", "was", « est-ce que »)."""
+    yes_no_anywhere: tuple[str, ...] = ()
+    """Marks of a yes/no question anywhere in it (« ли », 吗)."""
+    more: tuple[str, ...] = ()
+    """Words of a descending order ("more", "highest")."""
+    less: tuple[str, ...] = ()
+    """Words of an ascending order ("less", "lowest")."""
+    gradables: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Gradable words by the name of their reading in :data:`backends.local.words.GRADABLES` ("older")."""
+    literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Words of a literal property by its id ("P569": "born", "birth*")."""
+# ---- end of house ----
+
+
 @dataclass(frozen=True)
 class Language:
     """One supported language's word lists and rules, as spaCy's ``lang/xx/`` keeps them.
@@ -24,3 +68,6 @@ class Language:
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
     pronouns: frozenset[str] = frozenset()
     """Words that refer back to the previous turn's subject in a follow-up question."""
+    # ---- house ----
+    shape_words: ShapeWords = ShapeWords()
+    """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -1,5 +1,6 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.de.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("de")
+LANGUAGE = Language("de", shape_words=SHAPE_WORDS)

@@ -1,5 +1,6 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.fr.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("fr")
+LANGUAGE = Language("fr", shape_words=SHAPE_WORDS)

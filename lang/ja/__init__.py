@@ -1,5 +1,6 @@
 """Japanese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ja.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("ja")
+LANGUAGE = Language("ja", shape_words=SHAPE_WORDS)

@@ -1,5 +1,6 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.pt.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("pt")
+LANGUAGE = Language("pt", shape_words=SHAPE_WORDS)

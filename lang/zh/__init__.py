@@ -1,5 +1,6 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("zh")
+LANGUAGE = Language("zh", shape_words=SHAPE_WORDS)
