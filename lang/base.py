@@ -71,3 +71,7 @@ class Language:
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""
+    complex_templates: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Templates of complex questions by shape (training data: :mod:`training.synthetic`)."""
+    million: str = ""
+    """How a number of millions is written ("{} million"; :mod:`training.synthetic`)."""

@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.de.shape_words import SHAPE_WORDS
+from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("de", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("de", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)

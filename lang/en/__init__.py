@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.en.shape_words import SHAPE_WORDS
+from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("en", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("en", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)

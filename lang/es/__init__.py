@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.es.shape_words import SHAPE_WORDS
+from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("es", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("es", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)

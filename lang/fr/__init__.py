@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.fr.shape_words import SHAPE_WORDS
+from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("fr", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("fr", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)

@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.it.shape_words import SHAPE_WORDS
+from lang.it.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("it", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("it", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)

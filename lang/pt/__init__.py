@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.pt.shape_words import SHAPE_WORDS
+from lang.pt.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("pt", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("pt", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)

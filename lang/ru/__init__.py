@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.ru.shape_words import SHAPE_WORDS
+from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("ru", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("ru", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)

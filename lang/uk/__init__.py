@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.uk.shape_words import SHAPE_WORDS
+from lang.uk.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("uk", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("uk", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)

@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.zh.shape_words import SHAPE_WORDS
+from lang.zh.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("zh", shape_words=SHAPE_WORDS)
+LANGUAGE = Language("zh", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)
