@@ -40,8 +40,9 @@ from core.errors import SessionLogError
 from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
+from lang import get as language
 from qa.answer import TurnNotLogged, answer_and_log
-from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
+from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
 from service.ratelimit import ClientLimiter
@@ -186,7 +187,7 @@ def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settin
 
 def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]]:
     """Selector entries: "detect automatically" and the chat's languages by their own names."""
-    return [(message(auto_key, ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
+    return [(message(auto_key, ui), AUTO)] + [(language(c).name, c) for c in SUPPORTED_LANGUAGES]
 
 
 # ---------------------------------------------------------------- the app

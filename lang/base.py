@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from babel import Locale
+
 
 # ---- house: words and rules of the question's shape, numbers, courtesies, detection cues ----
 @dataclass(frozen=True)
@@ -75,3 +77,12 @@ class Language:
     """Templates of complex questions by shape (training data: :mod:`training.synthetic`)."""
     million: str = ""
     """How a number of millions is written ("{} million"; :mod:`training.synthetic`)."""
+    cue_words: frozenset[str] = frozenset()
+    """Words frequent in short questions of this language and rare in the others of its
+    script: evidence for it when the question's language is detected (:mod:`qa.detect`)."""
+
+    @property
+    def name(self) -> str:
+        """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""
+        own = Locale.parse(self.code).get_display_name(self.code) or self.code
+        return own[:1].upper() + own[1:]

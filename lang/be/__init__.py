@@ -1,5 +1,6 @@
 """Belarusian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.be.cue_words import CUE_WORDS
 
-LANGUAGE = Language("be", seed=True)
+LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS)

@@ -1,7 +1,10 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.de.cue_words import CUE_WORDS
 from lang.de.shape_words import SHAPE_WORDS
 from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("de", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)
+LANGUAGE = Language(
+    "de", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+)

@@ -1,7 +1,10 @@
 """English: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.en.cue_words import CUE_WORDS
 from lang.en.shape_words import SHAPE_WORDS
 from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("en", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)
+LANGUAGE = Language(
+    "en", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+)

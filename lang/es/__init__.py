@@ -1,7 +1,10 @@
 """Spanish: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.es.cue_words import CUE_WORDS
 from lang.es.shape_words import SHAPE_WORDS
 from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("es", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)
+LANGUAGE = Language(
+    "es", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+)

@@ -1,7 +1,10 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.fr.cue_words import CUE_WORDS
 from lang.fr.shape_words import SHAPE_WORDS
 from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("fr", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)
+LANGUAGE = Language(
+    "fr", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+)

@@ -1,7 +1,8 @@
 """Italian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.it.cue_words import CUE_WORDS
 from lang.it.shape_words import SHAPE_WORDS
 from lang.it.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("it", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)
+LANGUAGE = Language("it", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)

@@ -1,7 +1,8 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.pt.cue_words import CUE_WORDS
 from lang.pt.shape_words import SHAPE_WORDS
 from lang.pt.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("pt", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)
+LANGUAGE = Language("pt", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)

@@ -1,7 +1,10 @@
 """Russian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ru.cue_words import CUE_WORDS
 from lang.ru.shape_words import SHAPE_WORDS
 from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("ru", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION)
+LANGUAGE = Language(
+    "ru", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+)

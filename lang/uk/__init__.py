@@ -1,7 +1,8 @@
 """Ukrainian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.uk.cue_words import CUE_WORDS
 from lang.uk.shape_words import SHAPE_WORDS
 from lang.uk.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("uk", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)
+LANGUAGE = Language("uk", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)
