@@ -1,4 +1,5 @@
-"""Training and calibration of the answer confidence (:mod:`validator.confidence`)::
+"""Training and calibration of the answer confidence (an experiment not wired into the pipeline:
+:mod:`training.confidence_model`)::
 
     nice .venv/bin/python -m training.confidence collect   # .cache/answer_confidence/records.jsonl (resumable)
     .venv/bin/python -m training.confidence train           # assets/validator/confidence.json
@@ -45,10 +46,10 @@ from qa.detect import detect_language
 from service.factory import make_backend, open_kg
 from training import onehop
 from training.build import ONEHOP_PER_SPLIT, bench_paths, written_test_entities
+from training.confidence_model import CONFIDENCE_PATH, TOP_K, VALIDATOR_FEATURES, AnswerConfidence, ConfidenceModel
 from training.data import execute_candidate, item_split
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import generate, load_facts, mentions_gold, to_items
-from validator.confidence import CONFIDENCE_PATH, TOP_K, VALIDATOR_FEATURES, AnswerConfidence, ConfidenceModel
 from validator.model import read_config
 from validator.runtime import load_encoder
 from validator.verbalize import Verbalizer
@@ -296,7 +297,7 @@ class Outcome:
 
 
 def outcomes(model: ConfidenceModel, records: Iterable[Record]) -> list[Outcome]:
-    """The most probable candidate of each record (see :func:`validator.confidence.decide`)."""
+    """The most probable candidate of each record (see :func:`training.confidence_model.decide`)."""
     out = []
     for r in records:
         if not r.rows:
