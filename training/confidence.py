@@ -106,21 +106,23 @@ def _source(item: EvalItem) -> str:
 
 
 def collect(settings: Settings, out: Path, *, synthetic: bool = True, limit: int | None = None,
-            progress: bool = True) -> int:
-    """Append a record for every item not yet in ``out``; returns how many were added."""
+            progress: bool = True, kg: Any = None, backend: Any = None,
+            bench_files: Sequence[Path] | None = None) -> int:
+    """Append a record for every item not yet in ``out``; returns how many were added.
+    ``kg``, ``backend`` and ``bench_files`` default to the configured ones."""
     import torch
     from tqdm import tqdm
 
 
     torch.set_num_threads(1)
-    kg = open_kg(settings)
-    backend = make_backend(settings, kg)
+    kg = kg or open_kg(settings)
+    backend = backend or make_backend(settings, kg)
     encoder, _ = load_encoder(settings.validator_dir, settings.model_dir)
     placeholder = ConfidenceModel(TreeRanker((), 0.0, []), k=TOP_K, uses_validator=True)
     lexicon = default_lexicon(Path(settings.lexicon_path))
     stage = AnswerConfidence(kg, placeholder, lexicon, scorer=encoder,
                              verbalize=Verbalizer(kg, names=lexicon, timeout_s=5.0))
-    items = select_items(load_datasets(bench_paths()), lang="all")
+    items = select_items(load_datasets(list(bench_files or bench_paths())), lang="all")
     random.Random(13).shuffle(items)
     if synthetic:
         templated = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=13))
