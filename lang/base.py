@@ -81,6 +81,10 @@ class Language:
     """Words frequent in short questions of this language and rare in the others of its
     script: evidence for it when the question's language is detected (:mod:`qa.detect`)."""
 
+    label_fallbacks: tuple[str, ...] = ()
+    """The languages a name may come from, in order, when the KG has none in this one
+    (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+
     @property
     def name(self) -> str:
         """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""

@@ -2,9 +2,15 @@
 
 from lang.base import Language
 from lang.de.cue_words import CUE_WORDS
+from lang.de.names import LABEL_FALLBACKS
 from lang.de.shape_words import SHAPE_WORDS
 from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
-    "de", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+    "de",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
 )

@@ -6,5 +6,9 @@ from lang.en.shape_words import SHAPE_WORDS
 from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
-    "en", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+    "en",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
 )

@@ -2,9 +2,15 @@
 
 from lang.base import Language
 from lang.es.cue_words import CUE_WORDS
+from lang.es.names import LABEL_FALLBACKS
 from lang.es.shape_words import SHAPE_WORDS
 from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
-    "es", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+    "es",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
 )

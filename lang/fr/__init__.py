@@ -2,9 +2,15 @@
 
 from lang.base import Language
 from lang.fr.cue_words import CUE_WORDS
+from lang.fr.names import LABEL_FALLBACKS
 from lang.fr.shape_words import SHAPE_WORDS
 from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
-    "fr", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+    "fr",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
 )

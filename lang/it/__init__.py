@@ -2,7 +2,14 @@
 
 from lang.base import Language
 from lang.it.cue_words import CUE_WORDS
+from lang.it.names import LABEL_FALLBACKS
 from lang.it.shape_words import SHAPE_WORDS
 from lang.it.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("it", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)
+LANGUAGE = Language(
+    "it",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+)

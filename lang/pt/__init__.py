@@ -2,7 +2,14 @@
 
 from lang.base import Language
 from lang.pt.cue_words import CUE_WORDS
+from lang.pt.names import LABEL_FALLBACKS
 from lang.pt.shape_words import SHAPE_WORDS
 from lang.pt.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("pt", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)
+LANGUAGE = Language(
+    "pt",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+)

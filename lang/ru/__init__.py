@@ -2,9 +2,15 @@
 
 from lang.base import Language
 from lang.ru.cue_words import CUE_WORDS
+from lang.ru.names import LABEL_FALLBACKS
 from lang.ru.shape_words import SHAPE_WORDS
 from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
-    "ru", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, million=MILLION, cue_words=CUE_WORDS,
+    "ru",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
 )

@@ -2,7 +2,14 @@
 
 from lang.base import Language
 from lang.uk.cue_words import CUE_WORDS
+from lang.uk.names import LABEL_FALLBACKS
 from lang.uk.shape_words import SHAPE_WORDS
 from lang.uk.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("uk", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, cue_words=CUE_WORDS)
+LANGUAGE = Language(
+    "uk",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+)

@@ -1,7 +1,8 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.names import LABEL_FALLBACKS
 from lang.zh.shape_words import SHAPE_WORDS
 from lang.zh.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("zh", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES)
+LANGUAGE = Language("zh", shape_words=SHAPE_WORDS, complex_templates=COMPLEX_TEMPLATES, label_fallbacks=LABEL_FALLBACKS)
