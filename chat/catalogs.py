@@ -188,12 +188,15 @@ def import_dict(table: dict[str, dict[str, str]], module: Path = MESSAGES_MODULE
                if key in SOURCE and texts["en"] not in (SOURCE[key].english, SOURCE[key].plural)}
     text = module.read_text(encoding="utf-8")
     for key, english in changed.items():
-        text = text.replace(f"_text({json.dumps(key)}, {json.dumps(SOURCE[key].english, ensure_ascii=False)})",
-                            f"_text({json.dumps(key)}, {json.dumps(english, ensure_ascii=False)})")
+        written = re.compile(rf"_text\({re.escape(json.dumps(key))},\s*"
+                             rf"{re.escape(json.dumps(SOURCE[key].english, ensure_ascii=False))}\)")
+        if not written.search(text):
+            raise SystemExit(f"chat.catalogs: the English of {key!r} changed; edit it in {module} by hand, then run "
+                             f"extract and update")
+        line = _source_line(key, english).strip().rstrip(",")
+        text = written.sub(lambda _, line=line: line, text, count=1)
     if new:
-        lines = "".join(f"    _text({json.dumps(key)}, {json.dumps(table[key]['en'], ensure_ascii=False)}),\n"
-                        for key in new)
-        text = text.replace(END_OF_SOURCE, lines + END_OF_SOURCE)
+        text = text.replace(END_OF_SOURCE, "".join(_source_line(key, table[key]["en"]) for key in new) + END_OF_SOURCE)
     module.write_text(text, encoding="utf-8")
     extract()
     update()
@@ -208,6 +211,14 @@ def import_dict(table: dict[str, dict[str, str]], module: Path = MESSAGES_MODULE
                 entry.flags.discard("fuzzy")
         write(catalog, path)
     return new
+
+
+def _source_line(key: str, english: str) -> str:
+    """``_text(key, english),`` as chat/messages.py writes it (the English on its own line when long)."""
+    line = f"    _text({json.dumps(key)}, {json.dumps(english, ensure_ascii=False)}),\n"
+    if len(line) <= 121:
+        return line
+    return f"    _text({json.dumps(key)},\n          {json.dumps(english, ensure_ascii=False)}),\n"
 
 
 def _load_dict(module_name: str, name: str) -> dict[str, dict[str, str]]:

@@ -108,14 +108,16 @@ def test_import_dict_merges_new_and_changed_messages_into_the_catalogs(tmp_path:
         'NEW_MESSAGES = {\n'
         '    "greeting_test": {"en": "Hello, {name}.", "de": "Hallo, {name}.", "ru": "Привет, {name}."},\n'
         '    "yes": {"en": "Yes.", "de": "Jawohl."},\n'
+        '    "no": {"en": "No, not at all.", "de": "Nein, gar nicht."},\n'
         '}\n', encoding="utf-8")
     out = _run(["-m", "chat.catalogs", "import-dict", "extra_messages"], tmp_path, env)
     assert "1 new keys (greeting_test)" in out
+    assert "fr: fuzzy no" in out  # its English changed: the French translation waits for a translator
     assert '_text("greeting_test", "Hello, {name}."),' in (tmp_path / "chat" / "messages.py").read_text("utf-8")
     shown = _run(["-c", "from chat.messages import message as m\n"
                         "print(m('greeting_test', 'de', name='Ada'), m('greeting_test', 'ja', name='Ada'),"
-                        " m('yes', 'de'), m('no', 'de'), sep='|')"], tmp_path, env)
-    assert shown.strip() == "Hallo, Ada.|Hello, Ada.|Jawohl.|Nein."
+                        " m('yes', 'de'), m('no', 'de'), m('no', 'fr'), sep='|')"], tmp_path, env)
+    assert shown.strip() == "Hallo, Ada.|Hello, Ada.|Jawohl.|Nein, gar nicht.|No, not at all."
     pot = _by_key(read(tmp_path / "chat" / "locale" / "messages.pot"))
     assert pot["greeting_test"].id == "Hello, {name}."
 
