@@ -85,6 +85,12 @@ class Language:
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
 
+    filter_words_before: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    """Words of a number filter placed before the number, each group with its comparison
+    (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
+    filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    """The same, placed after the number ("or more", 以上)."""
+
     @property
     def name(self) -> str:
         """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""

@@ -3,6 +3,7 @@
 from lang.base import Language
 from lang.es.cue_words import CUE_WORDS
 from lang.es.names import LABEL_FALLBACKS
+from lang.es.numbers import FILTER_WORDS_BEFORE
 from lang.es.shape_words import SHAPE_WORDS
 from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
@@ -13,4 +14,5 @@ LANGUAGE = Language(
     million=MILLION,
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
 )

@@ -3,6 +3,7 @@
 from lang.base import Language
 from lang.it.cue_words import CUE_WORDS
 from lang.it.names import LABEL_FALLBACKS
+from lang.it.numbers import FILTER_WORDS_BEFORE
 from lang.it.shape_words import SHAPE_WORDS
 from lang.it.templates import COMPLEX_TEMPLATES
 
@@ -12,4 +13,5 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
 )

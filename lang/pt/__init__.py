@@ -3,6 +3,7 @@
 from lang.base import Language
 from lang.pt.cue_words import CUE_WORDS
 from lang.pt.names import LABEL_FALLBACKS
+from lang.pt.numbers import FILTER_WORDS_BEFORE
 from lang.pt.shape_words import SHAPE_WORDS
 from lang.pt.templates import COMPLEX_TEMPLATES
 
@@ -12,4 +13,5 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
 )

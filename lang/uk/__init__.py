@@ -3,6 +3,7 @@
 from lang.base import Language
 from lang.uk.cue_words import CUE_WORDS
 from lang.uk.names import LABEL_FALLBACKS
+from lang.uk.numbers import FILTER_WORDS_BEFORE
 from lang.uk.shape_words import SHAPE_WORDS
 from lang.uk.templates import COMPLEX_TEMPLATES
 
@@ -12,4 +13,5 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
 )
