@@ -80,11 +80,9 @@ class Language:
     cue_words: frozenset[str] = frozenset()
     """Words frequent in short questions of this language and rare in the others of its
     script: evidence for it when the question's language is detected (:mod:`qa.detect`)."""
-
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
-
     filter_words_before: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """Words of a number filter placed before the number, each group with its comparison
     (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
@@ -96,3 +94,4 @@ class Language:
         """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""
         own = Locale.parse(self.code).get_display_name(self.code) or self.code
         return own[:1].upper() + own[1:]
+    # ---- end of house ----
