@@ -89,6 +89,10 @@ class Language:
     filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """The same, placed after the number ("or more", 以上)."""
 
+    inflection_ending: str = ""
+    """A regular expression for the inflectional ending a word of a property phrase may lose
+    before it is matched as a prefix (:mod:`backends.local.lexicon`; empty: none)."""
+
     @property
     def name(self) -> str:
         """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""

@@ -2,6 +2,7 @@
 
 from lang.base import Language
 from lang.es.cue_words import CUE_WORDS
+from lang.es.endings import INFLECTION_ENDING
 from lang.es.names import LABEL_FALLBACKS
 from lang.es.numbers import FILTER_WORDS_BEFORE
 from lang.es.shape_words import SHAPE_WORDS
@@ -15,4 +16,5 @@ LANGUAGE = Language(
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
 )

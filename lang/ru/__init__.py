@@ -2,6 +2,7 @@
 
 from lang.base import Language
 from lang.ru.cue_words import CUE_WORDS
+from lang.ru.endings import INFLECTION_ENDING
 from lang.ru.names import LABEL_FALLBACKS
 from lang.ru.numbers import FILTER_WORDS_BEFORE
 from lang.ru.shape_words import SHAPE_WORDS
@@ -15,4 +16,5 @@ LANGUAGE = Language(
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
 )

@@ -2,6 +2,7 @@
 
 from lang.base import Language
 from lang.uk.cue_words import CUE_WORDS
+from lang.uk.endings import INFLECTION_ENDING
 from lang.uk.names import LABEL_FALLBACKS
 from lang.uk.numbers import FILTER_WORDS_BEFORE
 from lang.uk.shape_words import SHAPE_WORDS
@@ -14,4 +15,5 @@ LANGUAGE = Language(
     cue_words=CUE_WORDS,
     label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
 )
