@@ -1,5 +1,5 @@
 # The two commands (see README): `make run` and `make test`.
-.PHONY: run test setup lint
+.PHONY: run test test-fast setup lint
 
 setup:
 	scripts/bootstrap.sh
@@ -11,6 +11,11 @@ test:
 	scripts/bootstrap.sh --with-browser
 	.venv/bin/ruff check .
 	GRADIO_ANALYTICS_ENABLED=False .venv/bin/python -m pytest -q
+
+test-fast:  # the development loop: ruff + every test not marked slow (CI still runs them all: make test)
+	scripts/bootstrap.sh
+	.venv/bin/ruff check .
+	GRADIO_ANALYTICS_ENABLED=False .venv/bin/python -m pytest -q -m "not slow"
 
 lint:
 	.venv/bin/ruff check .

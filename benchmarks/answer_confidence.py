@@ -58,8 +58,8 @@ from training.confidence import (
     training_records,
     unseen,
 )
+from training.confidence_model import CONFIDENCE_PATH, ConfidenceModel
 from training.transfer import MIN_SHOWN, best_right, counts, sim_item, sweep
-from validator.confidence import CONFIDENCE_PATH, ConfidenceModel
 from validator.gate import GatePolicy
 from validator.model import read_config
 
@@ -170,9 +170,9 @@ def bench(args: argparse.Namespace) -> int:
 def written(args: argparse.Namespace) -> int:
     from service.factory import build_pipeline
 
-    settings = load_settings(os.environ, answer_confidence=not args.gate)
+    settings = load_settings(os.environ)
     pipeline = build_pipeline(settings)
-    print(f"gate: {'learned answer confidence' if pipeline.confidence is not None else 'calibrated validator gate'}")
+    print("gate: the calibrated validator gate (the learned answer confidence is not wired into the pipeline)")
     for path, namesake in ((WRITTEN, False), (NAMESAKES, True)):
         rows = json.loads(path.read_text(encoding="utf-8"))
         tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -283,8 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"training.transfer chose, else {GATE_FLOOR})")
     parser.add_argument("--no-loso", action="store_true", help="skip the left-out sources (refits the trees)")
     parser.add_argument("--written", action="store_true", help="the written test sets through the pipeline")
-    parser.add_argument("--gate", action="store_true", help="--written with the calibrated gate (the default) "
-                        "instead of the learned answer confidence")
+    parser.add_argument("--gate", action="store_true", help="kept for old command lines: --written always runs "
+                        "the shipped pipeline, whose calibrated gate decides")
     parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
     parser.add_argument("--ceiling", action="store_true", help="the most right answers any weight and threshold "
                         "of the gate could show at the precision target, per group (an oracle)")

@@ -111,7 +111,7 @@ def evaluate(name: str, detector: Callable[[str], str], items: list[tuple[str, s
         print(f"{'all':<6}{target_n:>6}{target_ok:>9}{target_ok / target_n * 100:>9.1f}%  (micro, UI languages)")
     missing = [c for c in SUPPORTED_LANGUAGES if c not in total]
     if missing:
-        print(f"no bench strings for: {', '.join(missing)} (covered by script rules + tests/chat/test_language.py)")
+        print(f"no bench strings for: {', '.join(missing)} (covered by script rules + tests/qa/test_detect.py)")
     if show_errors:
         for lang in sorted(errors):
             for guess, text in errors[lang][:show_errors]:

@@ -46,11 +46,6 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
 """Examples in their own language; a language missing here shows the English ones."""
 
 
-def examples_for(lang: str) -> tuple[Example, ...]:
-    """The examples shown to a user whose UI language is ``lang``."""
-    return EXAMPLES.get(lang) or EXAMPLES["en"]
-
-
 def example_questions(lang: str, limit: int = 4) -> list[str]:
     """The clickable example questions for UI language ``lang`` (own language first)."""
     own = [e.question for e in EXAMPLES.get(lang, ())]

@@ -1,1046 +1,199 @@
-"""All user-facing text, localized.  Library errors speak to developers; the chat
-turns them into these messages by key."""
+"""All user-facing text, localized: gettext catalogs (Babel) under ``chat/locale/``.
+
+The English text of every message is written here, once, with its key (the gettext
+context); ``pybabel extract`` reads it into ``chat/locale/messages.pot`` and each of the
+19 languages translates it in ``chat/locale/<lang>/LC_MESSAGES/messages.po`` (compiled to
+``.mo`` at set-up, or in memory when the ``.mo`` is missing or older).  Counts use CLDR's
+plural rules (:func:`_plural`).  Library errors speak to developers; the chat turns them
+into these messages by key: :func:`message`, :func:`turn_message`.  Adding or changing a
+message, a translation or a language: ``docs/translations.md`` (``python -m chat.catalogs``).
+"""
 
 from __future__ import annotations
 
+import gettext
+from dataclasses import dataclass
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from lang import SUPPORTED
 from qa.turn import Turn
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "answer_intro": {
-        "en": "Here is what I found:", "de": "Das habe ich gefunden:", "ru": "Вот что я нашёл:",
-        "zh": "我找到的答案：", "fr": "Voici ce que j'ai trouvé :", "es": "Esto es lo que encontré:",
-        "uk": "Ось що я знайшов:", "ja": "見つかった答え：", "it": "Ecco cosa ho trovato:",
-        "pt": "Eis o que encontrei:",
-    },
-    "dont_know": {
-        "en": "I don't know. I could not find an answer I can trust.",
-        "de": "Das weiß ich nicht. Ich habe keine Antwort gefunden, der ich vertrauen kann.",
-        "ru": "Я не знаю. Мне не удалось найти ответ, которому можно доверять.",
-        "zh": "我不知道。我没有找到可信的答案。",
-        "fr": "Je ne sais pas. Je n'ai pas trouvé de réponse fiable.",
-        "es": "No lo sé. No encontré una respuesta en la que pueda confiar.",
-        "uk": "Я не знаю. Мені не вдалося знайти відповідь, якій можна довіряти.",
-        "ja": "わかりません。信頼できる答えが見つかりませんでした。",
-        "it": "Non lo so. Non ho trovato una risposta affidabile.",
-        "pt": "Não sei. Não encontrei uma resposta confiável.",
-    },
-    "empty_question": {
-        "en": "Please type a question.", "de": "Bitte geben Sie eine Frage ein.",
-        "ru": "Пожалуйста, введите вопрос.", "zh": "请输入一个问题。",
-        "fr": "Veuillez saisir une question.", "es": "Por favor, escriba una pregunta.",
-        "uk": "Будь ласка, введіть запитання.", "ja": "質問を入力してください。",
-        "it": "Per favore, scrivi una domanda.", "pt": "Por favor, digite uma pergunta.",
-    },
-    "too_long": {
-        "en": "Your question is too long. Please keep it under {limit} characters.",
-        "de": "Ihre Frage ist zu lang. Bitte bleiben Sie unter {limit} Zeichen.",
-        "ru": "Вопрос слишком длинный. Пожалуйста, уложитесь в {limit} символов.",
-        "zh": "问题太长了。请控制在 {limit} 个字符以内。",
-        "fr": "Votre question est trop longue. Restez sous {limit} caractères.",
-        "es": "Su pregunta es demasiado larga. Manténgala por debajo de {limit} caracteres.",
-        "uk": "Запитання задовге. Будь ласка, вкладіться в {limit} символів.",
-        "ja": "質問が長すぎます。{limit} 文字以内にしてください。",
-        "it": "La domanda è troppo lunga. Resta sotto i {limit} caratteri.",
-        "pt": "A pergunta é longa demais. Mantenha-a abaixo de {limit} caracteres.",
-    },
-    "service_unavailable": {
-        "en": "The knowledge service is unavailable right now. Please try again in a moment.",
-        "de": "Der Wissensdienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
-        "ru": "Сервис знаний сейчас недоступен. Пожалуйста, попробуйте ещё раз чуть позже.",
-        "zh": "知识服务暂时不可用，请稍后再试。",
-        "fr": "Le service de connaissances est indisponible. Veuillez réessayer dans un instant.",
-        "es": "El servicio de conocimiento no está disponible. Inténtelo de nuevo en un momento.",
-        "uk": "Сервіс знань зараз недоступний. Будь ласка, спробуйте ще раз трохи згодом.",
-        "ja": "知識サービスは現在利用できません。しばらくしてからもう一度お試しください。",
-        "it": "Il servizio di conoscenza non è disponibile. Riprova tra un momento.",
-        "pt": "O serviço de conhecimento está indisponível. Tente novamente em instantes.",
-    },
-    "internal_error": {
-        "en": "Something went wrong on my side, so I give no answer.",
-        "de": "Bei mir ist etwas schiefgegangen, daher gebe ich keine Antwort.",
-        "ru": "У меня что-то пошло не так, поэтому я не даю ответа.",
-        "zh": "我这边出了问题，因此不给出答案。",
-        "fr": "Un problème est survenu de mon côté, je ne donne donc pas de réponse.",
-        "es": "Algo salió mal de mi lado, así que no doy respuesta.",
-        "uk": "У мене щось пішло не так, тому я не даю відповіді.",
-        "ja": "こちらで問題が発生したため、回答できません。",
-        "it": "Qualcosa è andato storto da parte mia, quindi non do una risposta.",
-        "pt": "Algo deu errado do meu lado, então não dou resposta.",
-    },
-    # ---- two-entity comparisons (chat/pipeline.py) ----
-    "comparison_unknown": {
-        "en": "I can't compare them: I don't know the {property} of {entity}.",
-        "de": "Ich kann sie nicht vergleichen: Mir ist {property} von {entity} nicht bekannt.",
-        "ru": "Не могу сравнить: мне неизвестно значение «{property}» для {entity}.",
-        "zh": "我无法比较：我不知道{entity}的{property}。",
-        "fr": "Je ne peux pas les comparer : je ne connais pas la valeur « {property} » de {entity}.",
-        "es": "No puedo compararlos: no conozco el valor «{property}» de {entity}.",
-        "uk": "Не можу порівняти: мені невідоме значення «{property}» для {entity}.",
-        "ja": "比較できません：{entity}の{property}がわかりません。",
-        "it": "Non posso confrontarli: non conosco il valore «{property}» di {entity}.",
-        "pt": "Não posso compará-los: não sei o valor «{property}» de {entity}.",
-    },
-    "comparison_equal": {
-        "en": "Both have the same value:", "de": "Beide haben denselben Wert:",
-        "ru": "У обоих одинаковое значение:", "zh": "两者的数值相同：", "fr": "Les deux ont la même valeur :",
-        "es": "Ambos tienen el mismo valor:", "uk": "Обидва мають однакове значення:", "ja": "両方とも同じ値です：",
-        "it": "Entrambi hanno lo stesso valore:", "pt": "Ambos têm o mesmo valor:",
-    },
-    # ---- answers (chat/render.py) ----
-    "yes": {"en": "Yes.", "de": "Ja.", "ru": "Да.", "zh": "是。", "fr": "Oui.", "es": "Sí.", "uk": "Так.",
-            "ja": "はい。", "it": "Sì.", "pt": "Sim."},
-    "no": {"en": "No.", "de": "Nein.", "ru": "Нет.", "zh": "否。", "fr": "Non.", "es": "No.", "uk": "Ні.",
-           "ja": "いいえ。", "it": "No.", "pt": "Não."},
-    "and_more": {
-        "en": "and {n} more", "de": "und {n} weitere", "ru": "и ещё {n}", "zh": "以及另外 {n} 个",
-        "fr": "et {n} de plus", "es": "y {n} más", "uk": "і ще {n}", "ja": "ほか {n} 件", "it": "e altri {n}",
-        "pt": "e mais {n}",
-    },
-    "label_fallback": {
-        "en": "No label in your language; shown in {language}.",
-        "de": "Keine Bezeichnung in Ihrer Sprache; angezeigt auf {language}.",
-        "ru": "Нет названия на вашем языке; показано на языке: {language}.",
-        "zh": "没有您所用语言的名称；以 {language} 显示。",
-        "fr": "Pas de libellé dans votre langue ; affiché en {language}.",
-        "es": "No hay etiqueta en su idioma; se muestra en {language}.",
-        "uk": "Немає назви вашою мовою; показано мовою: {language}.",
-        "ja": "お使いの言語のラベルがないため、{language} で表示しています。",
-        "it": "Nessuna etichetta nella tua lingua; mostrata in {language}.",
-        "pt": "Sem rótulo no seu idioma; mostrado em {language}.",
-    },
-    "no_label": {
-        "en": "No label in any language; shown by its Wikidata id.",
-        "de": "Keine Bezeichnung in irgendeiner Sprache; angezeigt mit der Wikidata-Kennung.",
-        "ru": "Нет названия ни на одном языке; показан идентификатор Викиданных.",
-        "zh": "没有任何语言的名称；显示其维基数据 ID。",
-        "fr": "Aucun libellé, quelle que soit la langue ; affiché par son identifiant Wikidata.",
-        "es": "Sin etiqueta en ningún idioma; se muestra su identificador de Wikidata.",
-        "uk": "Немає назви жодною мовою; показано ідентифікатор Вікіданих.",
-        "ja": "どの言語のラベルもないため、Wikidata ID で表示しています。",
-        "it": "Nessuna etichetta in alcuna lingua; mostrato con il suo id Wikidata.",
-        "pt": "Sem rótulo em nenhum idioma; mostrado pelo seu id do Wikidata.",
-    },
-    "how_found": {
-        "en": "How I found this", "de": "Wie ich das gefunden habe", "ru": "Как я это нашёл",
-        "zh": "我是如何找到的", "fr": "Comment j'ai trouvé", "es": "Cómo lo encontré", "uk": "Як я це знайшов",
-        "ja": "見つけ方", "it": "Come l'ho trovato", "pt": "Como encontrei isto",
-    },
-    "how_not_found": {
-        "en": "Why I don't know", "de": "Warum ich es nicht weiß", "ru": "Почему я не знаю",
-        "zh": "为什么我不知道", "fr": "Pourquoi je ne sais pas", "es": "Por qué no lo sé",
-        "uk": "Чому я не знаю", "ja": "わからない理由", "it": "Perché non lo so", "pt": "Por que não sei",
-    },
-    "expl_sparql": {
-        "en": "SPARQL query", "de": "SPARQL-Abfrage", "ru": "SPARQL-запрос", "zh": "SPARQL 查询",
-        "fr": "Requête SPARQL", "es": "Consulta SPARQL", "uk": "SPARQL-запит", "ja": "SPARQL クエリ",
-        "it": "Query SPARQL", "pt": "Consulta SPARQL",
-    },
-    "expl_verbalization": {
-        "en": "In words", "de": "In Worten", "ru": "Словами", "zh": "用文字表述", "fr": "En mots",
-        "es": "En palabras", "uk": "Словами", "ja": "言葉で表すと", "it": "A parole", "pt": "Em palavras",
-    },
-    "expl_confidence": {
-        "en": "Validator confidence", "de": "Konfidenz des Validators", "ru": "Уверенность валидатора",
-        "zh": "验证器置信度", "fr": "Confiance du validateur", "es": "Confianza del validador",
-        "uk": "Впевненість валідатора", "ja": "検証器の確信度", "it": "Confidenza del validatore",
-        "pt": "Confiança do validador",
-    },
-    "expl_threshold": {
-        "en": "threshold {value}", "de": "Schwelle {value}", "ru": "порог {value}", "zh": "阈值 {value}",
-        "fr": "seuil {value}", "es": "umbral {value}", "uk": "поріг {value}", "ja": "しきい値 {value}",
-        "it": "soglia {value}", "pt": "limiar {value}",
-    },
-    "expl_rank": {
-        "en": "Backend rank", "de": "Rang im Backend", "ru": "Ранг в бэкенде", "zh": "后端排名",
-        "fr": "Rang dans le backend", "es": "Posición en el backend", "uk": "Ранг у бекенді",
-        "ja": "バックエンドでの順位", "it": "Posizione nel backend", "pt": "Posição no backend",
-    },
-    "expl_rank_value": {
-        "en": "{rank} of {total} (backend score {score})", "de": "{rank} von {total} (Backend-Wert {score})",
-        "ru": "{rank} из {total} (оценка бэкенда {score})", "zh": "第 {rank} / {total}（后端得分 {score}）",
-        "fr": "{rank} sur {total} (score du backend {score})", "es": "{rank} de {total} (puntuación {score})",
-        "uk": "{rank} з {total} (оцінка бекенду {score})", "ja": "{total} 件中 {rank} 位（スコア {score}）",
-        "it": "{rank} di {total} (punteggio {score})", "pt": "{rank} de {total} (pontuação {score})",
-    },
-    "expl_language": {
-        "en": "Language", "de": "Sprache", "ru": "Язык", "zh": "语言", "fr": "Langue", "es": "Idioma",
-        "uk": "Мова", "ja": "言語", "it": "Lingua", "pt": "Idioma",
-    },
-    "expl_language_value": {
-        "en": "detected {detected}, answering in {used}", "de": "erkannt: {detected}, Antwort auf {used}",
-        "ru": "определён: {detected}, ответ на: {used}", "zh": "检测到 {detected}，以 {used} 回答",
-        "fr": "détectée : {detected}, réponse en {used}", "es": "detectado: {detected}, respuesta en {used}",
-        "uk": "визначено: {detected}, відповідь мовою: {used}", "ja": "検出: {detected}、回答: {used}",
-        "it": "rilevata: {detected}, risposta in {used}", "pt": "detectado: {detected}, resposta em {used}",
-    },
-    "expl_rejected": {
-        "en": "Best candidate, rejected by the validator", "de": "Bester Kandidat, vom Validator abgelehnt",
-        "ru": "Лучший кандидат, отклонённый валидатором", "zh": "最佳候选，已被验证器拒绝",
-        "fr": "Meilleur candidat, rejeté par le validateur", "es": "Mejor candidato, rechazado por el validador",
-        "uk": "Найкращий кандидат, відхилений валідатором", "ja": "最良の候補（検証器が却下）",
-        "it": "Miglior candidato, respinto dal validatore", "pt": "Melhor candidato, rejeitado pelo validador",
-    },
-    "expl_no_candidates": {
-        "en": "The backend found no query for this question.",
-        "de": "Das Backend hat keine Abfrage für diese Frage gefunden.",
-        "ru": "Бэкенд не нашёл запроса для этого вопроса.", "zh": "后端没有为这个问题找到查询。",
-        "fr": "Le backend n'a trouvé aucune requête pour cette question.",
-        "es": "El backend no encontró ninguna consulta para esta pregunta.",
-        "uk": "Бекенд не знайшов запиту для цього запитання.",
-        "ja": "バックエンドはこの質問のクエリを見つけられませんでした。",
-        "it": "Il backend non ha trovato alcuna query per questa domanda.",
-        "pt": "O backend não encontrou nenhuma consulta para esta pergunta.",
-    },
-    "expl_empty_result": {
-        "en": "The chosen query returned nothing in the knowledge graph.",
-        "de": "Die gewählte Abfrage lieferte im Wissensgraphen nichts.",
-        "ru": "Выбранный запрос ничего не вернул в графе знаний.", "zh": "所选查询在知识图谱中没有结果。",
-        "fr": "La requête choisie n'a rien renvoyé dans le graphe de connaissances.",
-        "es": "La consulta elegida no devolvió nada en el grafo de conocimiento.",
-        "uk": "Обраний запит нічого не повернув у графі знань.",
-        "ja": "選んだクエリはナレッジグラフで結果を返しませんでした。",
-        "it": "La query scelta non ha restituito nulla nel grafo della conoscenza.",
-        "pt": "A consulta escolhida não retornou nada no grafo de conhecimento.",
-    },
-    "validator_starting": {
-        "en": "Starting… the answering service is loading", "de": "Startet… der Antwortdienst wird geladen",
-        "ru": "Запуск… служба ответов загружается", "zh": "正在启动……问答服务正在加载",
-        "fr": "Démarrage… le service de réponse se charge",
-        "es": "Iniciando… el servicio de respuestas se está cargando",
-        "uk": "Запуск… служба відповідей завантажується", "ja": "起動中… 回答サービスを読み込んでいます",
-        "it": "Avvio… il servizio di risposta si sta caricando",
-        "pt": "Iniciando… o serviço de respostas está carregando",
-    },
-    "starting_wait": {
-        "en": "Starting up: your question will be answered as soon as the service is ready…",
-        "de": "Der Dienst startet: Ihre Frage wird beantwortet, sobald er bereit ist…",
-        "ru": "Сервис запускается: ответ на ваш вопрос появится, как только он будет готов…",
-        "zh": "服务正在启动：准备就绪后会立即回答您的问题……",
-        "fr": "Démarrage en cours : votre question recevra une réponse dès que le service sera prêt…",
-        "es": "Iniciando: su pregunta se responderá en cuanto el servicio esté listo…",
-        "uk": "Сервіс запускається: відповідь на ваше запитання з'явиться, щойно він буде готовий…",
-        "ja": "起動中です：準備ができ次第、ご質問にお答えします…",
-        "it": "Avvio in corso: la tua domanda riceverà risposta appena il servizio sarà pronto…",
-        "pt": "Iniciando: sua pergunta será respondida assim que o serviço estiver pronto…",
-    },
-    "validator_on": {
-        "en": "Validator: on", "de": "Validator: an", "ru": "Валидатор: включён", "zh": "验证器：开启",
-        "fr": "Validateur : activé", "es": "Validador: activado", "uk": "Валідатор: увімкнено",
-        "ja": "検証器：オン", "it": "Validatore: attivo", "pt": "Validador: ativado",
-    },
-    "validator_off": {
-        "en": "Validator: off (answers are not checked)", "de": "Validator: aus (Antworten werden nicht geprüft)",
-        "ru": "Валидатор: выключен (ответы не проверяются)", "zh": "验证器：关闭（答案未经检查）",
-        "fr": "Validateur : désactivé (réponses non vérifiées)",
-        "es": "Validador: desactivado (respuestas sin comprobar)",
-        "uk": "Валідатор: вимкнено (відповіді не перевіряються)", "ja": "検証器：オフ（回答は検証されません）",
-        "it": "Validatore: disattivato (risposte non verificate)",
-        "pt": "Validador: desativado (respostas não verificadas)",
-    },
-    "validator_unavailable": {
-        "en": "Validator unavailable: answers are the backend's top query, unchecked",
-        "de": "Validator nicht verfügbar: Antworten stammen ungeprüft aus der besten Backend-Abfrage",
-        "ru": "Валидатор недоступен: ответы берутся из лучшего запроса бэкенда без проверки",
-        "zh": "验证器不可用：答案来自后端排名第一的查询，未经检查",
-        "fr": "Validateur indisponible : les réponses viennent de la meilleure requête du backend, sans vérification",
-        "es": "Validador no disponible: las respuestas vienen de la mejor consulta del backend, sin comprobar",
-        "uk": "Валідатор недоступний: відповіді беруться з найкращого запиту бекенду без перевірки",
-        "ja": "検証器は利用できません：回答はバックエンドの最上位クエリのもので、未検証です",
-        "it": "Validatore non disponibile: le risposte vengono dalla migliore query del backend, non verificate",
-        "pt": "Validador indisponível: as respostas vêm da melhor consulta do backend, sem verificação",
-    },
-    "notice_markup": {
-        "en": "Your question contained HTML or code; I treated it as plain text.",
-        "de": "Ihre Frage enthielt HTML oder Code; ich habe sie als reinen Text behandelt.",
-        "ru": "В вопросе был HTML или код; я обработал его как обычный текст.",
-        "zh": "您的问题包含 HTML 或代码；我将其作为纯文本处理。",
-        "fr": "Votre question contenait du HTML ou du code ; je l'ai traitée comme du texte brut.",
-        "es": "Su pregunta contenía HTML o código; la traté como texto plano.",
-        "uk": "У запитанні був HTML або код; я обробив його як звичайний текст.",
-        "ja": "質問に HTML やコードが含まれていたため、プレーンテキストとして扱いました。",
-        "it": "La domanda conteneva HTML o codice; l'ho trattata come testo semplice.",
-        "pt": "Sua pergunta continha HTML ou código; tratei-a como texto simples.",
-    },
-    "notice_control": {
-        "en": "I removed control characters from your question.",
-        "de": "Ich habe Steuerzeichen aus Ihrer Frage entfernt.",
-        "ru": "Я удалил управляющие символы из вопроса.", "zh": "我已删除您问题中的控制字符。",
-        "fr": "J'ai supprimé les caractères de contrôle de votre question.",
-        "es": "Eliminé los caracteres de control de su pregunta.",
-        "uk": "Я видалив керівні символи із запитання.", "ja": "質問から制御文字を削除しました。",
-        "it": "Ho rimosso i caratteri di controllo dalla domanda.",
-        "pt": "Removi caracteres de controle da sua pergunta.",
-    },
-    "busy": {
-        "en": "Many people are asking right now, so I cannot take your question. Please ask again in a minute.",
-        "de": "Gerade fragen sehr viele Leute, daher kann ich Ihre Frage nicht annehmen. Bitte fragen Sie in "
-              "einer Minute noch einmal.",
-        "ru": "Сейчас очень много вопросов, поэтому я не могу принять ваш. Пожалуйста, спросите ещё раз "
-              "через минуту.",
-        "zh": "现在提问的人很多，我暂时无法接收您的问题。请一分钟后再问。",
-        "fr": "Beaucoup de personnes posent des questions en ce moment ; je ne peux pas prendre la vôtre. "
-              "Reposez-la dans une minute.",
-        "es": "Ahora mismo pregunta mucha gente y no puedo aceptar su pregunta. Vuelva a preguntar en un minuto.",
-        "uk": "Зараз дуже багато запитань, тому я не можу прийняти ваше. Будь ласка, спитайте ще раз за хвилину.",
-        "ja": "現在たくさんの質問が寄せられているため、ご質問を受け付けられません。1 分後にもう一度お試しください。",
-        "it": "In questo momento molte persone stanno chiedendo e non posso accettare la domanda. Riprova tra "
-              "un minuto.",
-        "pt": "Muitas pessoas estão perguntando agora e não posso aceitar sua pergunta. Pergunte de novo em um "
-              "minuto.",
-    },
-    "notice_invalid_unicode": {
-        "en": "Part of your question was not valid text; I replaced it with \ufffd.",
-        "de": "Ein Teil Ihrer Frage war kein gültiger Text; ich habe ihn durch \ufffd ersetzt.",
-        "ru": "Часть вопроса не была корректным текстом; я заменил её на \ufffd.",
-        "zh": "您的问题中有部分不是有效文本；我已将其替换为 \ufffd。",
-        "fr": "Une partie de votre question n'était pas du texte valide ; je l'ai remplacée par \ufffd.",
-        "es": "Parte de su pregunta no era texto válido; la reemplacé por \ufffd.",
-        "uk": "Частина запитання не була коректним текстом; я замінив її на \ufffd.",
-        "ja": "質問の一部が有効なテキストではなかったため、\ufffd に置き換えました。",
-        "it": "Parte della domanda non era testo valido; l'ho sostituita con \ufffd.",
-        "pt": "Parte da sua pergunta não era texto válido; substituí-a por \ufffd.",
-    },
-    "rate_limited": {
-        "en": "You are asking very fast. Please wait {seconds} s and ask again.",
-        "de": "Sie fragen sehr schnell. Bitte warten Sie {seconds} s und fragen Sie erneut.",
-        "ru": "Вы задаёте вопросы слишком быстро. Подождите {seconds} с и спросите снова.",
-        "zh": "您提问太快了。请等待 {seconds} 秒后再问。",
-        "fr": "Vous posez vos questions très vite. Attendez {seconds} s puis réessayez.",
-        "es": "Está preguntando muy rápido. Espere {seconds} s y vuelva a preguntar.",
-        "uk": "Ви ставите запитання надто швидко. Зачекайте {seconds} с і спитайте знову.",
-        "ja": "質問のペースが速すぎます。{seconds} 秒待ってからもう一度お試しください。",
-        "it": "Stai chiedendo molto velocemente. Attendi {seconds} s e chiedi di nuovo.",
-        "pt": "Você está perguntando muito rápido. Aguarde {seconds} s e pergunte novamente.",
-    },
-    "log_failed": {
-        "en": "I could not record this turn, so I show no answer. Please try again.",
-        "de": ("Ich konnte diese Anfrage nicht protokollieren und zeige daher keine Antwort. "
-               "Bitte versuchen Sie es erneut."),
-        "ru": "Не удалось сохранить этот шаг диалога, поэтому я не показываю ответ. Попробуйте ещё раз.",
-        "zh": "无法记录这次问答，因此不显示答案。请重试。",
-        "fr": "Je n'ai pas pu enregistrer cet échange, je n'affiche donc pas de réponse. Veuillez réessayer.",
-        "es": "No pude registrar este turno, así que no muestro respuesta. Inténtelo de nuevo.",
-        "uk": "Не вдалося зберегти цей крок розмови, тому я не показую відповідь. Спробуйте ще раз.",
-        "ja": "このやり取りを記録できなかったため、回答を表示しません。もう一度お試しください。",
-        "it": "Non ho potuto registrare questo scambio, quindi non mostro la risposta. Riprova.",
-        "pt": "Não consegui registrar esta interação, então não mostro a resposta. Tente novamente.",
-    },
-    # ---- the chat UI (chat/ui.py) ----
-    "ui_title": {
-        "en": "Ask Wikidata", "de": "Frag Wikidata", "ru": "Спросите Викиданные", "zh": "向维基数据提问",
-        "fr": "Demandez à Wikidata", "es": "Pregunta a Wikidata", "uk": "Запитайте Вікідані",
-        "ja": "Wikidata に質問", "it": "Chiedi a Wikidata", "pt": "Pergunte ao Wikidata",
-    },
-    "ui_subtitle": {
-        "en": "One answer in your language, or an honest “I don't know”.",
-        "de": "Eine Antwort in Ihrer Sprache oder ein ehrliches „Das weiß ich nicht“.",
-        "ru": "Один ответ на вашем языке или честное «Я не знаю».",
-        "zh": "用您的语言给出一个答案，或者诚实地说“我不知道”。",
-        "fr": "Une réponse dans votre langue, ou un honnête « Je ne sais pas ».",
-        "es": "Una respuesta en su idioma, o un sincero «No lo sé».",
-        "uk": "Одна відповідь вашою мовою або чесне «Я не знаю».",
-        "ja": "あなたの言語で一つの答え、または正直な「わかりません」。",
-        "it": "Una risposta nella tua lingua, oppure un onesto «Non lo so».",
-        "pt": "Uma resposta no seu idioma, ou um honesto “Não sei”.",
-    },
-    "ui_placeholder": {
-        "en": "Ask a question, e.g. “Where was Albert Einstein born?”",
-        "de": "Stellen Sie eine Frage, z. B. „Wo wurde Albert Einstein geboren?“",
-        "ru": "Задайте вопрос, например: «Где родился Альберт Эйнштейн?»",
-        "zh": "请提问，例如：“阿尔伯特·爱因斯坦出生在哪里？”",
-        "fr": "Posez une question, par ex. « Où est né Albert Einstein ? »",
-        "es": "Haga una pregunta, p. ej. «¿Dónde nació Albert Einstein?»",
-        "uk": "Поставте запитання, наприклад: «Де народився Альберт Ейнштейн?»",
-        "ja": "質問をどうぞ（例：「アルベルト・アインシュタインはどこで生まれましたか？」）",
-        "it": "Fai una domanda, ad es. «Dove è nato Albert Einstein?»",
-        "pt": "Faça uma pergunta, p. ex. “Onde nasceu Albert Einstein?”",
-    },
-    "ui_send": {"en": "Ask", "de": "Fragen", "ru": "Спросить", "zh": "提问", "fr": "Demander", "es": "Preguntar",
-                "uk": "Запитати", "ja": "質問する", "it": "Chiedi", "pt": "Perguntar"},
-    "ui_language": {"en": "Language", "de": "Sprache", "ru": "Язык", "zh": "语言", "fr": "Langue",
-                    "es": "Idioma", "uk": "Мова", "ja": "言語", "it": "Lingua", "pt": "Idioma"},
-    "ui_auto": {"en": "Detect automatically", "de": "Automatisch erkennen", "ru": "Определять автоматически",
-                "zh": "自动检测", "fr": "Détection automatique", "es": "Detectar automáticamente",
-                "uk": "Визначати автоматично", "ja": "自動検出", "it": "Rileva automaticamente",
-                "pt": "Detectar automaticamente"},
-    "ui_chat_label": {"en": "Chat", "de": "Chat", "ru": "Чат", "zh": "对话", "fr": "Discussion", "es": "Chat",
-                      "uk": "Чат", "ja": "チャット", "it": "Chat", "pt": "Conversa"},
-    "ui_status": {
-        "en": "Backend: {backend} · Knowledge graph: {kg}", "de": "Backend: {backend} · Wissensgraph: {kg}",
-        "ru": "Бэкенд: {backend} · Граф знаний: {kg}", "zh": "后端：{backend} · 知识图谱：{kg}",
-        "fr": "Backend : {backend} · Graphe de connaissances : {kg}",
-        "es": "Backend: {backend} · Grafo de conocimiento: {kg}", "uk": "Бекенд: {backend} · Граф знань: {kg}",
-        "ja": "バックエンド：{backend} · ナレッジグラフ：{kg}", "it": "Backend: {backend} · Grafo: {kg}",
-        "pt": "Backend: {backend} · Grafo de conhecimento: {kg}",
-    },
-    "feedback_thanks": {
-        "en": "Thanks for your feedback.", "de": "Danke für Ihr Feedback.", "ru": "Спасибо за отзыв.",
-        "zh": "感谢您的反馈。", "fr": "Merci pour votre retour.", "es": "Gracias por su opinión.",
-        "uk": "Дякуємо за відгук.", "ja": "フィードバックありがとうございます。", "it": "Grazie per il feedback.",
-        "pt": "Obrigado pelo seu feedback.",
-    },
-    # ---- issue 14: welcome, examples, what was understood, two kinds of "I don't know" ----
-    "ui_welcome": {
-        "en": ("I answer from an offline subset of Wikidata (about 250,000 entities). Many facts are missing, "
-               "so I often say “I don't know” rather than guess."),
-        "de": ("Ich antworte aus einem Offline-Ausschnitt von Wikidata (etwa 250.000 Entitäten). Viele Fakten "
-               "fehlen, daher sage ich oft „Das weiß ich nicht“, statt zu raten."),
-        "ru": ("Я отвечаю по офлайн-фрагменту Викиданных (около 250 000 объектов). Многих фактов в нём нет, "
-               "поэтому я часто говорю «Я не знаю», а не угадываю."),
-        "zh": ("我根据维基数据的离线子集（约 25 万个实体）回答。"
-               "许多事实并不在其中，所以我常会说“我不知道”，而不是去猜。"),
-        "fr": ("Je réponds à partir d'un extrait hors ligne de Wikidata (environ 250 000 entités). Beaucoup de "
-               "faits y manquent : je dis donc souvent « Je ne sais pas » plutôt que de deviner."),
-        "es": ("Respondo con un subconjunto sin conexión de Wikidata (unas 250.000 entidades). Faltan muchos "
-               "datos, así que a menudo digo «No lo sé» en lugar de adivinar."),
-        "uk": ("Я відповідаю за офлайн-фрагментом Вікіданих (близько 250 000 об'єктів). Багатьох фактів у ньому "
-               "немає, тож я часто кажу «Я не знаю», а не вгадую."),
-        "ja": ("Wikidata のオフライン部分集合（約 25 万エンティティ）から答えます。"
-               "多くの事実が欠けているため、推測せずに「わかりません」と答えることがよくあります。"),
-        "it": ("Rispondo da un sottoinsieme offline di Wikidata (circa 250.000 entità). Mancano molti fatti, "
-               "quindi spesso dico «Non lo so» invece di tirare a indovinare."),
-        "pt": ("Respondo a partir de um subconjunto offline do Wikidata (cerca de 250 mil entidades). Faltam "
-               "muitos fatos, por isso muitas vezes digo “Não sei” em vez de adivinhar."),
-    },
-    "ui_examples": {
-        "en": "Try one of these", "de": "Probieren Sie eine davon", "ru": "Попробуйте один из вопросов",
-        "zh": "试试这些问题", "fr": "Essayez l'une de ces questions", "es": "Pruebe una de estas",
-        "uk": "Спробуйте одне з цих запитань", "ja": "例えばこんな質問", "it": "Prova una di queste",
-        "pt": "Experimente uma destas",
-    },
-    "ui_placeholder_plain": {
-        "en": "Ask a question", "de": "Stellen Sie eine Frage", "ru": "Задайте вопрос", "zh": "请提问",
-        "fr": "Posez une question", "es": "Haga una pregunta", "uk": "Поставте запитання", "ja": "質問をどうぞ",
-        "it": "Fai una domanda", "pt": "Faça uma pergunta",
-    },
-    "ui_question_language": {
-        "en": "Language of the question", "de": "Sprache der Frage", "ru": "Язык вопроса", "zh": "问题的语言",
-        "fr": "Langue de la question", "es": "Idioma de la pregunta", "uk": "Мова запитання", "ja": "質問の言語",
-        "it": "Lingua della domanda", "pt": "Idioma da pergunta",
-    },
-    "ui_answer_language": {
-        "en": "Language of answers and page", "de": "Sprache der Antworten und der Seite",
-        "ru": "Язык ответов и страницы", "zh": "回答和页面的语言", "fr": "Langue des réponses et de la page",
-        "es": "Idioma de las respuestas y de la página", "uk": "Мова відповідей і сторінки",
-        "ja": "回答とページの言語", "it": "Lingua delle risposte e della pagina",
-        "pt": "Idioma das respostas e da página",
-    },
-    "ui_question_auto": {
-        "en": "Detected from the text", "de": "Aus dem Text erkannt", "ru": "Определяется по тексту",
-        "zh": "根据文本检测", "fr": "Détectée dans le texte", "es": "Detectado a partir del texto",
-        "uk": "Визначається за текстом", "ja": "本文から検出", "it": "Rilevata dal testo", "pt": "Detectado pelo texto",
-    },
-    "understood_line": {
-        "en": "{entity} · {property}:", "de": "{entity} · {property}:", "ru": "{entity} · {property}:",
-        "zh": "{entity} · {property}：", "fr": "{entity} · {property} :", "es": "{entity} · {property}:",
-        "uk": "{entity} · {property}:", "ja": "{entity} · {property}：", "it": "{entity} · {property}:",
-        "pt": "{entity} · {property}:",
-    },
-    "understood_no_value": {
-        "en": "I understood: the {property} of {entity}, but my data has no value for it.",
-        "de": "Verstanden habe ich: {property} von {entity}. Dafür haben meine Daten aber keinen Wert.",
-        "ru": "Я понял вопрос: «{property}» для {entity}, но в моих данных этого значения нет.",
-        "zh": "我理解的是：{entity}的{property}，但我的数据中没有这个值。",
-        "fr": "J'ai compris : « {property} » de {entity}, mais mes données n'ont pas cette valeur.",
-        "es": "Entendí: «{property}» de {entity}, pero mis datos no tienen ese valor.",
-        "uk": "Я зрозумів: «{property}» для {entity}, але в моїх даних цього значення немає.",
-        "ja": "{entity}の{property}についての質問だと理解しましたが、私のデータにはその値がありません。",
-        "it": "Ho capito: «{property}» di {entity}, ma i miei dati non hanno questo valore.",
-        "pt": "Entendi: «{property}» de {entity}, mas os meus dados não têm esse valor.",
-    },
-    "not_understood": {
-        "en": "I'm not sure I understood your question, so I give no answer.",
-        "de": "Ich bin nicht sicher, ob ich Ihre Frage verstanden habe, daher gebe ich keine Antwort.",
-        "ru": "Я не уверен, что правильно понял вопрос, поэтому не даю ответа.",
-        "zh": "我不确定是否理解了您的问题，所以不给出答案。",
-        "fr": "Je ne suis pas sûr d'avoir compris votre question, je ne donne donc pas de réponse.",
-        "es": "No estoy seguro de haber entendido su pregunta, así que no doy respuesta.",
-        "uk": "Я не впевнений, що правильно зрозумів запитання, тому не даю відповіді.",
-        "ja": "質問を正しく理解できたか自信がないため、回答しません。",
-        "it": "Non sono sicuro di aver capito la domanda, quindi non do una risposta.",
-        "pt": "Não tenho certeza de ter entendido a sua pergunta, por isso não dou resposta.",
-    },
-    "only_know": {
-        "en": "I don't know. I only know {name}, which matches only part of the name you typed.",
-        "de": "Das weiß ich nicht. Ich kenne nur {name}; das passt nur zu einem Teil des eingegebenen Namens.",
-        "ru": "Я не знаю. Мне известен только объект {name}, а он совпадает лишь с частью введённого имени.",
-        "zh": "我不知道。我只知道{name}，它只与您输入的名称的一部分相符。",
-        "fr": "Je ne sais pas. Je ne connais que {name}, qui ne correspond qu'à une partie du nom saisi.",
-        "es": "No lo sé. Solo conozco {name}, que coincide solo con parte del nombre que escribió.",
-        "uk": "Я не знаю. Мені відомий лише об'єкт {name}, а він збігається лише з частиною введеного імені.",
-        "ja": "わかりません。私が知っているのは{name}だけで、入力された名前の一部にしか一致しません。",
-        "it": "Non lo so. Conosco solo {name}, che corrisponde solo a una parte del nome scritto.",
-        "pt": "Não sei. Só conheço {name}, que corresponde apenas a parte do nome digitado.",
-    },
-    "expl_understood": {
-        "en": "What I understood", "de": "Was ich verstanden habe", "ru": "Что я понял", "zh": "我的理解",
-        "fr": "Ce que j'ai compris", "es": "Lo que entendí", "uk": "Що я зрозумів", "ja": "理解した内容",
-        "it": "Cosa ho capito", "pt": "O que entendi",
-    },
-    "expl_gate": {
-        "en": "Check", "de": "Prüfung", "ru": "Проверка", "zh": "检查", "fr": "Vérification", "es": "Comprobación",
-        "uk": "Перевірка", "ja": "チェック", "it": "Verifica", "pt": "Verificação",
-    },
-    "expl_compared": {
-        "en": "{score_name} {score} compared with the {threshold_name} {threshold}: {verdict}",
-        "de": "{score_name} {score} verglichen mit der {threshold_name} {threshold}: {verdict}",
-        "ru": "{score_name} {score} сравнивалась с порогом «{threshold_name}» {threshold}: {verdict}",
-        "zh": "{score_name} {score} 与{threshold_name} {threshold} 比较：{verdict}",
-        "fr": "{score_name} {score} comparé au {threshold_name} {threshold} : {verdict}",
-        "es": "{score_name} {score} comparada con el {threshold_name} {threshold}: {verdict}",
-        "uk": "{score_name} {score} порівнювалась із порогом «{threshold_name}» {threshold}: {verdict}",
-        "ja": "{score_name} {score} を{threshold_name} {threshold} と比較：{verdict}",
-        "it": "{score_name} {score} confrontato con la {threshold_name} {threshold}: {verdict}",
-        "pt": "{score_name} {score} comparada com o {threshold_name} {threshold}: {verdict}",
-    },
-    "score_validator": {
-        "en": "validator score", "de": "Validator-Wert", "ru": "оценка валидатора", "zh": "验证器得分",
-        "fr": "score du validateur", "es": "puntuación del validador", "uk": "оцінка валідатора",
-        "ja": "検証器スコア", "it": "punteggio del validatore", "pt": "pontuação do validador",
-    },
-    "score_blended": {
-        "en": "blended score (validator and backend)", "de": "gemischter Wert (Validator und Backend)",
-        "ru": "смешанная оценка (валидатор и бэкенд)", "zh": "混合得分（验证器与后端）",
-        "fr": "score combiné (validateur et backend)", "es": "puntuación combinada (validador y backend)",
-        "uk": "змішана оцінка (валідатор і бекенд)", "ja": "混合スコア（検証器とバックエンド）",
-        "it": "punteggio combinato (validatore e backend)", "pt": "pontuação combinada (validador e backend)",
-    },
-    "threshold_answer": {
-        "en": "answer threshold", "de": "Antwortschwelle", "ru": "порог ответа", "zh": "回答阈值",
-        "fr": "seuil de réponse", "es": "umbral de respuesta", "uk": "поріг відповіді", "ja": "回答しきい値",
-        "it": "soglia di risposta", "pt": "limiar de resposta",
-    },
-    "threshold_yes_no": {
-        "en": "yes/no threshold", "de": "Ja/Nein-Schwelle", "ru": "порог да/нет", "zh": "是/否阈值",
-        "fr": "seuil oui/non", "es": "umbral sí/no", "uk": "поріг так/ні", "ja": "はい/いいえのしきい値",
-        "it": "soglia sì/no", "pt": "limiar sim/não",
-    },
-    "threshold_complex": {
-        "en": "complex-question threshold", "de": "Schwelle für komplexe Fragen", "ru": "порог сложных вопросов",
-        "zh": "复杂问题阈值", "fr": "seuil des questions complexes", "es": "umbral de preguntas complejas",
-        "uk": "поріг складних запитань", "ja": "複雑な質問のしきい値", "it": "soglia delle domande complesse",
-        "pt": "limiar de perguntas complexas",
-    },
-    "verdict_passed": {
-        "en": "passed", "de": "bestanden", "ru": "пройдено", "zh": "通过", "fr": "réussi", "es": "superado",
-        "uk": "пройдено", "ja": "合格", "it": "superata", "pt": "aprovado",
-    },
-    "verdict_failed": {
-        "en": "not passed", "de": "nicht bestanden", "ru": "не пройдено", "zh": "未通过", "fr": "échoué",
-        "es": "no superado", "uk": "не пройдено", "ja": "不合格", "it": "non superata", "pt": "reprovado",
-    },
-    "expl_not_scored": {
-        "en": "not scored: the validator did not run for this query",
-        "de": "nicht bewertet: der Validator lief für diese Abfrage nicht",
-        "ru": "не оценено: валидатор для этого запроса не запускался", "zh": "未评分：验证器没有对该查询运行",
-        "fr": "non évalué : le validateur n'a pas été appliqué à cette requête",
-        "es": "sin puntuar: el validador no se ejecutó para esta consulta",
-        "uk": "не оцінено: валідатор для цього запиту не запускався",
-        "ja": "未評価：このクエリには検証器が実行されていません",
-        "it": "non valutata: il validatore non è stato eseguito per questa query",
-        "pt": "não avaliada: o validador não foi executado para esta consulta",
-    },
-    "expl_developer": {
-        "en": "Developer view", "de": "Entwickleransicht", "ru": "Для разработчиков", "zh": "开发者视图",
-        "fr": "Vue développeur", "es": "Vista de desarrollador", "uk": "Для розробників", "ja": "開発者向け表示",
-        "it": "Vista sviluppatore", "pt": "Visão do desenvolvedor",
-    },
-    "expl_probability": {
-        "en": "Chance this answer is right", "de": "Wahrscheinlichkeit, dass die Antwort stimmt",
-        "ru": "Вероятность, что ответ верен", "zh": "答案正确的概率",
-        "fr": "Probabilité que la réponse soit juste", "es": "Probabilidad de que la respuesta sea correcta",
-        "uk": "Імовірність, що відповідь правильна", "ja": "答えが正しい確率",
-        "it": "Probabilità che la risposta sia giusta", "pt": "Probabilidade de a resposta estar certa",
-    },
-    "expl_probability_value": {
-        "en": "about {percent} (measured on benchmark questions)",
-        "de": "etwa {percent} (gemessen an Benchmark-Fragen)",
-        "ru": "около {percent} (по вопросам из бенчмарков)", "zh": "约 {percent}（基于基准测试问题测得）",
-        "fr": "environ {percent} (mesurée sur des questions de référence)",
-        "es": "alrededor del {percent} (medida en preguntas de referencia)",
-        "uk": "близько {percent} (за питаннями з бенчмарків)", "ja": "約 {percent}（ベンチマークの質問で測定）",
-        "it": "circa {percent} (misurata su domande di benchmark)",
-        "pt": "cerca de {percent} (medida em perguntas de referência)",
-    },
-    "fallback_marker": {
-        "en": "shown in English: no name in your language", "de": "auf Englisch: kein Name in Ihrer Sprache",
-        "ru": "по-английски: нет названия на вашем языке", "zh": "以英文显示：没有您所用语言的名称",
-        "fr": "en anglais : pas de nom dans votre langue", "es": "en inglés: no hay nombre en su idioma",
-        "uk": "англійською: немає назви вашою мовою", "ja": "英語で表示：お使いの言語の名前がありません",
-        "it": "in inglese: nessun nome nella tua lingua", "pt": "em inglês: sem nome no seu idioma",
-    },
-    "ui_placeholder_example": {
-        "en": "Ask a question, e.g. “{example}”",
-        "de": "Stellen Sie eine Frage, z. B. „{example}“",
-        "ru": "Задайте вопрос, например: «{example}»",
-        "zh": "请提问，例如：“{example}”",
-        "fr": "Posez une question, par ex. « {example} »",
-        "es": "Haga una pregunta, p. ej. «{example}»",
-        "uk": "Поставте запитання, наприклад: «{example}»",
-        "ja": "質問をどうぞ（例：「{example}」）",
-        "it": "Fai una domanda, ad es. «{example}»",
-        "pt": "Faça uma pergunta, p. ex. “{example}”",
-    },
-    "unnamed": {
-        "en": "(no name in my data)", "de": "(in meinen Daten ohne Namen)", "ru": "(нет названия в моих данных)",
-        "zh": "（我的数据中没有名称）", "fr": "(sans nom dans mes données)", "es": "(sin nombre en mis datos)",
-        "uk": "(немає назви в моїх даних)", "ja": "（データに名前がありません）", "it": "(senza nome nei miei dati)",
-        "pt": "(sem nome nos meus dados)",
-    },
-    "ui_examples_english": {
-        "en": "Try one of these", "es": "Pruebe una de estas (en inglés)",
-        "uk": "Спробуйте одне з цих запитань (англійською)",
-    },
-}
+LOCALE_DIR = Path(__file__).with_name("locale")
+"""``messages.pot`` and ``<lang>/LC_MESSAGES/messages.po`` (+ the compiled ``.mo``)."""
+DOMAIN = "messages"
 
-# ---- machine-quality translations for the seed languages (issue 14), checked by hand for
-# meaning and placeholders (tests/chat/test_messages_complete.py checks every key has every
-# chat language, except the placeholder/examples variants that depend on the examples).
-SEED_TRANSLATIONS: dict[str, dict[str, str]] = {
-    "answer_intro": {"be": "Вось што я знайшоў:", "lt": "Štai ką radau:", "hy": "Ահա թե ինչ գտա.",
-                     "ba": "Бына нимә таптым:", "ar": "هذا ما وجدته:", "hi": "मुझे यह मिला:",
-                     "bn": "আমি যা পেয়েছি:", "am": "ያገኘሁት ይህ ነው፦", "nl": "Dit heb ik gevonden:"},
-    "dont_know": {
-        "be": "Я не ведаю. Мне не ўдалося знайсці адказ, якому можна давяраць.",
-        "lt": "Nežinau. Neradau atsakymo, kuriuo galėčiau pasitikėti.",
-        "hy": "Չգիտեմ։ Չկարողացա գտնել պատասխան, որին կարելի է վստահել։",
-        "ba": "Белмәйем. Ышанырлыҡ яуап таба алманым.",
-        "ar": "لا أعرف. لم أجد إجابة يمكنني الوثوق بها.",
-        "hi": "मुझे नहीं पता। मुझे ऐसा उत्तर नहीं मिला जिस पर भरोसा किया जा सके।",
-        "bn": "আমি জানি না। বিশ্বাসযোগ্য কোনো উত্তর খুঁজে পাইনি।",
-        "am": "አላውቅም። ልታመንበት የምችለው መልስ አላገኘሁም።",
-        "nl": "Dat weet ik niet. Ik vond geen antwoord dat ik kan vertrouwen.",
-    },
-    "not_understood": {
-        "be": "Я не ўпэўнены, што зразумеў ваша пытанне, таму не даю адказу.",
-        "lt": "Nesu tikras, ar supratau jūsų klausimą, todėl neatsakau.",
-        "hy": "Վստահ չեմ, որ հասկացա ձեր հարցը, ուստի պատասխան չեմ տալիս։",
-        "ba": "Һорауығыҙҙы аңланыммы икән, белмәйем, шуға яуап бирмәйем.",
-        "ar": "لست متأكدًا من أنني فهمت سؤالك، لذلك لا أقدم إجابة.",
-        "hi": "मुझे यकीन नहीं कि मैंने आपका प्रश्न समझा, इसलिए मैं उत्तर नहीं दे रहा।",
-        "bn": "আমি নিশ্চিত নই যে আপনার প্রশ্নটি বুঝেছি, তাই কোনো উত্তর দিচ্ছি না।",
-        "am": "ጥያቄዎን እንደተረዳሁ እርግጠኛ አይደለሁም፤ ስለዚህ መልስ አልሰጥም።",
-        "nl": "Ik weet niet zeker of ik uw vraag begreep, dus ik geef geen antwoord.",
-    },
-    "understood_no_value": {
-        "be": "Я зразумеў: «{property}» для {entity}, але ў маіх даных гэтага значэння няма.",
-        "lt": "Supratau: {entity} – „{property}“, bet mano duomenyse šios reikšmės nėra.",
-        "hy": "Հասկացա՝ {entity}-ի «{property}», բայց իմ տվյալներում այդ արժեքը չկա։",
-        "ba": "Аңланым: {entity} – «{property}», әммә минең мәғлүмәттәрҙә был ҡиммәт юҡ.",
-        "ar": "فهمت: «{property}» لـ {entity}، لكن بياناتي لا تحتوي على هذه القيمة.",
-        "hi": "मैंने समझा: {entity} का «{property}», लेकिन मेरे डेटा में इसका मान नहीं है।",
-        "bn": "আমি বুঝেছি: {entity}-এর «{property}», কিন্তু আমার ডেটায় এর কোনো মান নেই।",
-        "am": "የተረዳሁት፦ የ{entity} «{property}»፤ ነገር ግን በመረጃዬ ውስጥ ይህ ዋጋ የለም።",
-        "nl": "Ik begreep: de {property} van {entity}, maar mijn gegevens hebben daar geen waarde voor.",
-    },
-    "only_know": {
-        "be": "Я не ведаю. Я ведаю толькі {name}, а гэта супадае толькі з часткай уведзенага імя.",
-        "lt": "Nežinau. Žinau tik {name}, o tai atitinka tik dalį įvesto vardo.",
-        "hy": "Չգիտեմ։ Ես գիտեմ միայն {name}-ը, որը համընկնում է մուտքագրված անվան միայն մի մասի հետ։",
-        "ba": "Белмәйем. Мин {name} тигәнде генә беләм, ул һеҙ яҙған исемдең бер өлөшөнә генә тап килә.",
-        "ar": "لا أعرف. أعرف فقط {name}، وهو يطابق جزءًا فقط من الاسم الذي كتبته.",
-        "hi": "मुझे नहीं पता। मैं केवल {name} को जानता हूँ, जो आपके लिखे नाम के केवल एक हिस्से से मेल खाता है।",
-        "bn": "আমি জানি না। আমি কেবল {name} জানি, যা আপনার লেখা নামের একটি অংশের সাথেই মেলে।",
-        "am": "አላውቅም። የማውቀው {name}ን ብቻ ነው፤ እሱም ከጻፉት ስም ከፊሉን ብቻ ይዛመዳል።",
-        "nl": "Dat weet ik niet. Ik ken alleen {name}, en dat komt maar met een deel van de getypte naam overeen.",
-    },
-    "understood_line": dict.fromkeys(("be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl"), "{entity} · {property}:"),
-    "yes": {"be": "Так.", "lt": "Taip.", "hy": "Այո։", "ba": "Эйе.", "ar": "نعم.", "hi": "हाँ।", "bn": "হ্যাঁ।",
-            "am": "አዎ።", "nl": "Ja."},
-    "no": {"be": "Не.", "lt": "Ne.", "hy": "Ոչ։", "ba": "Юҡ.", "ar": "لا.", "hi": "नहीं।", "bn": "না।",
-           "am": "አይ።", "nl": "Nee."},
-    "and_more": {"be": "і яшчэ {n}", "lt": "ir dar {n}", "hy": "և ևս {n}", "ba": "һәм тағы {n}", "ar": "و{n} أخرى",
-                 "hi": "और {n} अन्य", "bn": "এবং আরও {n}টি", "am": "እና ሌሎች {n}", "nl": "en nog {n}"},
-    "empty_question": {"be": "Калі ласка, увядзіце пытанне.", "lt": "Įveskite klausimą.",
-                       "hy": "Խնդրում եմ, գրեք հարց։",
-                       "ba": "Зинһар, һорау яҙығыҙ.", "ar": "من فضلك اكتب سؤالًا.", "hi": "कृपया एक प्रश्न लिखें।",
-                       "bn": "অনুগ্রহ করে একটি প্রশ্ন লিখুন।", "am": "እባክዎ ጥያቄ ይጻፉ።", "nl": "Typ alstublieft een vraag."},
-    "how_found": {"be": "Як я гэта знайшоў", "lt": "Kaip tai radau", "hy": "Ինչպես գտա", "ba": "Мин быны нисек таптым",
-                  "ar": "كيف وجدت هذا", "hi": "मैंने यह कैसे पाया",
-                  "bn": "আমি কীভাবে এটি পেলাম", "am": "ይህን እንዴት አገኘሁት",
-                  "nl": "Hoe ik dit vond"},
-    "how_not_found": {"be": "Чаму я не ведаю", "lt": "Kodėl nežinau", "hy": "Ինչու չգիտեմ", "ba": "Ни өсөн белмәйем",
-                      "ar": "لماذا لا أعرف", "hi": "मुझे क्यों नहीं पता", "bn": "আমি কেন জানি না", "am": "ለምን አላውቅም",
-                      "nl": "Waarom ik het niet weet"},
-    "ui_title": {"be": "Спытайце Вікіданыя", "lt": "Klauskite Vikiduomenų", "hy": "Հարցրեք Վիքիտվյալներին",
-                 "ba": "Викимәғлүмәттәрҙән һорағыҙ", "ar": "اسأل ويكي بيانات", "hi": "विकिडेटा से पूछें",
-                 "bn": "উইকিউপাত্তকে জিজ্ঞাসা করুন", "am": "ዊኪዳታን ይጠይቁ", "nl": "Vraag het Wikidata"},
-    "ui_subtitle": {
-        "be": "Адзін адказ на вашай мове або сумленнае «Я не ведаю».",
-        "lt": "Vienas atsakymas jūsų kalba arba sąžiningas „Nežinau“.",
-        "hy": "Մեկ պատասխան ձեր լեզվով կամ ազնիվ «Չգիտեմ»։",
-        "ba": "Һеҙҙең телдә бер яуап йәки намыҫлы «Белмәйем».",
-        "ar": "إجابة واحدة بلغتك، أو «لا أعرف» بصدق.",
-        "hi": "आपकी भाषा में एक उत्तर, या ईमानदार «मुझे नहीं पता»।",
-        "bn": "আপনার ভাষায় একটি উত্তর, অথবা সৎভাবে «আমি জানি না»।",
-        "am": "በቋንቋዎ አንድ መልስ፣ ወይም በቅንነት «አላውቅም»።",
-        "nl": "Eén antwoord in uw taal, of een eerlijk „Dat weet ik niet”.",
-    },
-    "ui_welcome": {
-        "be": ("Я адказваю па афлайн-фрагменце Вікіданых (каля 250 000 аб'ектаў). Шмат якіх фактаў там няма, "
-               "таму я часта кажу «Я не ведаю», а не адгадваю."),
-        "lt": ("Atsakau pagal neprisijungus veikiančią Vikiduomenų dalį (apie 250 000 objektų). Daug faktų trūksta, "
-               "todėl dažnai sakau „Nežinau“, užuot spėjęs."),
-        "hy": ("Պատասխանում եմ Վիքիտվյալների անցանց ենթաբազմությունից (մոտ 250 000 միավոր)։ Շատ փաստեր բացակայում են, "
-               "ուստի հաճախ ասում եմ «Չգիտեմ»՝ գուշակելու փոխարեն։"),
-        "ba": ("Мин Викимәғлүмәттәрҙең офлайн өлөшө буйынса яуап бирәм (яҡынса 250 000 объект). Күп факттар юҡ, "
-               "шуға мин йыш ҡына фаразлау урынына «Белмәйем» тием."),
-        "ar": ("أجيب من مجموعة فرعية غير متصلة من ويكي بيانات (نحو 250 ألف كيان). "
-               "كثير من الحقائق غير موجود، لذلك أقول غالبًا «لا أعرف» بدل التخمين."),
-        "hi": ("मैं विकिडेटा के एक ऑफ़लाइन उपसमुच्चय (लगभग 2,50,000 इकाइयाँ) से उत्तर देता हूँ। कई "
-               "तथ्य उसमें नहीं हैं, इसलिए अनुमान लगाने के बजाय मैं अक्सर «मुझे नहीं पता» कहता हूँ।"),
-        "bn": ("আমি উইকিউপাত্তের একটি অফলাইন উপসেট (প্রায় ২,৫০,০০০ সত্তা) থেকে উত্তর "
-               "দিই। অনেক তথ্য সেখানে নেই, তাই অনুমান না করে প্রায়ই «আমি জানি না» বলি।"),
-        "am": ("የምመልሰው ከዊኪዳታ ከመስመር ውጭ ንዑስ ስብስብ (ወደ 250,000 የሚጠጉ አካላት) "
-               "ነው። ብዙ እውነታዎች የሉም፤ ስለዚህ ከመገመት ይልቅ ብዙ ጊዜ «አላውቅም» እላለሁ።"),
-        "nl": ("Ik antwoord vanuit een offline deel van Wikidata (ongeveer 250.000 entiteiten). Veel feiten ontbreken, "
-               "dus ik zeg vaak „Dat weet ik niet” in plaats van te gokken."),
-    },
-    "ui_examples": {"be": "Паспрабуйце (па-англійску)", "lt": "Pabandykite (angliškai)", "hy": "Փորձեք (անգլերեն)",
-                    "ba": "Һынап ҡарағыҙ (инглизсә)", "ar": "جرّب (بالإنجليزية)", "hi": "आज़माएँ (अंग्रेज़ी में)",
-                    "bn": "চেষ্টা করুন (ইংরেজিতে)", "am": "ይሞክሩ (በእንግሊዝኛ)", "nl": "Probeer (in het Engels)"},
-    "ui_placeholder_plain": {"be": "Задайце пытанне", "lt": "Užduokite klausimą", "hy": "Տվեք հարց",
-                             "ba": "Һорау бирегеҙ", "ar": "اطرح سؤالًا", "hi": "प्रश्न पूछें", "bn": "একটি প্রশ্ন করুন",
-                             "am": "ጥያቄ ይጠይቁ", "nl": "Stel een vraag"},
-    "ui_send": {"be": "Спытаць", "lt": "Klausti", "hy": "Հարցնել", "ba": "Һорарға", "ar": "اسأل", "hi": "पूछें",
-                "bn": "জিজ্ঞাসা", "am": "ጠይቅ", "nl": "Vragen"},
-    "ui_language": {"be": "Мова", "lt": "Kalba", "hy": "Լեզու", "ba": "Тел", "ar": "اللغة", "hi": "भाषा", "bn": "ভাষা",
-                    "am": "ቋንቋ", "nl": "Taal"},
-    "ui_answer_language": {"be": "Мова адказаў і старонкі", "lt": "Atsakymų ir puslapio kalba",
-                           "hy": "Պատասխանների և էջի լեզուն", "ba": "Яуаптар һәм бит теле",
-                           "ar": "لغة الإجابات والصفحة", "hi": "उत्तरों और पृष्ठ की भाषा",
-                           "bn": "উত্তর ও পাতার ভাষা", "am": "የመልሶቹና የገጹ ቋንቋ",
-                           "nl": "Taal van antwoorden en pagina"},
-    "ui_auto": {"be": "Вызначаць аўтаматычна", "lt": "Nustatyti automatiškai", "hy": "Որոշել ինքնաշխատ",
-                "ba": "Автоматик билдәләргә", "ar": "الكشف تلقائيًا", "hi": "स्वतः पहचानें",
-                "bn": "স্বয়ংক্রিয়ভাবে শনাক্ত",
-                "am": "በራስ-ሰር ለይ", "nl": "Automatisch herkennen"},
-    "ui_chat_label": {"be": "Чат", "lt": "Pokalbis", "hy": "Զրույց", "ba": "Чат", "ar": "المحادثة", "hi": "चैट",
-                      "bn": "চ্যাট", "am": "ውይይት", "nl": "Chat"},
-    "service_unavailable": {
-        "be": "Сэрвіс ведаў зараз недаступны. Паспрабуйце крыху пазней.",
-        "lt": "Žinių paslauga šiuo metu nepasiekiama. Pabandykite po akimirkos.",
-        "hy": "Գիտելիքների ծառայությունը հիմա հասանելի չէ։ Փորձեք մի փոքր ուշ։",
-        "ba": "Белем хеҙмәте хәҙер эшләмәй. Бер аҙҙан яңынан тырышып ҡарағыҙ.",
-        "ar": "خدمة المعرفة غير متاحة الآن. حاول مرة أخرى بعد قليل.",
-        "hi": "ज्ञान सेवा अभी उपलब्ध नहीं है। कृपया थोड़ी देर में फिर कोशिश करें।",
-        "bn": "জ্ঞান পরিষেবাটি এখন উপলভ্য নয়। একটু পরে আবার চেষ্টা করুন।",
-        "am": "የእውቀት አገልግሎቱ አሁን አይገኝም። እባክዎ ትንሽ ቆይተው እንደገና ይሞክሩ።",
-        "nl": "De kennisdienst is nu niet bereikbaar. Probeer het zo meteen opnieuw.",
-    },
-    "unnamed": {"be": "(няма назвы ў маіх даных)", "lt": "(mano duomenyse be pavadinimo)",
-                "hy": "(անուն չկա իմ տվյալներում)",
-                "ba": "(минең мәғлүмәттәрҙә исеме юҡ)", "ar": "(بلا اسم في بياناتي)", "hi": "(मेरे डेटा में कोई नाम नहीं)",
-                "bn": "(আমার ডেটায় কোনো নাম নেই)", "am": "(በመረጃዬ ውስጥ ስም የለውም)", "nl": "(geen naam in mijn gegevens)"},
-    "fallback_marker": {"be": "па-англійску: няма назвы на вашай мове", "lt": "angliškai: nėra pavadinimo jūsų kalba",
-                        "hy": "անգլերեն. ձեր լեզվով անուն չկա", "ba": "инглизсә: һеҙҙең телдә исем юҡ",
-                        "ar": "بالإنجليزية: لا يوجد اسم بلغتك", "hi": "अंग्रेज़ी में: आपकी भाषा में नाम नहीं है",
-                        "bn": "ইংরেজিতে: আপনার ভাষায় নাম নেই", "am": "በእንግሊዝኛ፦ በቋንቋዎ ስም የለም",
-                        "nl": "in het Engels: geen naam in uw taal"},
-    "too_long": {
-        "be": "Пытанне занадта доўгае. Калі ласка, не больш за {limit} сімвалаў.",
-        "lt": "Klausimas per ilgas. Neviršykite {limit} simbolių.",
-        "hy": "Հարցը չափազանց երկար է։ Խնդրում եմ, մինչև {limit} նիշ։",
-        "ba": "Һорау бик оҙон. Зинһар, {limit} символдан артмаһын.",
-        "ar": "سؤالك طويل جدًا. من فضلك لا تتجاوز {limit} حرفًا.",
-        "hi": "आपका प्रश्न बहुत लंबा है। कृपया इसे {limit} अक्षरों से कम रखें।",
-        "bn": "আপনার প্রশ্নটি খুব দীর্ঘ। অনুগ্রহ করে {limit} অক্ষরের মধ্যে রাখুন।",
-        "am": "ጥያቄዎ በጣም ረጅም ነው። እባክዎ ከ{limit} ፊደላት በታች ያድርጉት።",
-        "nl": "Uw vraag is te lang. Houd het onder de {limit} tekens.",
-    },
-    "internal_error": {
-        "be": "У мяне нешта пайшло не так, таму я не даю адказу.",
-        "lt": "Man kažkas nepavyko, todėl neatsakau.",
-        "hy": "Իմ կողմից ինչ-որ բան սխալ գնաց, ուստի պատասխան չեմ տալիս։",
-        "ba": "Миндә нимәлер дөрөҫ эшләмәне, шуға яуап бирмәйем.",
-        "ar": "حدث خطأ من جهتي، لذلك لا أقدم إجابة.",
-        "hi": "मेरी ओर से कुछ गड़बड़ हो गई, इसलिए मैं उत्तर नहीं दे रहा।",
-        "bn": "আমার দিকে কিছু ভুল হয়েছে, তাই কোনো উত্তর দিচ্ছি না।",
-        "am": "በእኔ በኩል ችግር ተፈጥሯል፤ ስለዚህ መልስ አልሰጥም።",
-        "nl": "Er ging bij mij iets mis, dus ik geef geen antwoord.",
-    },
-    "comparison_unknown": {
-        "be": "Не магу параўнаць: мне невядома значэнне «{property}» для {entity}.",
-        "lt": "Negaliu palyginti: nežinau {entity} reikšmės „{property}“.",
-        "hy": "Չեմ կարող համեմատել. չգիտեմ {entity}-ի «{property}» արժեքը։",
-        "ba": "Сағыштыра алмайым: {entity} өсөн «{property}» ҡиммәтен белмәйем.",
-        "ar": "لا أستطيع المقارنة: لا أعرف «{property}» لـ {entity}.",
-        "hi": "मैं तुलना नहीं कर सकता: मुझे {entity} का «{property}» नहीं पता।",
-        "bn": "তুলনা করতে পারছি না: {entity}-এর «{property}» আমি জানি না।",
-        "am": "ማወዳደር አልችልም፦ የ{entity} «{property}» አላውቅም።",
-        "nl": "Ik kan ze niet vergelijken: ik ken de {property} van {entity} niet.",
-    },
-    "comparison_equal": {"be": "У абодвух аднолькавае значэнне:", "lt": "Abiejų reikšmė ta pati:",
-                         "hy": "Երկուսի արժեքը նույնն է.", "ba": "Икеһенең дә ҡиммәте бер үк:",
-                         "ar": "لكليهما القيمة نفسها:", "hi": "दोनों का मान एक जैसा है:", "bn": "দুটিরই মান একই:",
-                         "am": "ሁለቱም ተመሳሳይ ዋጋ አላቸው፦", "nl": "Beide hebben dezelfde waarde:"},
-    "label_fallback": {
-        "be": "Няма назвы на вашай мове; паказана на мове: {language}.",
-        "lt": "Nėra pavadinimo jūsų kalba; rodoma kalba: {language}.",
-        "hy": "Ձեր լեզվով անուն չկա. ցուցադրված է՝ {language}։",
-        "ba": "Һеҙҙең телдә исем юҡ; күрһәтелгән тел: {language}.",
-        "ar": "لا يوجد اسم بلغتك؛ معروض بلغة: {language}.",
-        "hi": "आपकी भाषा में नाम नहीं है; {language} में दिखाया गया।",
-        "bn": "আপনার ভাষায় নাম নেই; {language} ভাষায় দেখানো হয়েছে।",
-        "am": "በቋንቋዎ ስም የለም፤ በ{language} ታይቷል።",
-        "nl": "Geen naam in uw taal; getoond in het {language}.",
-    },
-    "no_label": {
-        "be": "Няма назвы ні на адной мове; паказаны ідэнтыфікатар Вікіданых.",
-        "lt": "Jokia kalba nėra pavadinimo; rodomas Vikiduomenų identifikatorius.",
-        "hy": "Ոչ մի լեզվով անուն չկա. ցուցադրված է Վիքիտվյալների նույնացուցիչը։",
-        "ba": "Бер телдә лә исем юҡ; Викимәғлүмәттәр идентификаторы күрһәтелгән.",
-        "ar": "لا يوجد اسم بأي لغة؛ معروض بمعرّف ويكي بيانات.",
-        "hi": "किसी भी भाषा में नाम नहीं है; विकिडेटा आईडी दिखाई गई है।",
-        "bn": "কোনো ভাষায় নাম নেই; উইকিউপাত্ত আইডি দেখানো হয়েছে।",
-        "am": "በየትኛውም ቋንቋ ስም የለም፤ የዊኪዳታ መለያው ታይቷል።",
-        "nl": "Geen naam in welke taal ook; getoond met zijn Wikidata-id.",
-    },
-    "expl_sparql": {"be": "SPARQL-запыт", "lt": "SPARQL užklausa", "hy": "SPARQL հարցում", "ba": "SPARQL-һорау",
-                    "ar": "استعلام SPARQL", "hi": "SPARQL क्वेरी", "bn": "SPARQL কোয়েরি", "am": "የSPARQL መጠይቅ",
-                    "nl": "SPARQL-query"},
-    "expl_verbalization": {"be": "Словамі (уваход мадэлі)", "lt": "Žodžiais (modelio įvestis)",
-                           "hy": "Բառերով (մոդելի մուտք)", "ba": "Һүҙҙәр менән (модель инеүе)",
-                           "ar": "بالكلمات (مدخل النموذج)", "hi": "शब्दों में (मॉडल इनपुट)",
-                           "bn": "শব্দে (মডেলের ইনপুট)", "am": "በቃላት (የሞዴሉ ግብዓት)", "nl": "In woorden (modelinvoer)"},
-    "expl_confidence": {"be": "Упэўненасць валідатара", "lt": "Validatoriaus pasitikėjimas",
-                        "hy": "Վավերացնողի վստահություն", "ba": "Валидатор ышанысы", "ar": "ثقة المدقق",
-                        "hi": "सत्यापक का विश्वास", "bn": "যাচাইকারীর আস্থা", "am": "የአረጋጋጩ እርግጠኝነት",
-                        "nl": "Zekerheid van de validator"},
-    "expl_threshold": {"be": "парог {value}", "lt": "slenkstis {value}", "hy": "շեմ {value}", "ba": "сик {value}",
-                       "ar": "العتبة {value}", "hi": "सीमा {value}", "bn": "সীমা {value}", "am": "ገደብ {value}",
-                       "nl": "drempel {value}"},
-    "expl_rank": {"be": "Ранг у бэкендзе", "lt": "Vieta sistemoje", "hy": "Դասը հետնամասում", "ba": "Бэкендтағы урын",
-                  "ar": "الترتيب في الخلفية", "hi": "बैकएंड में क्रम", "bn": "ব্যাকএন্ডে অবস্থান",
-                  "am": "በጀርባ ስርዓቱ ያለው ደረጃ", "nl": "Rang in de backend"},
-    "expl_rank_value": {
-        "be": "{rank} з {total} (ацэнка бэкенда {score})", "lt": "{rank} iš {total} (sistemos balas {score})",
-        "hy": "{rank}-ը {total}-ից (հետնամասի միավոր {score})", "ba": "{total} араһынан {rank} (бэкенд баһаһы {score})",
-        "ar": "{rank} من {total} (درجة الخلفية {score})", "hi": "{total} में से {rank} (बैकएंड स्कोर {score})",
-        "bn": "{total}-এর মধ্যে {rank} (ব্যাকএন্ড স্কোর {score})", "am": "ከ{total} {rank}ኛ (የጀርባ ነጥብ {score})",
-        "nl": "{rank} van {total} (backendscore {score})",
-    },
-    "expl_language": {"be": "Мова", "lt": "Kalba", "hy": "Լեզու", "ba": "Тел", "ar": "اللغة", "hi": "भाषा",
-                      "bn": "ভাষা", "am": "ቋንቋ", "nl": "Taal"},
-    "expl_language_value": {
-        "be": "вызначана: {detected}, адказ на мове: {used}", "lt": "atpažinta: {detected}, atsakymas kalba: {used}",
-        "hy": "հայտնաբերվել է՝ {detected}, պատասխանը՝ {used}", "ba": "билдәләнде: {detected}, яуап теле: {used}",
-        "ar": "اللغة المكتشفة: {detected}، الإجابة بـ: {used}", "hi": "पहचानी गई: {detected}, उत्तर: {used} में",
-        "bn": "শনাক্ত: {detected}, উত্তর: {used} ভাষায়", "am": "የተለየው፦ {detected}፣ መልሱ በ፦ {used}",
-        "nl": "herkend: {detected}, antwoord in het {used}",
-    },
-    "expl_rejected": {
-        "be": "Лепшы кандыдат, адхілены валідатарам", "lt": "Geriausias kandidatas, atmestas validatoriaus",
-        "hy": "Լավագույն թեկնածուն՝ մերժված վավերացնողի կողմից", "ba": "Иң яҡшы кандидат, валидатор кире ҡаҡҡан",
-        "ar": "أفضل مرشح، رفضه المدقق", "hi": "सबसे अच्छा उम्मीदवार, सत्यापक ने अस्वीकार किया",
-        "bn": "সেরা প্রার্থী, যাচাইকারী প্রত্যাখ্যান করেছে", "am": "ምርጡ እጩ፣ በአረጋጋጩ ውድቅ የተደረገ",
-        "nl": "Beste kandidaat, afgewezen door de validator",
-    },
-    "expl_no_candidates": {
-        "be": "Бэкенд не знайшоў запыту для гэтага пытання.", "lt": "Sistema nerado užklausos šiam klausimui.",
-        "hy": "Հետնամասը այս հարցի համար հարցում չգտավ։", "ba": "Бэкенд был һорау өсөн запрос тапманы.",
-        "ar": "لم تجد الخلفية أي استعلام لهذا السؤال.", "hi": "बैकएंड को इस प्रश्न के लिए कोई क्वेरी नहीं मिली।",
-        "bn": "ব্যাকএন্ড এই প্রশ্নের জন্য কোনো কোয়েরি খুঁজে পায়নি।", "am": "የጀርባ ስርዓቱ ለዚህ ጥያቄ መጠይቅ አላገኘም።",
-        "nl": "De backend vond geen query voor deze vraag.",
-    },
-    "expl_empty_result": {
-        "be": "Абраны запыт нічога не вярнуў у графе ведаў.", "lt": "Pasirinkta užklausa žinių grafe nieko negrąžino.",
-        "hy": "Ընտրված հարցումը գիտելիքների գրաֆում ոչինչ չվերադարձրեց։",
-        "ba": "Һайланған запрос белемдәр графында бер нәмә лә ҡайтарманы.",
-        "ar": "لم يُرجع الاستعلام المختار شيئًا في رسم المعرفة.",
-        "hi": "चुनी गई क्वेरी ने ज्ञान ग्राफ़ में कुछ नहीं लौटाया।",
-        "bn": "বেছে নেওয়া কোয়েরি জ্ঞান গ্রাফে কিছুই ফেরত দেয়নি।", "am": "የተመረጠው መጠይቅ በእውቀት ግራፉ ውስጥ ምንም አልመለሰም።",
-        "nl": "De gekozen query gaf niets terug in de kennisgraaf.",
-    },
-    "validator_on": {"be": "Валідатар: уключаны", "lt": "Validatorius: įjungtas", "hy": "Վավերացնող՝ միացված",
-                     "ba": "Валидатор: ҡабыҙылған", "ar": "المدقق: مفعّل", "hi": "सत्यापक: चालू", "bn": "যাচাইকারী: চালু",
-                     "am": "አረጋጋጭ፦ በርቷል", "nl": "Validator: aan"},
-    "validator_off": {
-        "be": "Валідатар: выключаны (адказы не правяраюцца)", "lt": "Validatorius: išjungtas (atsakymai netikrinami)",
-        "hy": "Վավերացնող՝ անջատված (պատասխանները չեն ստուգվում)",
-        "ba": "Валидатор: һүндерелгән (яуаптар тикшерелмәй)", "ar": "المدقق: معطّل (لا يتم التحقق من الإجابات)",
-        "hi": "सत्यापक: बंद (उत्तर जाँचे नहीं जाते)", "bn": "যাচাইকারী: বন্ধ (উত্তর যাচাই করা হয় না)",
-        "am": "አረጋጋጭ፦ ጠፍቷል (መልሶች አይረጋገጡም)", "nl": "Validator: uit (antwoorden worden niet gecontroleerd)",
-    },
-    "validator_unavailable": {
-        "be": "Валідатар недаступны: адказы бяруцца з лепшага запыту бэкенда без праверкі",
-        "lt": "Validatorius nepasiekiamas: atsakymai imami iš geriausios užklausos be patikrinimo",
-        "hy": "Վավերացնողը հասանելի չէ. պատասխանները լավագույն հարցումից են՝ առանց ստուգման",
-        "ba": "Валидатор юҡ: яуаптар бэкендтың иң яҡшы запросынан тикшерелмәй алына",
-        "ar": "المدقق غير متاح: الإجابات من أفضل استعلام للخلفية دون تحقق",
-        "hi": "सत्यापक उपलब्ध नहीं: उत्तर बैकएंड की सबसे अच्छी क्वेरी से हैं, बिना जाँच के",
-        "bn": "যাচাইকারী অনুপলভ্য: উত্তর ব্যাকএন্ডের সেরা কোয়েরি থেকে, যাচাই ছাড়া",
-        "am": "አረጋጋጩ አይገኝም፦ መልሶቹ ከጀርባ ስርዓቱ ምርጥ መጠይቅ ናቸው፣ ያልተረጋገጡ",
-        "nl": "Validator niet beschikbaar: antwoorden komen ongecontroleerd uit de beste query van de backend",
-    },
-    "notice_markup": {
-        "be": "У пытанні быў HTML або код; я апрацаваў яго як звычайны тэкст.",
-        "lt": "Klausime buvo HTML arba kodo; jį apdorojau kaip paprastą tekstą.",
-        "hy": "Հարցում HTML կամ կոդ կար. այն մշակեցի որպես պարզ տեքստ։",
-        "ba": "Һорауҙа HTML йәки код бар ине; мин уны ябай текст итеп ҡараным.",
-        "ar": "احتوى سؤالك على HTML أو شيفرة؛ تعاملت معه كنص عادي.",
-        "hi": "आपके प्रश्न में HTML या कोड था; मैंने उसे सादे पाठ की तरह लिया।",
-        "bn": "আপনার প্রশ্নে HTML বা কোড ছিল; আমি সেটিকে সাধারণ লেখা হিসেবে নিয়েছি।",
-        "am": "ጥያቄዎ HTML ወይም ኮድ ይዞ ነበር፤ እንደ ተራ ጽሑፍ ወሰድኩት።",
-        "nl": "Uw vraag bevatte HTML of code; ik heb die als gewone tekst behandeld.",
-    },
-    "notice_control": {
-        "be": "Я выдаліў кіроўныя сімвалы з пытання.", "lt": "Iš klausimo pašalinau valdymo simbolius.",
-        "hy": "Հարցից հեռացրի կառավարման նիշերը։", "ba": "Һорауҙан идара итеү символдарын алып ташланым.",
-        "ar": "أزلت أحرف التحكم من سؤالك.", "hi": "मैंने आपके प्रश्न से नियंत्रण वर्ण हटा दिए।",
-        "bn": "আপনার প্রশ্ন থেকে নিয়ন্ত্রণ অক্ষর সরিয়ে দিয়েছি।", "am": "ከጥያቄዎ የቁጥጥር ምልክቶችን አስወግጃለሁ።",
-        "nl": "Ik heb stuurtekens uit uw vraag verwijderd.",
-    },
-    "rate_limited": {
-        "be": "Вы пытаецеся вельмі хутка. Пачакайце {seconds} с і спытайце зноў.",
-        "lt": "Klausiate labai greitai. Palaukite {seconds} s ir klauskite vėl.",
-        "hy": "Շատ արագ եք հարցնում։ Սպասեք {seconds} վ և նորից հարցրեք։",
-        "ba": "Һеҙ бик тиҙ һорайһығыҙ. {seconds} с көтөгөҙ ҙә яңынан һорағыҙ.",
-        "ar": "أنت تسأل بسرعة كبيرة. انتظر {seconds} ث ثم اسأل مجددًا.",
-        "hi": "आप बहुत तेज़ी से पूछ रहे हैं। कृपया {seconds} सेकंड रुककर फिर पूछें।",
-        "bn": "আপনি খুব দ্রুত প্রশ্ন করছেন। {seconds} সেকেন্ড অপেক্ষা করে আবার জিজ্ঞাসা করুন।",
-        "am": "በጣም በፍጥነት እየጠየቁ ነው። {seconds} ሰከንድ ጠብቀው እንደገና ይጠይቁ።",
-        "nl": "U vraagt erg snel. Wacht {seconds} s en vraag het opnieuw.",
-    },
-    "log_failed": {
-        "be": "Не ўдалося запісаць гэты крок размовы, таму я не паказваю адказ. Паспрабуйце яшчэ раз.",
-        "lt": "Nepavyko įrašyti šio pokalbio žingsnio, todėl atsakymo nerodau. Bandykite dar kartą.",
-        "hy": "Չկարողացա գրանցել այս քայլը, ուստի պատասխան չեմ ցույց տալիս։ Փորձեք նորից։",
-        "ba": "Был аҙымды яҙып булманы, шуға яуапты күрһәтмәйем. Яңынан тырышып ҡарағыҙ.",
-        "ar": "لم أتمكن من تسجيل هذه الخطوة، لذلك لا أعرض إجابة. حاول مرة أخرى.",
-        "hi": "मैं यह चरण दर्ज नहीं कर सका, इसलिए उत्तर नहीं दिखा रहा। कृपया फिर कोशिश करें।",
-        "bn": "এই ধাপটি লিপিবদ্ধ করতে পারিনি, তাই উত্তর দেখাচ্ছি না। আবার চেষ্টা করুন।",
-        "am": "ይህን ደረጃ መመዝገብ አልቻልኩም፤ ስለዚህ መልስ አላሳይም። እባክዎ እንደገና ይሞክሩ።",
-        "nl": "Ik kon deze beurt niet vastleggen, dus ik toon geen antwoord. Probeer het opnieuw.",
-    },
-    "ui_status": {
-        "be": "Бэкенд: {backend} · Граф ведаў: {kg}", "lt": "Sistema: {backend} · Žinių grafas: {kg}",
-        "hy": "Հետնամաս՝ {backend} · Գիտելիքների գրաֆ՝ {kg}", "ba": "Бэкенд: {backend} · Белемдәр графы: {kg}",
-        "ar": "الخلفية: {backend} · رسم المعرفة: {kg}", "hi": "बैकएंड: {backend} · ज्ञान ग्राफ़: {kg}",
-        "bn": "ব্যাকএন্ড: {backend} · জ্ঞান গ্রাফ: {kg}", "am": "የጀርባ ስርዓት፦ {backend} · የእውቀት ግራፍ፦ {kg}",
-        "nl": "Backend: {backend} · Kennisgraaf: {kg}",
-    },
-    "feedback_thanks": {"be": "Дзякуй за водгук.", "lt": "Ačiū už atsiliepimą.",
-                        "hy": "Շնորհակալություն կարծիքի համար։", "ba": "Фекерегеҙ өсөн рәхмәт.",
-                        "ar": "شكرًا على ملاحظاتك.", "hi": "आपकी प्रतिक्रिया के लिए धन्यवाद।",
-                        "bn": "আপনার মতামতের জন্য ধন্যবাদ।", "am": "ስለ አስተያየትዎ እናመሰግናለን።",
-                        "nl": "Bedankt voor uw feedback."},
-    "ui_question_language": {"be": "Мова пытання", "lt": "Klausimo kalba", "hy": "Հարցի լեզուն", "ba": "Һорау теле",
-                             "ar": "لغة السؤال", "hi": "प्रश्न की भाषा", "bn": "প্রশ্নের ভাষা", "am": "የጥያቄው ቋንቋ",
-                             "nl": "Taal van de vraag"},
-    "ui_question_auto": {"be": "Вызначаецца па тэксце", "lt": "Nustatoma iš teksto", "hy": "Որոշվում է տեքստից",
-                         "ba": "Текст буйынса билдәләнә", "ar": "تُكتشف من النص", "hi": "पाठ से पहचानी गई",
-                         "bn": "লেখা থেকে শনাক্ত", "am": "ከጽሑፉ የሚለይ", "nl": "Herkend uit de tekst"},
-    "expl_understood": {"be": "Што я зразумеў", "lt": "Ką supratau", "hy": "Ինչ հասկացա", "ba": "Мин нимә аңланым",
-                        "ar": "ما فهمته", "hi": "मैंने क्या समझा", "bn": "আমি যা বুঝেছি", "am": "የተረዳሁት",
-                        "nl": "Wat ik begreep"},
-    "expl_gate": {"be": "Праверка", "lt": "Patikra", "hy": "Ստուգում", "ba": "Тикшереү", "ar": "الفحص", "hi": "जाँच",
-                  "bn": "যাচাই", "am": "ማረጋገጫ", "nl": "Controle"},
-    "expl_compared": {
-        "be": "{score_name} {score} параўноўвалася з парогам «{threshold_name}» {threshold}: {verdict}",
-        "lt": "{score_name} {score} palygintas su slenksčiu „{threshold_name}“ {threshold}: {verdict}",
-        "hy": "{score_name} {score}-ը համեմատվել է «{threshold_name}» {threshold} շեմի հետ. {verdict}",
-        "ba": "{score_name} {score} «{threshold_name}» {threshold} сиге менән сағыштырылды: {verdict}",
-        "ar": "قورنت {score_name} {score} مع {threshold_name} {threshold}: {verdict}",
-        "hi": "{score_name} {score} की तुलना {threshold_name} {threshold} से की गई: {verdict}",
-        "bn": "{score_name} {score} তুলনা করা হয়েছে {threshold_name} {threshold}-এর সাথে: {verdict}",
-        "am": "{score_name} {score} ከ{threshold_name} {threshold} ጋር ተነጻጽሯል፦ {verdict}",
-        "nl": "{score_name} {score} vergeleken met de {threshold_name} {threshold}: {verdict}",
-    },
-    "score_validator": {"be": "ацэнка валідатара", "lt": "validatoriaus balas", "hy": "վավերացնողի միավոր",
-                        "ba": "валидатор баһаһы", "ar": "درجة المدقق", "hi": "सत्यापक स्कोर", "bn": "যাচাইকারীর স্কোর",
-                        "am": "የአረጋጋጩ ነጥብ", "nl": "validatorscore"},
-    "score_blended": {"be": "змешаная ацэнка (валідатар і бэкенд)", "lt": "mišrus balas (validatorius ir sistema)",
-                      "hy": "խառը միավոր (վավերացնող և հետնամաս)", "ba": "ҡатнаш баһа (валидатор һәм бэкенд)",
-                      "ar": "درجة مركّبة (المدقق والخلفية)", "hi": "मिश्रित स्कोर (सत्यापक और बैकएंड)",
-                      "bn": "মিশ্র স্কোর (যাচাইকারী ও ব্যাকএন্ড)", "am": "የተደባለቀ ነጥብ (አረጋጋጭና የጀርባ ስርዓት)",
-                      "nl": "gemengde score (validator en backend)"},
-    "threshold_answer": {"be": "парог адказу", "lt": "atsakymo slenkstis", "hy": "պատասխանի շեմ", "ba": "яуап сиге",
-                         "ar": "عتبة الإجابة", "hi": "उत्तर सीमा", "bn": "উত্তরের সীমা", "am": "የመልስ ገደብ",
-                         "nl": "antwoorddrempel"},
-    "threshold_yes_no": {"be": "парог так/не", "lt": "taip/ne slenkstis", "hy": "այո/ոչ շեմ", "ba": "эйе/юҡ сиге",
-                         "ar": "عتبة نعم/لا", "hi": "हाँ/नहीं सीमा", "bn": "হ্যাঁ/না সীমা", "am": "የአዎ/አይ ገደብ",
-                         "nl": "ja/nee-drempel"},
-    "threshold_complex": {"be": "парог складаных пытанняў", "lt": "sudėtingų klausimų slenkstis",
-                          "hy": "բարդ հարցերի շեմ", "ba": "ҡатмарлы һорауҙар сиге", "ar": "عتبة الأسئلة المركبة",
-                          "hi": "जटिल प्रश्न सीमा", "bn": "জটিল প্রশ্নের সীমা", "am": "የውስብስብ ጥያቄዎች ገደብ",
-                          "nl": "drempel voor complexe vragen"},
-    "verdict_passed": {"be": "пройдзена", "lt": "išlaikyta", "hy": "անցել է", "ba": "үтте", "ar": "نجح",
-                       "hi": "पास", "bn": "উত্তীর্ণ", "am": "አልፏል", "nl": "geslaagd"},
-    "verdict_failed": {"be": "не пройдзена", "lt": "neišlaikyta", "hy": "չի անցել", "ba": "үтмәне", "ar": "لم ينجح",
-                       "hi": "पास नहीं", "bn": "উত্তীর্ণ নয়", "am": "አላለፈም", "nl": "niet geslaagd"},
-    "expl_not_scored": {
-        "be": "не ацэнена: валідатар для гэтага запыту не запускаўся",
-        "lt": "neįvertinta: validatorius šiai užklausai nebuvo paleistas",
-        "hy": "չի գնահատվել. վավերացնողը այս հարցման համար չի աշխատել",
-        "ba": "баһаланманы: валидатор был запрос өсөн эшләмәне",
-        "ar": "لم يُقيَّم: لم يعمل المدقق على هذا الاستعلام",
-        "hi": "स्कोर नहीं किया गया: इस क्वेरी के लिए सत्यापक नहीं चला",
-        "bn": "স্কোর করা হয়নি: এই কোয়েরির জন্য যাচাইকারী চালানো হয়নি",
-        "am": "አልተመዘነም፦ አረጋጋጩ ለዚህ መጠይቅ አልሰራም",
-        "nl": "niet gescoord: de validator is voor deze query niet uitgevoerd",
-    },
-    "busy": {
-        "be": "Цяпер пытаюцца вельмі многія, таму я не магу прыняць ваша пытанне. Калі ласка, спытайце праз хвіліну.",
-        "lt": "Šiuo metu klausia labai daug žmonių, todėl negaliu priimti jūsų klausimo. Paklauskite po minutės.",
-        "hy": "Հիմա շատերն են հարցեր տալիս, ուստի չեմ կարող ընդունել ձեր հարցը։ Խնդրում եմ կրկին հարցրեք մեկ րոպեից։",
-        "ba": "Хәҙер бик күптәр һорай, шуға һорауығыҙҙы ҡабул итә алмайым. Зинһар, бер минуттан ҡабаттан һорағыҙ.",
-        "ar": "يسأل كثيرون الآن، لذا لا أستطيع قبول سؤالك. يُرجى السؤال مرة أخرى بعد دقيقة.",
-        "hi": "अभी बहुत से लोग सवाल पूछ रहे हैं, इसलिए मैं आपका सवाल नहीं ले सकता। कृपया एक मिनट बाद फिर पूछें।",
-        "bn": "এখন অনেকে প্রশ্ন করছেন, তাই আমি আপনার প্রশ্ন নিতে পারছি না। অনুগ্রহ করে এক মিনিট পরে আবার জিজ্ঞাসা করুন।",
-        "am": "አሁን ብዙ ሰዎች እየጠየቁ ስለሆነ ጥያቄዎን መቀበል አልችልም። እባክዎ ከአንድ ደቂቃ በኋላ እንደገና ይጠይቁ።",
-        "nl": "Er stellen nu heel veel mensen vragen, dus ik kan uw vraag niet aannemen. "
-              "Vraag het over een minuut opnieuw.",
-    },
-    "notice_invalid_unicode": {
-        "be": "Частка вашага пытання не была карэктным тэкстам; я замяніў яе на \ufffd.",
-        "lt": "Dalis jūsų klausimo nebuvo tinkamas tekstas; pakeičiau ją į \ufffd.",
-        "hy": "Ձեր հարցի մի մասը վավեր տեքստ չէր. այն փոխարինեցի \ufffd-ով։",
-        "ba": "Һорауығыҙҙың бер өлөшө дөрөҫ текст түгел ине; уны \ufffd менән алмаштырҙым.",
-        "ar": "جزء من سؤالك لم يكن نصًا صالحًا؛ استبدلته بـ \ufffd.",
-        "hi": "आपके सवाल का एक हिस्सा मान्य टेक्स्ट नहीं था; मैंने उसे \ufffd से बदल दिया।",
-        "bn": "আপনার প্রশ্নের একটি অংশ বৈধ টেক্সট ছিল না; আমি সেটি \ufffd দিয়ে বদলে দিয়েছি।",
-        "am": "የጥያቄዎ ክፍል ትክክለኛ ጽሑፍ አልነበረም፤ በ\ufffd ተክቼዋለሁ።",
-        "nl": "Een deel van uw vraag was geen geldige tekst; ik heb het vervangen door \ufffd.",
-    },
-    "validator_starting": {
-        "be": "Запуск… служба адказаў загружаецца", "lt": "Paleidžiama… atsakymų paslauga įkeliama",
-        "hy": "Մեկնարկ… պատասխանների ծառայությունը բեռնվում է", "ba": "Башланыу… яуап хеҙмәте йөкләнә",
-        "ar": "جارٍ البدء… يتم تحميل خدمة الإجابة", "hi": "शुरू हो रहा है… उत्तर सेवा लोड हो रही है",
-        "bn": "চালু হচ্ছে… উত্তর পরিষেবা লোড হচ্ছে", "am": "በመጀመር ላይ… የመልስ አገልግሎቱ እየተጫነ ነው",
-        "nl": "Bezig met starten… de antwoorddienst wordt geladen",
-    },
-    "starting_wait": {
-        "be": "Сэрвіс запускаецца: на ваша пытанне адкажу, як толькі ён будзе гатовы…",
-        "lt": "Paslauga paleidžiama: į jūsų klausimą atsakysiu, kai tik ji bus paruošta…",
-        "hy": "Ծառայությունը մեկնարկում է. ձեր հարցին կպատասխանեմ, հենց որ այն պատրաստ լինի…",
-        "ba": "Хеҙмәт башлана: ул әҙер булыу менән һорауығыҙға яуап бирәм…",
-        "ar": "الخدمة قيد البدء: سأجيب عن سؤالك فور جاهزيتها…",
-        "hi": "सेवा शुरू हो रही है: तैयार होते ही आपके सवाल का जवाब दूँगा…",
-        "bn": "পরিষেবা চালু হচ্ছে: প্রস্তুত হলেই আপনার প্রশ্নের উত্তর দেব…",
-        "am": "አገልግሎቱ እየጀመረ ነው፤ ዝግጁ እንደሆነ ጥያቄዎን እመልሳለሁ…",
-        "nl": "De dienst start op: uw vraag wordt beantwoord zodra hij klaar is…",
-    },
-    "expl_developer": {"be": "Для распрацоўшчыкаў", "lt": "Kūrėjams", "hy": "Մշակողների համար", "ba": "Эшләүселәр өсөн",
-                       "ar": "عرض المطوّر", "hi": "डेवलपर दृश्य", "bn": "ডেভেলপার ভিউ", "am": "የገንቢ እይታ",
-                       "nl": "Ontwikkelaarsweergave"},
-    "expl_probability": {"be": "Імавернасць, што адказ правільны", "lt": "Tikimybė, kad atsakymas teisingas",
-                         "hy": "Պատասխանի ճիշտ լինելու հավանականությունը",
-                         "ba": "Яуаптың дөрөҫ булыу ихтималлығы", "ar": "احتمال أن تكون الإجابة صحيحة",
-                         "hi": "उत्तर के सही होने की संभावना", "bn": "উত্তরটি সঠিক হওয়ার সম্ভাবনা",
-                         "am": "መልሱ ትክክል የመሆን ዕድል", "nl": "Kans dat het antwoord klopt"},
-    "expl_probability_value": {"be": "каля {percent} (па пытаннях з бенчмаркаў)",
-                               "lt": "apie {percent} (išmatuota su etaloniniais klausimais)",
-                               "hy": "մոտ {percent} (չափված թեստային հարցերով)",
-                               "ba": "яҡынса {percent} (тикшереү һорауҙары буйынса)",
-                               "ar": "نحو {percent} (مقيسة على أسئلة معيارية)",
-                               "hi": "लगभग {percent} (बेंचमार्क प्रश्नों पर मापा गया)",
-                               "bn": "প্রায় {percent} (বেঞ্চমার্ক প্রশ্নে মাপা)",
-                               "am": "{percent} ገደማ (በመለኪያ ጥያቄዎች የተለካ)",
-                               "nl": "ongeveer {percent} (gemeten op benchmarkvragen)"},
-}
-for _key, _table in SEED_TRANSLATIONS.items():
-    MESSAGES[_key].update(_table)
+
+@dataclass(frozen=True)
+class Source:
+    """One message as the code writes it: its key, its English text and, for a count, the
+    English plural and the name of the placeholder that holds the count."""
+
+    key: str
+    english: str
+    plural: str | None = None
+    count: str | None = None
+
+
+def _text(key: str, english: str) -> Source:
+    """A message (``pybabel extract`` keyword ``_text:1c,2``: the key is the context)."""
+    return Source(key, english)
+
+
+def _plural(key: str, singular: str, plural: str, *, count: str) -> Source:
+    """A message with a count in placeholder ``count``, worded by CLDR's plural rules
+    (``pybabel extract`` keyword ``_plural:1c,2,3``)."""
+    return Source(key, singular, plural, count)
+
+
+# ---- the messages (python -m chat.catalogs extract reads them; import-dict appends here) ----
+SOURCE: dict[str, Source] = {source.key: source for source in (
+    _text("answer_intro", "Here is what I found:"),
+    _text("dont_know", "I don't know. I could not find an answer I can trust."),
+    _text("empty_question", "Please type a question."),
+    _plural("too_long", "Your question is too long. Please keep it under {limit} character.",
+            "Your question is too long. Please keep it under {limit} characters.", count="limit"),
+    _text("service_unavailable", "The knowledge service is unavailable right now. Please try again in a moment."),
+    _text("internal_error", "Something went wrong on my side, so I give no answer."),
+    _text("comparison_unknown", "I can't compare them: I don't know the {property} of {entity}."),
+    _text("comparison_equal", "Both have the same value:"),
+    _text("yes", "Yes."),
+    _text("no", "No."),
+    _plural("and_more", "and {n} more",
+            "and {n} more", count="n"),
+    _text("label_fallback", "No label in your language; shown in {language}."),
+    _text("no_label", "No label in any language; shown by its Wikidata id."),
+    _text("how_found", "How I found this"),
+    _text("how_not_found", "Why I don't know"),
+    _text("expl_sparql", "SPARQL query"),
+    _text("expl_verbalization", "In words"),
+    _text("expl_rank", "Backend rank"),
+    _text("expl_rank_value", "{rank} of {total} (backend score {score})"),
+    _text("expl_language", "Language"),
+    _text("expl_language_value", "detected {detected}, answering in {used}"),
+    _text("expl_rejected", "Best candidate, rejected by the validator"),
+    _text("expl_no_candidates", "The backend found no query for this question."),
+    _text("expl_empty_result", "The chosen query returned nothing in the knowledge graph."),
+    _text("validator_starting", "Starting… the answering service is loading"),
+    _text("starting_wait", "Starting up: your question will be answered as soon as the service is ready…"),
+    _text("validator_on", "Validator: on"),
+    _text("validator_off", "Validator: off (answers are not checked)"),
+    _text("validator_unavailable", "Validator unavailable: answers are the backend's top query, unchecked"),
+    _text("notice_markup", "Your question contained HTML or code; I treated it as plain text."),
+    _text("notice_control", "I removed control characters from your question."),
+    _text("busy", "Many people are asking right now, so I cannot take your question. Please ask again in a minute."),
+    _text("notice_invalid_unicode", "Part of your question was not valid text; I replaced it with �."),
+    _text("rate_limited", "You are asking very fast. Please wait {seconds} s and ask again."),
+    _text("log_failed", "I could not record this turn, so I show no answer. Please try again."),
+    _text("ui_title", "Ask Wikidata"),
+    _text("ui_subtitle", "One answer in your language, or an honest “I don't know”."),
+    _text("ui_send", "Ask"),
+    _text("ui_auto", "Detect automatically"),
+    _text("ui_chat_label", "Chat"),
+    _text("ui_status", "Backend: {backend} · Knowledge graph: {kg}"),
+    _text("feedback_thanks", "Thanks for your feedback."),
+    _text("ui_welcome",
+          "I answer from an offline subset of Wikidata (about 250,000 entities). Many facts are missing, "
+          "so I often say “I don't know” rather than guess."),
+    _text("ui_examples", "Try one of these"),
+    _text("ui_placeholder_plain", "Ask a question"),
+    _text("ui_question_language", "Language of the question"),
+    _text("ui_answer_language", "Language of answers and page"),
+    _text("ui_question_auto", "Detected from the text"),
+    _text("understood_line", "{entity} · {property}:"),
+    _text("understood_no_value", "I understood: the {property} of {entity}, but my data has no value for it."),
+    _text("not_understood", "I'm not sure I understood your question, so I give no answer."),
+    _text("only_know", "I don't know. I only know {name}, which matches only part of the name you typed."),
+    _text("expl_understood", "What I understood"),
+    _text("expl_gate", "Check"),
+    _text("expl_compared", "{score_name} {score} compared with the {threshold_name} {threshold}: {verdict}"),
+    _text("score_validator", "validator score"),
+    _text("score_blended", "blended score (validator and backend)"),
+    _text("threshold_answer", "answer threshold"),
+    _text("threshold_yes_no", "yes/no threshold"),
+    _text("threshold_complex", "complex-question threshold"),
+    _text("verdict_passed", "passed"),
+    _text("verdict_failed", "not passed"),
+    _text("expl_not_scored", "not scored: the validator did not run for this query"),
+    _text("expl_developer", "Developer view"),
+    _text("expl_probability", "Chance this answer is right"),
+    _text("expl_probability_value", "about {percent} (measured on benchmark questions)"),
+    _text("ui_placeholder_example", "Ask a question, e.g. “{example}”"),
+    _text("unnamed", "(no name in my data)"),
+    _text("ui_examples_english", "Try one of these"),
+)}
+# ---- end of the messages ----
+
+PARTIAL: frozenset[str] = frozenset({"ui_placeholder_example", "ui_examples_english"})
+"""Variants translated only where they fit (chat/examples.py asks :data:`MESSAGES` whether a
+language has them): the catalogs' completeness test lets these miss languages."""
+
+
+class _Missing(gettext.NullTranslations):
+    """The end of a catalog's fallback chain: ``None`` for an untranslated message."""
+
+    def pgettext(self, context: str, message: str) -> str | None:  # type: ignore[override]
+        return None
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str | None:  # type: ignore[override]
+        return None
+
+
+def catalog_path(lang: str, suffix: str = ".po", locale_dir: Path = LOCALE_DIR) -> Path:
+    """Where ``lang``'s catalog is (``.po`` source or compiled ``.mo``)."""
+    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s compiled catalog (its ``.mo``; compiled in memory from the ``.po`` when the
+    ``.mo`` is missing or older); an untranslated or fuzzy message gives ``None``."""
+    po, mo = catalog_path(lang), catalog_path(lang, ".mo")
+    if not po.is_file():
+        table: gettext.NullTranslations = gettext.NullTranslations()
+    elif mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as stream:
+            table = gettext.GNUTranslations(stream)
+    else:
+        with po.open("rb") as stream:
+            catalog = read_po(stream, locale=lang, domain=DOMAIN)
+        compiled = BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        table = gettext.GNUTranslations(compiled)
+    table.add_fallback(_Missing())
+    return table
+
+
+def translated(key: str, lang: str, n: int | None = None) -> str | None:
+    """The catalog text of ``key`` in ``lang`` (the plural form for ``n``), ``None`` when
+    ``lang`` lacks it."""
+    source = SOURCE[key]
+    table = translations(lang)
+    if source.plural is None:
+        return table.pgettext(key, source.english)
+    return table.npgettext(key, source.english, source.plural, 1 if n is None else n)
+
+
+def _english(key: str, n: int | None = None) -> str:
+    source = SOURCE[key]
+    return source.english if source.plural is None or n == 1 else source.plural
+
+
+def _table(key: str) -> dict[str, str]:
+    """``key`` in every language that has it (a plural message: its form for many)."""
+    texts = {lang: translated(key, lang, 5) for lang in SUPPORTED if lang != "en"}
+    return {"en": _english(key, 5)} | {lang: text for lang, text in texts.items() if text}
+
+
+MESSAGES: dict[str, dict[str, str]] = {key: _table(key) for key in SOURCE}
+"""key -> {lang: text}, read from the catalogs (for code that asks which languages have a
+message); a module of new messages in this shape joins with ``MESSAGES.update(...)`` until
+``python -m chat.catalogs import-dict`` moves it into the catalogs."""
 
 
 def turn_message(turn: Turn) -> str:
@@ -1049,7 +202,17 @@ def turn_message(turn: Turn) -> str:
 
 
 def message(key: str, lang: str, **values: object) -> str:
-    """The message ``key`` in ``lang`` (English when missing), formatted with ``values``."""
-    table = MESSAGES[key]
-    text = table.get(lang) or table["en"]
+    """The message ``key`` in ``lang`` (English when missing), formatted with ``values``;
+    a count message takes the plural form its count needs in ``lang``."""
+    source = SOURCE.get(key)
+    if source is None:  # a message not yet in the catalogs (joined with MESSAGES.update)
+        table = MESSAGES[key]
+        text = table.get(lang) or table["en"]
+    else:
+        n = _count(values[source.count]) if source.count else None
+        text = translated(key, lang, n) or _english(key, n)
     return text.format(**values) if values else text
+
+
+def _count(value: object) -> int:
+    return int(value) if isinstance(value, int | float) else int(str(value))

@@ -1,4 +1,4 @@
-"""Turn a pipeline :class:`qa.pipeline.Turn` into what the user sees.
+"""Turn a pipeline :class:`qa.turn.Turn` into what the user sees.
 
 * :func:`render_text` - plain text for the terminal (``kgqa ask``).
 * :func:`render_html` - the chat's single answer message: the answer (or "I don't know")

@@ -1,7 +1,7 @@
 """The Gradio 6 chat.
 
 :func:`build_app` wires an already-built :class:`~qa.pipeline.Pipeline` and a
-:class:`~chat.session_log.SessionLog` into a ``gr.Blocks``; :func:`launch` builds both
+:class:`~service.session_log.SessionLog` into a ``gr.Blocks``; :func:`launch` builds both
 from :class:`~core.settings.Settings` and serves the app (``python app.py``).
 
 One question gives exactly one answer message.  The turn is committed to the session log
@@ -41,8 +41,9 @@ from core.errors import SessionLogError
 from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
+from lang import get as language
 from qa.answer import TurnNotLogged, answer_and_log
-from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
+from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
 from service.doors import DoorMiddleware, allowed_host_names
@@ -188,7 +189,7 @@ def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settin
 
 def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]]:
     """Selector entries: "detect automatically" and the chat's languages by their own names."""
-    return [(message(auto_key, ui), AUTO)] + [(LANGUAGE_NAMES[c], c) for c in SUPPORTED_LANGUAGES]
+    return [(message(auto_key, ui), AUTO)] + [(language(c).name, c) for c in SUPPORTED_LANGUAGES]
 
 
 # ---------------------------------------------------------------- the app

@@ -1,5 +1,8 @@
-"""``kgqa train-validator``: candidates from the backend -> balanced data -> fine-tuned
-cross-encoder -> calibrated gate -> ``assets/validator`` (one reproducible command)."""
+"""``kgqa train``: every shipped asset from one recipe (``training/recipe.toml``), in
+dependency order: ranker, validator, records, gate, probability map (docs/training.md).
+
+``kgqa train-validator``: the validator step alone with its own flags (candidates from the
+backend -> balanced data -> fine-tuned cross-encoder -> calibrated gate -> ``assets/validator``)."""
 
 from __future__ import annotations
 
@@ -9,10 +12,15 @@ import sys
 
 from cli.main import add_common, settings_from_args
 from core.errors import KGQAError
+from training.recipe import RecipeError, add_arguments, load_recipe
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``train-validator`` to the CLI."""
+    """Add ``train`` and ``train-validator`` to the CLI."""
+    recipe = sub.add_parser("train", help="rebuild every shipped asset from one recipe (training/recipe.toml)")
+    add_arguments(recipe)
+    add_common(recipe)
+    recipe.set_defaults(func=run_train)
 
     p = sub.add_parser("train-validator", help="fine-tune the query validator and calibrate its gate")
     p.add_argument("--bench", nargs="*", help="QALD-JSON dev question files (default: every shared bench file)")
@@ -84,4 +92,21 @@ def run_train_validator(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps({"validation": report.get("validation"), "calibration": report["calibration"],
                       "test": {k: report["test"][k] for k in ("before", "after")}}, indent=1))
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Run the recipe's steps; print each step's report."""
+    from training.run import Workspace, run_recipe
+
+    settings = settings_from_args(args)
+    try:
+        recipe = load_recipe(args.recipe)
+        ws = Workspace(settings, bench_files=args.bench, work_dir=args.work_dir, progress=not args.quiet,
+                       log=lambda line: print(line, file=sys.stderr, flush=True))
+        reports = run_recipe(recipe, ws, only=args.only)
+    except (RecipeError, OSError, KGQAError) as exc:
+        print(f"kgqa train: error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(reports, indent=1, default=str))
     return 0

@@ -46,7 +46,6 @@ class Settings:
     qanswer_token: str | None = None  # a bearer token for QAnswer, when the deployment needs one
     validator: bool = True
     validator_dir: Path = VALIDATOR_DIR
-    answer_confidence: bool = False  # the learned answer confidence (validator_dir/confidence.json) decides
     lexicon_path: Path = LEXICON_PATH
     ranker_path: Path = RANKER_PATH
     base_model_dir: Path | None = None

@@ -4,6 +4,52 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from babel import Locale
+
+
+# ---- house: words and rules of the question's shape, numbers, courtesies, detection cues ----
+@dataclass(frozen=True)
+class ShapeWords:
+    """Words that mark a question's shape, in one language (``lang/<code>/shape_words.py``).
+
+    A word ending in ``*`` is a stem (any ending); ``*`` inside a word matches any letters
+    ("am *sten").  :mod:`backends.local.words` reads them per language; a language without
+    a kind of word falls back to English for it where the reader says so."""
+
+    count: tuple[str, ...] = ()
+    """"how many"."""
+    superlative: tuple[str, ...] = ()
+    """"the most", "largest": a superlative question."""
+    ordinal: tuple[str, ...] = ()
+    """"first", "second": an ordinal asks for an order the KG rarely holds."""
+    ordinal_form: str = ""
+    """A regular expression for ordinals past :attr:`ordinal` ("fortieth", « cuadragésimo »)."""
+    wh: tuple[str, ...] = ()
+    """Question words: a question that has one is no yes/no question."""
+    alternative: tuple[str, ...] = ()
+    """"or" between two choices."""
+    question_particles: tuple[str, ...] = ()
+    """Alternative words that also end a question without offering a choice (Japanese か)."""
+    lists: tuple[str, ...] = ()
+    """"or", "and" between the members of a list."""
+    than: tuple[str, ...] = ()
+    """"than" of a comparison."""
+    amount: tuple[str, ...] = ()
+    """Words for an amount of things ("the largest number of lakes")."""
+    yes_no_openers: tuple[str, ...] = ()
+    """Words that open a yes/no question ("is", "was", « est-ce que »)."""
+    yes_no_anywhere: tuple[str, ...] = ()
+    """Marks of a yes/no question anywhere in it (« ли », 吗)."""
+    more: tuple[str, ...] = ()
+    """Words of a descending order ("more", "highest")."""
+    less: tuple[str, ...] = ()
+    """Words of an ascending order ("less", "lowest")."""
+    gradables: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Gradable words by the name of their reading in :data:`backends.local.words.GRADABLES` ("older")."""
+    literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Words of a literal property by its id ("P569": "born", "birth*")."""
+# ---- end of house ----
+
 
 @dataclass(frozen=True)
 class Language:
@@ -24,3 +70,32 @@ class Language:
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
     pronouns: frozenset[str] = frozenset()
     """Words that refer back to the previous turn's subject in a follow-up question."""
+    # ---- house ----
+    shape_words: ShapeWords = ShapeWords()
+    """Words that mark a question's shape (:class:`ShapeWords`)."""
+    complex_templates: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
+    """Templates of complex questions by shape (training data: :mod:`training.synthetic`)."""
+    million: str = ""
+    """How a number of millions is written ("{} million"; :mod:`training.synthetic`)."""
+    cue_words: frozenset[str] = frozenset()
+    """Words frequent in short questions of this language and rare in the others of its
+    script: evidence for it when the question's language is detected (:mod:`qa.detect`)."""
+    label_fallbacks: tuple[str, ...] = ()
+    """The languages a name may come from, in order, when the KG has none in this one
+    (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    filter_words_before: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    """Words of a number filter placed before the number, each group with its comparison
+    (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
+    filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
+    """The same, placed after the number ("or more", 以上)."""
+
+    inflection_ending: str = ""
+    """A regular expression for the inflectional ending a word of a property phrase may lose
+    before it is matched as a prefix (:mod:`backends.local.lexicon`; empty: none)."""
+
+    @property
+    def name(self) -> str:
+        """The language's name in itself, from CLDR (Babel), as a menu shows it ("Deutsch", "Русский")."""
+        own = Locale.parse(self.code).get_display_name(self.code) or self.code
+        return own[:1].upper() + own[1:]
+    # ---- end of house ----

@@ -30,6 +30,7 @@ from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
 from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
 from lang import SEED, SUPPORTED
+from lang import get as language
 
 SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -44,62 +45,20 @@ DETECTABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES + SCRIPT_LANGUAGES
 LATIN_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "pt", "nl", "lt")
 CYRILLIC_LANGUAGES: tuple[str, ...] = ("ru", "uk", "be")
 
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English", "de": "Deutsch", "ru": "Русский", "zh": "中文", "fr": "Français", "es": "Español",
-    "uk": "Українська", "ja": "日本語", "it": "Italiano", "pt": "Português", "be": "Беларуская",
-    "lt": "Lietuvių", "hy": "Հայերեն", "ba": "Башҡортса", "ar": "العربية", "hi": "हिन्दी", "bn": "বাংলা",
-    "am": "አማርኛ", "nl": "Nederlands",
-}
-"""Endonyms for the language selector."""
-
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _UK_LETTERS = re.compile(r"[іїєґ]")
 _RU_LETTERS = re.compile(r"[ыэъё]")
 _BA_LETTERS = re.compile(r"[ҡғҙҫһәөүңһ]")  # Bashkir letters none of ru/uk/be has
 _BE_LETTER = re.compile(r"ў")
 _BE_CLUSTERS = re.compile(r"дз|цц|шч|ць\b|\bу\b.*ы|э.*ы|ы.*э")  # dzekanne, geminate цц, шч for щ
-_BE_WORDS = _words("хто што дзе калі які якая якое якія колькі чаму як ці гэта быў была было былі "
-                   "нарадзіўся нарадзілася памёр горад сталіца краіна мова жыхароў")
-_UK_WORDS = _words("хто що коли який яка яке які якій якого скільки чому як чи та це був була було були "
-                   "народився народилася місто столиця країна")
-_RU_WORDS = _words("кто что где когда какой какая какое какие каком какую каких кем чем чей чья кому который "
-                   "которая сколько почему как ли это был была было "
-                   "были родился родилась город столица страна")
+_BE_WORDS = language("be").cue_words
+_UK_WORDS = language("uk").cue_words
+_RU_WORDS = language("ru").cue_words
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 
-# Words (lower case, accents kept) that mark one language among the Latin-script ones.
-# Only words that are frequent in short questions and rare in the other five.
-CUE_WORDS: dict[str, frozenset[str]] = {
-    "en": _words("who what which where when how why whom whose the is was were are did does do has have "
-                 "of by with from into name many much born died die film movie city country and an "
-                 "that this year people"),
-    "de": _words("wer was welche welcher welches welchen wie wo wann warum wieviele wieso woher wohin der "
-                 "die das des dem den ist sind war waren hat hatte haben wurde wurden von und ein eine "
-                 "einen einem einer im vom zum zur nicht auf für mit geboren gestorben stadt land starb "
-                 "heißt liegt gibt hoch alt groß lebte schrieb spielte"),
-    "fr": _words("qui quel quelle quels quelles combien où quand comment pourquoi lequel laquelle le les "
-                 "des du au aux est était sont ont été et un une dans sur pour avec né née mort morte "
-                 "ville pays qu'est ce c'est quoi"),
-    "es": _words("qué quién quiénes cuál cuáles cuánto cuántos cuántas dónde cuándo cómo por el los las "
-                 "del al es fue son ha han fueron y un una en con para nació murió ciudad país está "
-                 "hay"),
-    "it": _words("chi che quale quali quanto quanti quante dove quando come perché il lo gli della dello "
-                 "delle degli dei del nel nella di è era sono ha hanno stato stata stati un una con per "
-                 "nato nata morto città paese"),
-    "pt": _words("quem qual quais quanto quantos quantas onde quando como porque o os as do da dos das "
-                 "no na nos nas é foi são tem um uma em com para não nasceu morreu cidade país ao "
-                 "pelo pela"),
-    "nl": _words("wie wat welke welk waar wanneer hoe hoeveel waarom het een van is zijn werd was er "
-                 "heeft hebben ligt woont stierf geboren hoofdstad stad land taal talen inwoners"),
-    "lt": _words("kas kur kada koks kokia kokie kokios kiek kodėl kuris kuri kurioje yra buvo gimė mirė "
-                 "sostinė miestas šalis kalba gyventojų parašė"),
-}
+CUE_WORDS: dict[str, frozenset[str]] = {code: language(code).cue_words for code in LATIN_LANGUAGES}
+"""Words (lower case, accents kept) that mark one Latin-script language among the others
+(``lang/<code>/cue_words.py``): frequent in short questions and rare in the other five."""
 # Words shared by two languages still help against the other four.
 _SHARED_WEAK = {"la": ("fr", "es", "it"), "de": ("fr", "es", "pt"), "que": ("fr", "es", "pt"),
                 "se": ("es", "it", "pt"), "e": ("it", "pt"), "a": ("fr", "it", "pt", "en"),

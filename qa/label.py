@@ -20,19 +20,13 @@ from core.text import fold, normalize
 from kg.cldr import cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
+from lang import SUPPORTED
+from lang import get as language
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
-    "uk": ("uk", "ru", "en"),
-    "ru": ("ru", "uk", "en"),
-    "be": ("be", "ru", "uk", "en"),
-    "de": ("de", "en", "fr"),
-    "es": ("es", "pt", "it", "en"),
-    "pt": ("pt", "es", "it", "en"),
-    "it": ("it", "es", "fr", "en"),
-    "fr": ("fr", "it", "es", "en"),
-    "zh": ("zh", "zh-hans", "zh-cn", "ja", "en"),
-    "ja": ("ja", "zh", "en"),
-}
+    code: chain for code in SUPPORTED if (chain := language(code).label_fallbacks)}
+"""The languages a name may come from, in order, per language that says so
+(``lang/<code>/names.py``); any other: its own, then English."""
 
 _CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
 P31 = WDT + "P31"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
@@ -25,7 +25,6 @@ from core.text import read_case
 from kg.client import KG, QueryResult, Term, question_budget
 from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
-from qa.confidence import Confidence, Decision
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
@@ -34,7 +33,7 @@ from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import fetch_names, names_for_ids
 from qa.score import Scorer, best_reading_scores
-from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn, message_key
+from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer, readings_with_english
 
 __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", "Pipeline", "Status", "Turn",
@@ -86,7 +85,6 @@ class Pipeline:
         validator_state: str | None = None,
         max_question_chars: int = 1000,
         query_timeout_s: float = 5.0,
-        confidence: Confidence | None = None,
         answer_types: AnswerTypes | None = None,
         kg_budget_s: float | None = None,
     ) -> None:
@@ -97,7 +95,6 @@ class Pipeline:
         self.validator_state = validator_state or ("on" if validation is not None else "off")
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
-        self.confidence = confidence  # the learned answer confidence; replaces the gate when set
         self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
         self.kg_budget_s = kg_budget_s  # a remote KG's time per question (kg.client.question_budget); None: unbounded
 
@@ -133,8 +130,7 @@ class Pipeline:
         """generate .. name (the stages that read the KG)."""
         candidates = self._timed(turn, "generate", lambda: self.generate(turn))
         if candidates:
-            self._answer(turn, candidates, self.validation if use_validator else None,
-                         confidence=self.confidence if use_validator else None)
+            self._answer(turn, candidates, self.validation if use_validator else None)
         else:
             turn.status = Status.NO_CANDIDATES
         ids = _ids_to_name(turn)
@@ -237,19 +233,15 @@ class Pipeline:
                                           yes_no=view.shape == "ask")
         return gate.choose(backend, values, self.threshold, complex_mask)
 
-    def _better_known(self, turn: Turn, candidates: list[Candidate], chosen: int,
-                      decision: Decision | None) -> tuple[int, Decision | None]:
+    def _better_known(self, turn: Turn, candidates: list[Candidate], chosen: int) -> int:
         """The kept candidate once a name two entities share is read as the better-known one
-        (when its reading passes too), with the learned decision's probability of it."""
+        (when its reading passes too)."""
         passed = [bool(v.passed) for v in turn.candidates]
         while (rival := namesake_rival(candidates, chosen, passed)) is not None:
             chosen = better_known_reading(candidates, passed, rival[1], turn.candidates)
             turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
                               f"both readings pass, the better-known {rival[1].qid} is read")
-        if decision is not None and decision.index != chosen:
-            known = chosen < len(decision.probabilities)
-            decision = replace(decision, index=chosen, probability=decision.probabilities[chosen]) if known else None
-        return chosen, decision
+        return chosen
 
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
@@ -273,17 +265,14 @@ class Pipeline:
 
     # ------------------------------------------------------------------ wiring
 
-    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None, *,
-                confidence: Confidence | None) -> None:
-        """Stages verbalize .. label for a non-empty candidate list (with a learned answer
-        confidence, it decides in place of verbalize, score and gate)."""
-        decision = self._decide(turn, candidates, confidence) if confidence is not None else None
-        chosen = decision.index if decision is not None else self._choose(turn, candidates, validation)
+    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> None:
+        """Stages verbalize .. label for a non-empty candidate list."""
+        chosen = self._choose(turn, candidates, validation)
         if chosen is None:
             turn.status = Status.ABSTAINED
             return
-        chosen, decision = self._better_known(turn, candidates, chosen, decision)
-        if validation is None and confidence is None and (twin := namesake_twin(candidates, chosen)) is not None:
+        chosen = self._better_known(turn, candidates, chosen)
+        if validation is None and (twin := namesake_twin(candidates, chosen)) is not None:
             turn.notes.append(f"{candidates[chosen].links[0].mention!r}: the same question of the better-known "
                               f"namesake {twin[1]} is read (no validator to tell them apart)")
             chosen = twin[0]
@@ -302,8 +291,7 @@ class Pipeline:
         view.kept = True
         turn.rank = chosen + 1
         turn.sparql = view.sparql
-        turn.confidence = (round(decision.probability, 6) if decision is not None
-                           else answer_probability(view, validation))
+        turn.confidence = answer_probability(view, validation)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
         if isinstance(result, QueryResult) and (why := self._not_what_was_asked(turn, candidates[chosen], view,
                                                                                  result)):
@@ -333,22 +321,6 @@ class Pipeline:
         if unused := unused_numbers(read(turn), kept.shape, said, kept.links, result):
             return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"
         return None
-
-    def _decide(self, turn: Turn, candidates: list[Candidate], confidence: Confidence) -> Decision:
-        """The gate by the learned answer confidence: which of the first candidates to keep,
-        with its calibrated probability; those candidates' views get their scores."""
-        decision: Decision = self._timed(turn, "gate",
-                                         lambda: confidence.decide(read(turn), parse_lang(turn), candidates))
-        for i, p in enumerate(decision.probabilities):
-            view = turn.candidates[i]
-            view.passed = p >= decision.threshold
-            view.compared = Compared(round(p, 6), decision.threshold, "confidence", "answer")
-            if i < len(decision.validator_scores):
-                view.validator_score = round(decision.validator_scores[i], 6)
-                view.verbalization = decision.verbalizations[i]
-        if decision.index is None:
-            turn.notes.append(f"confidence {decision.probability:.3f} below {decision.threshold:.3f}")
-        return decision
 
     def _choose(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> int | None:
         """verbalize -> score -> gate; without validation the backend's top candidate."""

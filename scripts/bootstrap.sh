@@ -25,6 +25,7 @@ if [ "${1:-}" = "--with-browser" ] && { ! command -v chromium >/dev/null 2>&1 ||
 fi
 
 export GRADIO_ANALYTICS_ENABLED=False
+"$VENV/bin/python" -m chat.catalogs compile >/dev/null  # UI text: chat/locale/*/LC_MESSAGES/messages.po -> .mo
 "$VENV/bin/kgqa" build-kg --quiet
 if [ -f validator/convert.py ]; then
   "$VENV/bin/python" -m validator.convert --if-missing

@@ -17,7 +17,6 @@ from kg.endpoint import endpoint_profile
 from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
-from validator.confidence import CONFIDENCE_FILE, AnswerConfidence, load_confidence
 from validator.gate import GatePolicy
 from validator.probability import PROBABILITY_FILE, AnswerProbability, probability_for
 from validator.runtime import load_runtime
@@ -64,7 +63,6 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     validation = None
-    confidence: AnswerConfidence | None = None
     state = "off"
     threshold = settings.threshold if settings.threshold is not None else 0.5
     if settings.validator:
@@ -79,17 +77,9 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
                 raise ModelLoadError(settings.validator_dir, f"validator cannot load: {exc}") from exc
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
-    if validation is not None and settings.answer_confidence:
-        try:
-            lexicon = backend.lexicon if isinstance(backend, LocalBackend) else default_lexicon(settings.lexicon_path)
-            confidence = load_confidence(kg, lexicon, scorer=validation.scorer, verbalize=validation.verbalizer,
-                                         path=settings.validator_dir / CONFIDENCE_FILE,
-                                         timeout_s=min(settings.timeout_s, 5.0))
-        except (ModelLoadError, LexiconError) as exc:
-            log.warning("answer confidence unavailable, the calibrated gate decides: %s", exc)
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
-                    confidence=confidence, answer_types=answer_types(settings, backend),
+                    answer_types=answer_types(settings, backend),
                     kg_budget_s=settings.kg_budget_s if endpoint_profile(settings) is not None else None)
 
 

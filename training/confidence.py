@@ -1,4 +1,5 @@
-"""Training and calibration of the answer confidence (:mod:`validator.confidence`)::
+"""Training and calibration of the answer confidence (an experiment not wired into the pipeline:
+:mod:`training.confidence_model`)::
 
     nice .venv/bin/python -m training.confidence collect   # .cache/answer_confidence/records.jsonl (resumable)
     .venv/bin/python -m training.confidence train           # assets/validator/confidence.json
@@ -45,10 +46,10 @@ from qa.detect import detect_language
 from service.factory import make_backend, open_kg
 from training import onehop
 from training.build import ONEHOP_PER_SPLIT, bench_paths, written_test_entities
+from training.confidence_model import CONFIDENCE_PATH, TOP_K, VALIDATOR_FEATURES, AnswerConfidence, ConfidenceModel
 from training.data import execute_candidate, item_split
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import generate, load_facts, mentions_gold, to_items
-from validator.confidence import CONFIDENCE_PATH, TOP_K, VALIDATOR_FEATURES, AnswerConfidence, ConfidenceModel
 from validator.model import read_config
 from validator.runtime import load_encoder
 from validator.verbalize import Verbalizer
@@ -105,21 +106,23 @@ def _source(item: EvalItem) -> str:
 
 
 def collect(settings: Settings, out: Path, *, synthetic: bool = True, limit: int | None = None,
-            progress: bool = True) -> int:
-    """Append a record for every item not yet in ``out``; returns how many were added."""
+            progress: bool = True, kg: Any = None, backend: Any = None,
+            bench_files: Sequence[Path] | None = None) -> int:
+    """Append a record for every item not yet in ``out``; returns how many were added.
+    ``kg``, ``backend`` and ``bench_files`` default to the configured ones."""
     import torch
     from tqdm import tqdm
 
 
     torch.set_num_threads(1)
-    kg = open_kg(settings)
-    backend = make_backend(settings, kg)
+    kg = kg or open_kg(settings)
+    backend = backend or make_backend(settings, kg)
     encoder, _ = load_encoder(settings.validator_dir, settings.model_dir)
     placeholder = ConfidenceModel(TreeRanker((), 0.0, []), k=TOP_K, uses_validator=True)
     lexicon = default_lexicon(Path(settings.lexicon_path))
     stage = AnswerConfidence(kg, placeholder, lexicon, scorer=encoder,
                              verbalize=Verbalizer(kg, names=lexicon, timeout_s=5.0))
-    items = select_items(load_datasets(bench_paths()), lang="all")
+    items = select_items(load_datasets(list(bench_files or bench_paths())), lang="all")
     random.Random(13).shuffle(items)
     if synthetic:
         templated = to_items(kg, generate(load_facts(kg, written_test_entities()), seed=13))
@@ -296,7 +299,7 @@ class Outcome:
 
 
 def outcomes(model: ConfidenceModel, records: Iterable[Record]) -> list[Outcome]:
-    """The most probable candidate of each record (see :func:`validator.confidence.decide`)."""
+    """The most probable candidate of each record (see :func:`training.confidence_model.decide`)."""
     out = []
     for r in records:
         if not r.rows:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -353,9 +353,3 @@ def export_turtle(records: Iterable[CandidateRecord], path: Path) -> int:
 
 def _tag(lang: str) -> str:
     return lang if lang and lang.replace("-", "").isalnum() else "und"
-
-
-def iter_pairs(records: Iterable[CandidateRecord]) -> Iterator[tuple[tuple[str, str], int]]:
-    """``((question, verbalization), label)`` examples."""
-    for r in records:
-        yield r.pair, int(r.correct)

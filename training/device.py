@@ -3,7 +3,7 @@ returns (the device side is :mod:`training.device_train`, which needs none of th
 
     .venv/bin/python -m training.device collect            # kgqa train-validator's stages 2-3 (~30 min on 2 cores)
     .venv/bin/python -m training.device pack gpu_payload   # ~24 MB: travels with the working tree
-    # on the device:  cd gpu_payload && python3 device_train.py --layers 8 --epochs 2 --lr 5e-5
+    # on the device:  cd gpu_payload && python3 device_train.py   # the recipe's [validator] (recipe.json)
     .venv/bin/python -m training.device unpack OUT_DIR validator assets/validator
     kgqa train-validator --calibrate-only --no-collect  # the gate for the new scores
 
@@ -30,6 +30,7 @@ import numpy as np
 
 from core.settings import Settings, load_settings
 from training.data import CANDIDATES_FILE, read_records
+from training.recipe import RECIPE_PATH, load_recipe, write_device_recipe
 
 BLOCK = 32
 
@@ -137,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = sub.add_parser("pack", help="write the payload folder the device trains from")
     a.add_argument("out", type=Path)
     a.add_argument("--work-dir", type=Path, help="where train/valid/candidates.jsonl are (default .cache/validator)")
+    a.add_argument("--recipe", type=Path, default=RECIPE_PATH,
+                   help="the recipe whose [validator] section the device trains with (default: %(default)s)")
     b = sub.add_parser("unpack", help="merge the returned weights into a validator folder")
     b.add_argument("parts", type=Path)
     b.add_argument("name")
@@ -149,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from training.build import BuildOptions
 
         sizes = pack(args.out, BuildOptions(work_dir=args.work_dir).work(settings), settings.model_dir)
+        sizes["recipe.json"] = write_device_recipe(load_recipe(args.recipe), args.out).stat().st_size
         print(json.dumps(sizes, indent=1))
     else:
         print(f"{unpack(args.parts, args.name, args.out)} layers in {args.out}")

@@ -235,6 +235,9 @@ def main() -> int:
     p.add_argument("--name", default="validator")
     p.add_argument("--out", default=os.environ.get("OUT", "out"))
     p.add_argument("--smoke", action="store_true", help="200 pairs of each set (a check that it runs)")
+    recipe = Path(__file__).with_name("recipe.json")  # training/recipe.toml's [validator], written by pack
+    if recipe.is_file():
+        p.set_defaults(**json.loads(recipe.read_text(encoding="utf-8")))
     args = p.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

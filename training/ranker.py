@@ -41,7 +41,13 @@ class BenchItem:
 def bench_items(bench_dir: Path, *, answerable_only: bool = True) -> Iterator[BenchItem]:
     """Every (question, language string) of ``bench_dir/*.json``; each language is an item."""
 
-    for path in sorted(Path(bench_dir).glob("*.json")):
+    yield from file_items(sorted(Path(bench_dir).glob("*.json")), answerable_only=answerable_only)
+
+
+def file_items(paths: Sequence[Path], *, answerable_only: bool = True) -> Iterator[BenchItem]:
+    """Every (question, language string) of the QALD-JSON files ``paths``."""
+
+    for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         for q in data.get("questions", []):
             if answerable_only and q.get("kind") != "answerable":

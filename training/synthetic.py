@@ -31,133 +31,31 @@ from evaluation.harness import EvalItem
 from evaluation.splits import split_of
 from kg.client import KG, fetch_labels
 from kg.sparql import RDFS_LABEL, SKOS_ALT, entity_iri
+from lang import SUPPORTED
+from lang import get as language
 
 DATASET = "synthetic"
 LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "it", "pt")
 LATIN = {"en", "de", "fr", "es", "it", "pt"}  # may fall back to the English name
 HUMAN, COUNTRY = "Q5", "Q6256"
 
+SHAPES: tuple[str, ...] = ("older", "younger", "taller", "heavier", "more_people", "fewer_people", "larger_area",
+                          "founded_earlier", "born_in", "born_before", "people_over", "taller_than", "capital",
+                          "count_languages", "count_neighbours", "most_populous_neighbour", "smallest_neighbour",
+                          "oldest_of_three", "largest_of_three", "fewer_people_than", "founded_after")
+"""The templated shapes; each language's templates are in ``lang/<code>/templates.py``."""
+
 # shape -> lang -> templates ({a}, {b}, {c}: entity names; {n}: number; {y}: year)
 TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
-    "older": {
-        "en": ("Who is older, {a} or {b}?", "Who was born first, {a} or {b}?"),
-        "de": ("Wer ist älter, {a} oder {b}?",), "ru": ("Кто старше, {a} или {b}?",),
-        "zh": ("{a}和{b}谁更年长？",), "fr": ("Qui est le plus âgé, {a} ou {b} ?",),
-        "es": ("¿Quién es mayor, {a} o {b}?",), "uk": ("Хто старший, {a} чи {b}?",),
-        "it": ("Chi è più vecchio, {a} o {b}?",), "pt": ("Quem é mais velho, {a} ou {b}?",)},
-    "younger": {
-        "en": ("Who is younger, {a} or {b}?",), "de": ("Wer ist jünger, {a} oder {b}?",),
-        "ru": ("Кто моложе, {a} или {b}?",), "zh": ("{a}和{b}谁更年轻？",),
-        "fr": ("Qui est le plus jeune, {a} ou {b} ?",), "es": ("¿Quién es más joven, {a} o {b}?",),
-        "uk": ("Хто молодший, {a} чи {b}?",), "it": ("Chi è più giovane, {a} o {b}?",),
-        "pt": ("Quem é mais novo, {a} ou {b}?",)},
-    "taller": {
-        "en": ("Who is taller, {a} or {b}?",), "de": ("Wer hat die größere Körpergröße, {a} oder {b}?",),
-        "ru": ("Кто выше ростом, {a} или {b}?",), "zh": ("{a}和{b}谁更高？",),
-        "fr": ("Qui est le plus grand, {a} ou {b} ?",), "es": ("¿Quién es más alto, {a} o {b}?",),
-        "it": ("Chi è più alto, {a} o {b}?",), "pt": ("Quem é mais alto, {a} ou {b}?",)},
-    "heavier": {
-        "en": ("Who is heavier, {a} or {b}?",), "de": ("Wer ist schwerer, {a} oder {b}?",),
-        "ru": ("Кто тяжелее, {a} или {b}?",), "zh": ("{a}和{b}谁更重？",),
-        "fr": ("Qui est le plus lourd, {a} ou {b} ?",), "es": ("¿Quién es más pesado, {a} o {b}?",),
-        "uk": ("Хто важчий, {a} чи {b}?",)},
-    "more_people": {
-        "en": ("Which country has more inhabitants, {a} or {b}?", "Which has the larger population, {a} or {b}?"),
-        "de": ("Welches Land hat mehr Einwohner, {a} oder {b}?",),
-        "ru": ("В какой стране больше жителей: {a} или {b}?",), "zh": ("{a}和{b}哪个国家人口更多？",),
-        "fr": ("Quel pays a le plus d'habitants, {a} ou {b} ?",),
-        "es": ("¿Qué país tiene más habitantes, {a} o {b}?",),
-        "uk": ("У якій країні більше населення: {a} чи {b}?",),
-        "it": ("Quale paese ha più abitanti, {a} o {b}?",), "pt": ("Qual país tem mais habitantes, {a} ou {b}?",)},
-    "fewer_people": {
-        "en": ("Which country has fewer inhabitants, {a} or {b}?",),
-        "de": ("Welches Land hat weniger Einwohner, {a} oder {b}?",),
-        "ru": ("В какой стране меньше жителей: {a} или {b}?",), "zh": ("{a}和{b}哪个国家人口更少？",),
-        "fr": ("Quel pays a le moins d'habitants, {a} ou {b} ?",),
-        "es": ("¿Qué país tiene menos habitantes, {a} o {b}?",)},
-    "larger_area": {
-        "en": ("Which country is larger by area, {a} or {b}?",),
-        "de": ("Welches Land hat die größere Fläche, {a} oder {b}?",),
-        "ru": ("Какая страна больше по площади: {a} или {b}?",), "zh": ("{a}和{b}哪个国家面积更大？",),
-        "fr": ("Quel pays a la plus grande superficie, {a} ou {b} ?",),
-        "es": ("¿Qué país tiene mayor superficie, {a} o {b}?",),
-        "uk": ("Яка країна має більшу площу: {a} чи {b}?",)},
-    "founded_earlier": {
-        "en": ("Which country was founded earlier, {a} or {b}?",),
-        "de": ("Welches Land wurde früher gegründet, {a} oder {b}?",),
-        "ru": ("Какая страна была основана раньше: {a} или {b}?",), "zh": ("{a}和{b}哪个国家成立得更早？",),
-        "fr": ("Quel pays a été fondé plus tôt, {a} ou {b} ?",),
-        "es": ("¿Qué país fue fundado antes, {a} o {b}?",)},
-    "born_in": {
-        "en": ("Was {a} born in {y}?",), "de": ("Wurde {a} {y} geboren?",), "ru": ("{a} родился в {y} году?",),
-        "zh": ("{a}是{y}年出生的吗？",), "fr": ("{a} est-il né en {y} ?",), "es": ("¿{a} nació en {y}?",),
-        "uk": ("Чи народився {a} у {y} році?",), "it": ("{a} è nato nel {y}?",), "pt": ("{a} nasceu em {y}?",)},
-    "born_before": {
-        "en": ("Was {a} born before {y}?",), "de": ("Wurde {a} vor {y} geboren?",),
-        "ru": ("{a} родился до {y} года?",), "zh": ("{a}是在{y}年以前出生的吗？",),
-        "fr": ("{a} est-il né avant {y} ?",), "es": ("¿{a} nació antes de {y}?",)},
-    "people_over": {
-        "en": ("Does {a} have more than {n} inhabitants?",), "de": ("Hat {a} mehr als {n} Einwohner?",),
-        "ru": ("Население {a} больше {n}?",), "zh": ("{a}的人口超过{n}吗？",),
-        "fr": ("{a} a-t-il plus de {n} habitants ?",), "es": ("¿{a} tiene más de {n} habitantes?",)},
-    "taller_than": {
-        "en": ("Is {a} taller than {b}?",), "ru": ("{a} выше ростом, чем {b}?",), "zh": ("{a}比{b}更高吗？",),
-        "fr": ("{a} est-il plus grand que {b} ?",), "es": ("¿Es {a} más alto que {b}?",)},
-    "capital": {
-        "en": ("Is {a} the capital of {b}?",), "de": ("Ist {a} die Hauptstadt von {b}?",),
-        "ru": ("Является ли {a} столицей {b}?",), "zh": ("{a}是{b}的首都吗？",),
-        "fr": ("{a} est-elle la capitale de {b} ?",), "es": ("¿Es {a} la capital de {b}?",),
-        "uk": ("Чи є {a} столицею {b}?",), "it": ("{a} è la capitale di {b}?",), "pt": ("{a} é a capital de {b}?",)},
-    "count_languages": {
-        "en": ("How many official languages does {a} have?",), "de": ("Wie viele Amtssprachen hat {a}?",),
-        "ru": ("Сколько официальных языков в {a}?",), "zh": ("{a}有几种官方语言？",),
-        "fr": ("Combien de langues officielles a {a} ?",), "es": ("¿Cuántos idiomas oficiales tiene {a}?",),
-        "uk": ("Скільки офіційних мов має {a}?",), "it": ("Quante lingue ufficiali ha {a}?",),
-        "pt": ("Quantas línguas oficiais tem {a}?",)},
-    "count_neighbours": {
-        "en": ("How many countries share a border with {a}?",), "de": ("Wie viele Nachbarländer hat {a}?",),
-        "ru": ("Со сколькими странами граничит {a}?",), "zh": ("{a}与多少个国家接壤？",),
-        "fr": ("Avec combien de pays {a} a-t-il une frontière ?",), "es": ("¿Con cuántos países limita {a}?",)},
-    "most_populous_neighbour": {
-        "en": ("Which neighbouring country of {a} has the largest population?",),
-        "de": ("Welches Nachbarland von {a} hat die meisten Einwohner?",),
-        "ru": ("Какая соседняя с {a} страна имеет самое большое население?",), "zh": ("{a}的邻国中哪个人口最多？",),
-        "fr": ("Quel pays voisin de {a} a la plus grande population ?",),
-        "es": ("¿Qué país vecino de {a} tiene la mayor población?",)},
-    "smallest_neighbour": {
-        "en": ("Which country bordering {a} has the smallest area?",),
-        "de": ("Welches Nachbarland von {a} hat die kleinste Fläche?",),
-        "ru": ("Какая соседняя с {a} страна самая маленькая по площади?",), "zh": ("{a}的邻国中哪个面积最小？",),
-        "fr": ("Quel pays voisin de {a} a la plus petite superficie ?",),
-        "es": ("¿Qué país vecino de {a} tiene la menor superficie?",)},
-    "oldest_of_three": {
-        "en": ("Who is the oldest of {a}, {b} and {c}?",), "de": ("Wer ist der Älteste von {a}, {b} und {c}?",),
-        "ru": ("Кто старше всех: {a}, {b} или {c}?",), "zh": ("{a}、{b}和{c}中谁最年长？",),
-        "fr": ("Qui est le plus âgé parmi {a}, {b} et {c} ?",), "es": ("¿Quién es el mayor de {a}, {b} y {c}?",)},
-    "largest_of_three": {
-        "en": ("Which of {a}, {b} and {c} has the largest area?",),
-        "de": ("Welches Land hat die größte Fläche: {a}, {b} oder {c}?",),
-        "ru": ("Какая из стран {a}, {b} и {c} самая большая по площади?",),
-        "zh": ("{a}、{b}和{c}中哪个国家面积最大？",),
-        "fr": ("Lequel de {a}, {b} et {c} a la plus grande superficie ?",),
-        "es": ("¿Cuál de {a}, {b} y {c} tiene la mayor superficie?",)},
-    "fewer_people_than": {
-        "en": ("Which countries have fewer than {n} inhabitants?",),
-        "de": ("Welche Länder haben weniger als {n} Einwohner?",),
-        "ru": ("Какие страны имеют население меньше {n}?",), "zh": ("哪些国家的人口少于{n}？",),
-        "fr": ("Quels pays ont moins de {n} habitants ?",), "es": ("¿Qué países tienen menos de {n} habitantes?",)},
-    "founded_after": {
-        "en": ("Which countries were founded after {y}?",), "de": ("Welche Länder wurden nach {y} gegründet?",),
-        "ru": ("Какие страны были основаны после {y} года?",), "zh": ("哪些国家是{y}年以后成立的？",),
-        "fr": ("Quels pays ont été fondés après {y} ?",), "es": ("¿Qué países fueron fundados después de {y}?",)},
-}
+    shape: {code: templates for code in SUPPORTED if (templates := language(code).complex_templates.get(shape))}
+    for shape in SHAPES}
 
 # two-entity comparisons: shape -> (class, property, direction)
 COMPARISONS = {"older": (HUMAN, "P569", "ASC"), "younger": (HUMAN, "P569", "DESC"),
                "taller": (HUMAN, "P2048", "DESC"), "heavier": (HUMAN, "P2067", "DESC"),
                "more_people": (COUNTRY, "P1082", "DESC"), "fewer_people": (COUNTRY, "P1082", "ASC"),
                "larger_area": (COUNTRY, "P2046", "DESC"), "founded_earlier": (COUNTRY, "P571", "ASC")}
-_SCALE = {"en": "{} million", "de": "{} Millionen", "ru": "{} миллионов", "fr": "{} millions", "es": "{} millones"}
+_SCALE = {code: language(code).million for code in SUPPORTED if language(code).million}
 _GOLD_TOKEN = re.compile(r"wd:Q\d+|wdt:P\d+")
 
 

@@ -302,12 +302,6 @@ class CrossEncoder:
         """Raw logits for pairs (one forward pass; gradients follow the caller's mode)."""
         return self.net(**self.tokenize(pairs))
 
-    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        """Deprecated alias of :meth:`predict` (``score`` is LangChain's name)."""
-        warnings.warn("CrossEncoder.score is deprecated; use predict (as in sentence-transformers)",
-                      DeprecationWarning, stacklevel=2)
-        return self.predict(pairs)
-
     def rank(self, question: str, verbalizations: Sequence[str], top_k: int | None = None) -> list[dict[str, Any]]:
         """The verbalizations scored against ``question``, best first, as
         sentence-transformers' ``CrossEncoder.rank``: ``{"corpus_id": index into

@@ -1125,10 +1125,3 @@ def _anchors(mentions: Sequence[Mention]) -> list[Mention]:
         if len(out) >= MAX_ANCHORS:
             break
     return out
-
-
-def timed_generate(backend: LocalBackend, question: str, lang: str) -> tuple[list[Generated], float]:
-    """``backend.generate`` plus its wall time in milliseconds (benchmarks, training)."""
-    t0 = time.perf_counter()
-    out = backend.generate(question, lang)
-    return out, (time.perf_counter() - t0) * 1000

@@ -34,6 +34,8 @@ from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
 from core.text import fold_yo, is_cjk, normalize_phrase
+from lang import SUPPORTED
+from lang import get as language
 
 DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
@@ -55,14 +57,7 @@ CUE_KINDS: tuple[str, ...] = ("superlative", "comparative", "count", "ordinal", 
 _SCRIPT_LANGS = frozenset({"zh", "ja"})
 _MIN_INFLECTED = 4
 _ENDINGS: dict[str, re.Pattern[str]] = {
-    "ru": re.compile(r"(?:[аеёиоуыэюяйь]{1,2})$"),
-    "uk": re.compile(r"(?:[аеєиіїоуюяйь]{1,2})$"),
-    "de": re.compile(r"(?:en|er|es|em|e|n|s)$"),
-    "fr": re.compile(r"(?:es|e|s)$"),
-    "es": re.compile(r"(?:es|os|as|[aeo]|s)$"),
-    "it": re.compile(r"[aeio]$"),
-    "pt": re.compile(r"(?:es|os|as|[aeo]|s)$"),
-}
+    code: re.compile(ending) for code in SUPPORTED if (ending := language(code).inflection_ending)}
 """Inflectional endings stripped from phrase words before prefix matching (per language)."""
 _PID = re.compile(r"P[1-9]\d*")
 _WORD_CHAR = re.compile(r"\w")

@@ -13,6 +13,8 @@ from typing import Literal
 
 from backends.local.words import word_pattern
 from core.text import CUE_CJK, KANA_HAN_CLASS
+from lang import SUPPORTED
+from lang import get as language
 
 # --------------------------------------------------------------------------- numbers and filters
 
@@ -72,54 +74,10 @@ UNIT_PROPERTY: dict[str, tuple[str, ...]] = {"m": ("P2048", "P3157", "P2043"), "
 
 # operator words placed before the number; (words, op, is_date_word)
 _OPS_BEFORE: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
-    "en": ((("more than", "over", "above", "greater than", "larger than", "bigger than", "higher than",
-             "taller than", "heavier than", "longer than", "exceeding"), ">", False),
-           (("at least",), ">=", False),
-           (("less than", "fewer than", "under", "below", "smaller than", "lower than", "shorter than",
-             "lighter than"), "<", False),
-           (("at most", "no more than"), "<=", False),
-           (("before", "prior to", "earlier than"), "<", True), (("after", "later than"), ">", True),
-           (("since", "from"), ">=", True), (("until", "till", "up to"), "<=", True), (("in",), "year", True)),
-    "de": ((("mehr als", "über", "größer als", "höher als", "länger als", "schwerer als"), ">", False),
-           (("mindestens", "wenigstens"), ">=", False),
-           (("weniger als", "unter", "kleiner als", "niedriger als", "kürzer als", "leichter als"), "<", False),
-           (("höchstens",), "<=", False),
-           (("vor", "früher als"), "<", True), (("nach", "später als"), ">", True), (("seit", "ab"), ">=", True),
-           (("bis",), "<=", True), (("im jahr", "im jahre", "in", "im"), "year", True)),
-    "ru": ((("больше", "более", "свыше", "выше", "длиннее", "тяжелее", "больше чем"), ">", False),
-           (("не менее", "не меньше", "как минимум"), ">=", False),
-           (("меньше", "менее", "ниже", "короче", "легче"), "<", False), (("не более", "не больше"), "<=", False),
-           (("до", "раньше", "ранее"), "<", True), (("после", "позже", "позднее"), ">", True),
-           (("с", "начиная с"), ">=", True), (("в", "во"), "year", True)),
-    "uk": ((("більше", "більш ніж", "понад", "вище"), ">", False), (("щонайменше", "не менше"), ">=", False),
-           (("менше", "менш ніж", "нижче"), "<", False), (("до", "раніше"), "<", True),
-           (("після", "пізніше"), ">", True), (("з", "від"), ">=", True), (("у", "в"), "year", True)),
-    "zh": ((("超过", "多于", "大于", "高于", "逾"), ">", False), (("至少", "不少于", "不低于"), ">=", False),
-           (("少于", "小于", "低于", "不到", "不足"), "<", False), (("不超过", "至多"), "<=", False),
-           (("早于",), "<", True), (("晚于",), ">", True), (("自", "从"), ">=", True), (("在", "于"), "year", True)),
-    "fr": ((("plus de", "plus que", "au-dessus de", "supérieur à", "supérieure à"), ">", False),
-           (("au moins",), ">=", False), (("moins de", "moins que", "en dessous de", "inférieur à"), "<", False),
-           (("avant",), "<", True), (("après",), ">", True), (("depuis",), ">=", True),
-           (("jusqu'en",), "<=", True), (("en",), "year", True)),
-    "es": ((("más de", "más que", "por encima de", "superior a"), ">", False),
-           (("al menos", "por lo menos"), ">=", False),
-           (("menos de", "menos que", "por debajo de", "inferior a"), "<", False),
-           (("antes de",), "<", True), (("después de",), ">", True), (("desde",), ">=", True),
-           (("hasta",), "<=", True), (("en",), "year", True)),
-    "it": ((("più di", "oltre"), ">", False), (("meno di",), "<", False), (("prima del", "prima di"), "<", True),
-           (("dopo il", "dopo"), ">", True), (("dal",), ">=", True), (("nel",), "year", True)),
-    "pt": ((("mais de", "acima de"), ">", False), (("menos de", "abaixo de"), "<", False),
-           (("antes de",), "<", True), (("depois de",), ">", True), (("desde",), ">=", True),
-           (("em",), "year", True)),
-}
+    code: ops for code in SUPPORTED if (ops := language(code).filter_words_before)}  # lang/<code>/numbers.py
 # operator words placed after the number (zh/ja, "or more")
 _OPS_AFTER: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
-    "en": ((("or more",), ">=", False), (("or less", "or fewer"), "<=", False)),
-    "zh": ((("以上", "多"), ">", False), (("以下",), "<", False), (("之前", "以前", "前"), "<", True),
-           (("之后", "以后", "后"), ">", True), (("以来",), ">=", True)),
-    "ja": ((("以上",), ">=", False), (("以下",), "<=", False), (("以前", "前"), "<", True),
-           (("以後", "後", "以降"), ">", True)),
-}
+    code: ops for code in SUPPORTED if (ops := language(code).filter_words_after)}  # lang/<code>/numbers.py
 _YEAR_MARKERS = ("year", "jahr", "jahre", "года", "году", "год", "г", "року", "рік", "年", "an", "année", "año")
 
 _NUMBER = re.compile(

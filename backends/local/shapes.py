@@ -149,14 +149,6 @@ def superlative_query(triples: Sequence[Triple], pid: str, direction: Direction)
     return f"SELECT ?answer WHERE {{ {body} }} ORDER BY {direction}(?value) LIMIT 1"
 
 
-def count_superlative_query(triples: Sequence[Triple], pid: str, direction: Direction, inverse: bool) -> str:
-    """The ``?answer`` with the most (``DESC``) or fewest ``pid`` links."""
-    link = ("?x", wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), "?x")
-    body = render_body([*triples, link])
-    return (f"SELECT ?answer WHERE {{ {body} }} GROUP BY ?answer "
-            f"ORDER BY {direction}(COUNT(DISTINCT ?x)) LIMIT 1")
-
-
 def filter_condition(f: NumberFilter, var: str) -> str:
     if f.is_year:
         year = int(f.value)

@@ -1,5 +1,6 @@
 """Arabic: everything the product knows of the language (see :mod:`lang`)."""
 
+from lang.ar.shape_words import SHAPE_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("ar", seed=True)
+LANGUAGE = Language("ar", seed=True, shape_words=SHAPE_WORDS)

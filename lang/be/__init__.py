@@ -1,5 +1,7 @@
 """Belarusian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.be.cue_words import CUE_WORDS
+from lang.be.names import LABEL_FALLBACKS
 
-LANGUAGE = Language("be", seed=True)
+LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, label_fallbacks=LABEL_FALLBACKS)

@@ -1,5 +1,20 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.de.cue_words import CUE_WORDS
+from lang.de.endings import INFLECTION_ENDING
+from lang.de.names import LABEL_FALLBACKS
+from lang.de.numbers import FILTER_WORDS_BEFORE
+from lang.de.shape_words import SHAPE_WORDS
+from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("de")
+LANGUAGE = Language(
+    "de",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
+)

@@ -1,5 +1,20 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.fr.cue_words import CUE_WORDS
+from lang.fr.endings import INFLECTION_ENDING
+from lang.fr.names import LABEL_FALLBACKS
+from lang.fr.numbers import FILTER_WORDS_BEFORE
+from lang.fr.shape_words import SHAPE_WORDS
+from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("fr")
+LANGUAGE = Language(
+    "fr",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
+)

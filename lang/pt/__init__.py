@@ -1,5 +1,19 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.pt.cue_words import CUE_WORDS
+from lang.pt.endings import INFLECTION_ENDING
+from lang.pt.names import LABEL_FALLBACKS
+from lang.pt.numbers import FILTER_WORDS_BEFORE
+from lang.pt.shape_words import SHAPE_WORDS
+from lang.pt.templates import COMPLEX_TEMPLATES
 
-LANGUAGE = Language("pt")
+LANGUAGE = Language(
+    "pt",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
+)

@@ -1,5 +1,20 @@
 """Russian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ru.cue_words import CUE_WORDS
+from lang.ru.endings import INFLECTION_ENDING
+from lang.ru.names import LABEL_FALLBACKS
+from lang.ru.numbers import FILTER_WORDS_BEFORE
+from lang.ru.shape_words import SHAPE_WORDS
+from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
-LANGUAGE = Language("ru")
+LANGUAGE = Language(
+    "ru",
+    shape_words=SHAPE_WORDS,
+    complex_templates=COMPLEX_TEMPLATES,
+    million=MILLION,
+    cue_words=CUE_WORDS,
+    label_fallbacks=LABEL_FALLBACKS,
+    filter_words_before=FILTER_WORDS_BEFORE,
+    inflection_ending=INFLECTION_ENDING,
+)

@@ -92,12 +92,6 @@ def test_rank_orders_verbalizations_best_first_as_sentence_transformers(tiny_bas
     assert enc.rank(question, []) == []
 
 
-def test_score_is_a_deprecated_alias_of_predict(tiny_base):
-    enc = CrossEncoder(base_network(tiny_base, 1), load_tokenizer(tiny_base), max_length=32)
-    with pytest.warns(DeprecationWarning, match="predict"):
-        assert enc.score(PAIRS) == enc.predict(PAIRS)
-
-
 def test_truncation_bounds_tokens(tiny_base):
     enc = CrossEncoder(base_network(tiny_base, 1), load_tokenizer(tiny_base), max_length=16)
     batch = enc.tokenize([("what is the capital " * 20, "germany capital " * 20)])
@@ -272,7 +266,7 @@ def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_
     stamp = file.stat().st_mtime_ns
     cached = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
     assert file.stat().st_mtime_ns == stamp and list(cache.iterdir()) == [file]
-    assert built.score(PAIRS) == cached.score(PAIRS) == plain.score(PAIRS)
+    assert built.predict(PAIRS) == cached.predict(PAIRS) == plain.predict(PAIRS)
     assert not hasattr(cached.net.bert.encoder.layer[0].attention.self, "query")
     hf = load_tokenizer(tiny_base)
     firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]

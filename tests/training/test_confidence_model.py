@@ -9,14 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from backends.fake import FakeBackend
 from backends.local.names import aligned_cased, name_features, name_words
 from backends.local.ranker import TreeRanker
 from core.errors import ModelLoadError
 from core.text import tokenize
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate
-from qa.pipeline import Pipeline
 from tests import tiny_kg
 from tests.stages import PrefersEnglish, Verbalize
 from training.confidence import (
@@ -29,7 +27,7 @@ from training.confidence import (
     platt,
     threshold_for,
 )
-from validator.confidence import AnswerConfidence, ConfidenceModel, answer_kinds, decide, execute, features
+from training.confidence_model import AnswerConfidence, ConfidenceModel, answer_kinds, decide, execute, features
 
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
 BIRTHDATE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P569 ?answer . }"
@@ -146,30 +144,23 @@ def test_decide_keeps_the_most_probable_when_it_reaches_the_threshold():
     assert decide([], 0.5).index is None
 
 
-def _confident_pipeline(answers, model: ConfidenceModel) -> Pipeline:
-    kg = EmbeddedKG(tiny_kg.memory_store())
-    return Pipeline(FakeBackend(answers), kg, confidence=AnswerConfidence(kg, model, None))
+def _stage(model: ConfidenceModel) -> AnswerConfidence:
+    return AnswerConfidence(EmbeddedKG(tiny_kg.memory_store()), model, None)
 
 
-def test_pipeline_shows_the_most_probable_candidate_with_its_probability():
+def test_it_keeps_the_most_probable_candidate_with_its_probability():
     # the model trusts the second candidate (rank 1); the first has no answers anyway
     model = ConfidenceModel(_stump("rank", 0.5, -2.0, 2.0), threshold=0.6)
-    question = "Where was Albert Einstein born?"
-    pipe = _confident_pipeline({question: [Candidate(NOTHING, 0.9), Candidate(BIRTHPLACE, 0.5)]}, model)
-    turn = pipe.answer(question)
-    assert turn.answered and turn.rank == 2 and [a.id for a in turn.answers] == ["Q3012"]
-    assert turn.confidence == pytest.approx(1 / (1 + math.exp(-2.0)), rel=1e-4)
-    assert turn.candidates[1].kept and turn.candidates[1].passed and not turn.candidates[0].passed
-    assert "gate" in turn.timings_ms and turn.candidates[1].compared.score_name == "confidence"
+    decision = _stage(model).decide("Where was Albert Einstein born?", "en",
+                                    [Candidate(NOTHING, 0.9, shape="plain"), Candidate(BIRTHPLACE, 0.5, shape="plain")])
+    assert decision.index == 1
+    assert decision.probability == pytest.approx(1 / (1 + math.exp(-2.0)), rel=1e-4)
 
 
-def test_pipeline_abstains_below_the_threshold():
+def test_it_abstains_below_the_threshold():
     model = ConfidenceModel(_stump("rank", 0.5, 0.0, -2.0), threshold=0.6)  # at most 0.5
-    question = "What is the capital of Germany?"
-    turn = _confident_pipeline({question: [Candidate(CAPITAL, 0.9)]}, model).answer(question)
-    assert not turn.answered and turn.status == "abstained" and turn.confidence is None
-    assert turn.message_key == "dont_know"
-    assert turn.candidates[0].passed is False
+    decision = _stage(model).decide("What is the capital of Germany?", "en", [Candidate(CAPITAL, 0.9, shape="plain")])
+    assert decision.index is None and decision.probability <= 0.5
 
 
 def test_evidence_reads_candidates_as_the_pipeline_does(tiny_kg_client):

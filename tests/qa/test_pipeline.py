@@ -343,25 +343,6 @@ def test_when_both_readings_of_a_name_pass_the_better_known_entity_is_read():
     assert "the better-known Q183 is read" in turn.notes[-1]
 
 
-def test_the_learned_confidence_says_its_probability_of_the_better_known_reading():
-    """With the learned answer confidence deciding, the better-known reading read in place of
-    its namesake carries that reading's own probability, not the namesake's."""
-    from qa.confidence import Decision
-
-    historical = Candidate("SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }", 0.9,
-                           links=(Link("Q937", "germany", "germany", "alias", 0.8, degree=40),))
-    germany = Candidate(CAPITAL, 0.8, links=(Link("Q183", "germany", "germany", "label", 0.9, degree=900),))
-
-    class Learned:
-        def decide(self, question, lang, candidates):
-            return Decision(0, 0.97, (0.97, 0.93), 0.9)
-
-    question = "What is the capital of Germany?"
-    turn = _pipeline({question: [historical, germany]}, confidence=Learned()).answer(question, "en")
-    assert turn.answered and turn.rank == 2 and [a.id for a in turn.answers] == ["Q64"]
-    assert turn.confidence == 0.93
-
-
 def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english():
     said = []
 

@@ -1,5 +1,10 @@
-"""The answer confidence: a learned, calibrated probability that a candidate's answers are
-right, over the evidence the pipeline has or gets cheaply for its first few candidates.
+"""An experiment, not shipped: the learned answer confidence, a calibrated probability that
+a candidate's answers are right, over the evidence the pipeline has or gets cheaply for its
+first few candidates (docs/method.md, "Tried and not shipped").  It is not wired into the
+pipeline; :mod:`training.confidence` trains it on the records it collects (the same records
+choose the shipped gate, :mod:`training.transfer`) and ``benchmarks/answer_confidence.py``
+measures it against the gate.  It lived in ``validator/confidence.py`` (runtime) until it was
+moved here.
 
 Evidence per candidate (first :attr:`ConfidenceModel.k` candidates of the backend's list):
 
@@ -15,7 +20,7 @@ Evidence per candidate (first :attr:`ConfidenceModel.k` candidates of the backen
 
 The model (gradient-boosted trees exported to JSON, plus a Platt calibration and the
 threshold; :mod:`training.confidence` trains it) keeps the most probable candidate when its
-probability reaches the threshold; the pipeline shows that probability as the confidence.
+probability reaches the threshold.
 """
 
 from __future__ import annotations
@@ -36,7 +41,6 @@ from kg.client import KG, QueryResult, value_kind
 from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate
-from qa.confidence import Decision
 from qa.score import Scorer, best_reading_scores
 from qa.verbalize import Verbalizer, readings_with_english
 from validator.gate import GatePolicy, clip_unit
@@ -60,6 +64,23 @@ LANGS = ("en", "ru", "de", "fr", "es", "it", "pt", "uk", "zh", "ja", "ar", "hi")
 QTYPES = ("person", "place", "date", "number", "count", "boolean", "organization", "work", "string")
 SHAPES = ("plain", "count", "ask", "order", "filter")
 VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank", "group_v_max", "group_v_mean")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the answer confidence decided for one question.
+
+    ``probabilities[i]`` is the calibrated probability that candidate ``i`` (of the first
+    ``len(probabilities)``) is right; ``index`` is the kept one (the most probable, when it
+    reaches ``threshold``), ``None`` to abstain.  ``validator_scores``/``verbalizations``
+    are those of the same first candidates (empty when the cross-encoder was not used)."""
+
+    index: int | None
+    probability: float
+    probabilities: tuple[float, ...]
+    threshold: float
+    validator_scores: tuple[float, ...] = ()
+    verbalizations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -311,7 +332,7 @@ def _sigmoid(z: float) -> float:
 
 
 class AnswerConfidence:
-    """The pipeline's confidence stage (:class:`qa.confidence.Confidence`)."""
+    """The answer confidence over one question's candidates (evidence, then a decision)."""
 
     def __init__(self, kg: KG, model: ConfidenceModel, lexicon: PropertyLexicon | None, *,
                  scorer: Scorer | None = None, verbalize: Verbalizer | None = None, timeout_s: float = 5.0,
@@ -364,13 +385,3 @@ def decide(probs: Sequence[float], threshold: float, validator_scores: Sequence[
     index = best if probs[best] >= threshold else None
     return Decision(index, float(probs[best]), tuple(float(p) for p in probs), threshold,
                     tuple(validator_scores), tuple(verbalizations))
-
-
-
-def load_confidence(kg: KG, lexicon: PropertyLexicon | None, *, scorer: Scorer | None,
-                    verbalize: Verbalizer | None, path: Path = CONFIDENCE_PATH,
-                    timeout_s: float = 5.0) -> AnswerConfidence:
-    """The shipped confidence stage; raises :class:`ModelLoadError` when the model is missing,
-    corrupt, or needs the cross-encoder and none is given."""
-    return AnswerConfidence(kg, ConfidenceModel.load(path), lexicon, scorer=scorer, verbalize=verbalize,
-                            timeout_s=timeout_s)

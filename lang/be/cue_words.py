@@ -1,0 +1,7 @@
+"""Belarusian cue words: frequent in short questions and rare in the other Cyrillic-script languages,
+so each one found is evidence for Belarusian when the question's language is detected (:mod:`qa.detect`)."""
+
+CUE_WORDS: frozenset[str] = frozenset({
+    "хто", "што", "дзе", "калі", "які", "якая", "якое", "якія", "колькі", "чаму", "як", "ці", "гэта", "быў", "была",
+    "было", "былі", "нарадзіўся", "нарадзілася", "памёр", "горад", "сталіца", "краіна", "мова", "жыхароў",
+})

@@ -1,0 +1,8 @@
+"""French cue words: frequent in short questions and rare in the other Latin-script languages,
+so each one found is evidence for French when the question's language is detected (:mod:`qa.detect`)."""
+
+CUE_WORDS: frozenset[str] = frozenset({
+    "qui", "quel", "quelle", "quels", "quelles", "combien", "où", "quand", "comment", "pourquoi", "lequel",
+    "laquelle", "le", "les", "des", "du", "au", "aux", "est", "était", "sont", "ont", "été", "et", "un", "une",
+    "dans", "sur", "pour", "avec", "né", "née", "mort", "morte", "ville", "pays", "qu'est", "ce", "c'est", "quoi",
+})

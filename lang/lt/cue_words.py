@@ -1,0 +1,7 @@
+"""Lithuanian cue words: frequent in short questions and rare in the other Latin-script languages,
+so each one found is evidence for Lithuanian when the question's language is detected (:mod:`qa.detect`)."""
+
+CUE_WORDS: frozenset[str] = frozenset({
+    "kas", "kur", "kada", "koks", "kokia", "kokie", "kokios", "kiek", "kodėl", "kuris", "kuri", "kurioje", "yra",
+    "buvo", "gimė", "mirė", "sostinė", "miestas", "šalis", "kalba", "gyventojų", "parašė",
+})

@@ -1,0 +1,5 @@
+"""Portuguese names: where a name comes from when the KG has none in Portuguese."""
+
+LABEL_FALLBACKS: tuple[str, ...] = ("pt", "es", "it", "en")
+"""The languages whose label or alias names a thing, in order (this one first): the
+closest languages, then English (:data:`qa.label.LABEL_FALLBACKS`)."""

@@ -1,0 +1,44 @@
+"""Portuguese words that mark a question's shape: counts, superlatives, comparisons, ordinals,
+yes/no questions, and the words of the literal properties (read by :mod:`backends.local.analysis`;
+see :class:`lang.base.ShapeWords`)."""
+
+from lang.base import ShapeWords
+
+SHAPE_WORDS = ShapeWords(
+    count=("quantos", "quantas"),
+    superlative=("o mais", "a mais", "os mais", "as mais", "o menos", "a menos", "o maior", "a maior", "o menor",
+        "a menor"),
+    ordinal=("primeir*", "últim*", "segund*", "terceir*", "quart*"),
+    wh=("quem", "que", "qual", "quais", "onde", "quando", "como", "quant*", "por que"),
+    alternative=("ou",),
+    lists=("ou", "e"),
+    than=("que", "do que"),
+    amount=("número", "numero", "quantidade"),
+    yes_no_openers=("é", "foi", "era", "tem", "tinha", "está"),
+    more=("mais", "maior*"),
+    less=("menos", "menor*"),
+    ordinal_form=r"\b(?:\w+ésim|quint|sext|sétim|oitav|non|décim)[oa]s?\b",
+    gradables={
+        "older": ("mais velh*",),
+        "younger": ("mais nov*", "mais jovem"),
+        "taller": ("mais alt*",),
+        "bigger": ("maior",),
+        "smaller": ("menor",),
+        "earlier": ("antes", "primeir*"),
+        "later": ("últim*",),
+    },
+    literal_properties={
+        "P569": ("nasceu", "nascid*", "nascimento"),
+        "P570": ("morreu", "morte"),
+        "P571": ("fundad*", "fundação"),
+        "P580": ("começ*", "inici*"),
+        "P582": ("fim", "termin*"),
+        "P1082": ("população", "habitantes", "populos*"),
+        "P2046": ("área", "superfície"),
+        "P2048": ("altura", "estatura"),
+        "P2067": ("peso", "pesa"),
+        "P2131": ("pib",),
+        "P2132": ("per capita",),
+        "P2250": ("expectativa de vida",),
+    },
+)

@@ -1,0 +1,5 @@
+"""Chinese names: where a name comes from when the KG has none in Chinese."""
+
+LABEL_FALLBACKS: tuple[str, ...] = ("zh", "zh-hans", "zh-cn", "ja", "en")
+"""The languages whose label or alias names a thing, in order (this one first): the
+closest languages, then English (:data:`qa.label.LABEL_FALLBACKS`)."""

@@ -1,0 +1,116 @@
+"""(slow) ``kgqa train``'s recipe end to end on the tiny KG and the tiny model: every step in
+dependency order (ranker, validator, records, gate, probability) writes its asset, and
+the recipe file is checked before anything runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from backends.local.generator import LocalBackend
+from backends.local.lexicon import default_lexicon
+from backends.local.ranker import Ranker
+from core.settings import Settings
+from kg.client import EmbeddedKG
+from kg.labels import LabelIndex, build_label_index
+from tests import tiny_kg
+from tests.validator.tiny_bench import one_hop_backend, questions
+from training.recipe import RECIPE_PATH, STEPS, RecipeError, load_recipe, write_device_recipe
+from training.run import Workspace, run_recipe
+from validator.model import read_config
+
+TINY_RECIPE = """
+steps = ["ranker", "validator", "records", "gate", "probability"]
+
+[ranker]
+model = "trees"
+per_question = 40
+
+[validator]
+layers = 1
+epochs = 2
+batch_size = 8
+max_length = 32
+threads = 1
+synthetic = false
+onehop = false
+
+[records]
+synthetic = false
+
+[gate]
+target_precision = 0.92
+
+[probability]
+"""
+
+
+def _bench(folder: Path) -> list[Path]:
+    """The tiny bench as two sources (so the gate can leave one out)."""
+    folder.mkdir(parents=True)
+    rows = questions()
+    paths = []
+    for name, part in (("alpha", rows[::2]), ("beta", rows[1::2])):
+        for row in part:
+            row["id"] = row["id"].replace("tiny", name)
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps({"dataset": {"id": name}, "questions": part}, ensure_ascii=False), "utf-8")
+        paths.append(path)
+    return paths
+
+
+def test_the_shipped_recipe_reads_and_names_every_step_in_order() -> None:
+    recipe = load_recipe(RECIPE_PATH)
+    assert recipe.steps == STEPS
+    assert recipe.validator.train_config().layers == recipe.validator.layers
+
+
+def test_a_recipe_with_an_unknown_step_key_or_type_is_refused(tmp_path: Path) -> None:
+    for text, what in (('steps = ["validator", "polish"]', "polish"), ("[validator]\nlayer = 4", "layer"),
+                       ('[validator]\nepochs = "two"', "epochs"), ("[extra]\na = 1", "extra")):
+        path = tmp_path / "bad.toml"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RecipeError, match=what):
+            load_recipe(path)
+
+
+def test_the_accelerator_reads_the_same_validator_section(tmp_path: Path) -> None:
+    recipe = load_recipe(RECIPE_PATH)
+    written = json.loads(write_device_recipe(recipe, tmp_path).read_text(encoding="utf-8"))
+    assert written == {"layers": recipe.validator.layers, "epochs": recipe.validator.epochs,
+                       "lr": recipe.validator.lr, "head_lr": recipe.validator.head_lr,
+                       "batch_size": recipe.validator.batch_size, "seed": recipe.validator.seed}
+
+
+@pytest.mark.slow
+def test_the_recipe_rebuilds_every_asset_in_order(tmp_path: Path, tiny_base: Path) -> None:
+    store = tiny_kg.memory_store()
+    kg = EmbeddedKG(store)
+    build_label_index(store, tmp_path / "labels")
+    local = LocalBackend(kg, LabelIndex.open(tmp_path / "labels"), lexicon=default_lexicon(),
+                         ranker=Ranker.heuristic())
+    settings = Settings(cache_dir=tmp_path / "cache", base_model_dir=tiny_base, validator_dir=tmp_path / "assets",
+                        ranker_path=tmp_path / "ranker.json")
+    recipe_path = tmp_path / "recipe.toml"
+    recipe_path.write_text(TINY_RECIPE, encoding="utf-8")
+    lines: list[str] = []
+    ws = Workspace(settings, bench_files=_bench(tmp_path / "bench"), work_dir=tmp_path / "work",
+                   backend=one_hop_backend(), kg=kg, ranker_backend=local, progress=False, log=lines.append)
+    reports = run_recipe(load_recipe(recipe_path), ws)
+
+    assert list(reports) == list(STEPS)
+    assert [line for line in lines if line.startswith("== ")] == [f"== {step}" for step in STEPS]
+    ranker = Ranker.load(settings.ranker_path)
+    assert ranker.info["train_items"] == reports["ranker"]["train_items"] > 0
+    config = read_config(settings.validator_dir)
+    assert any(settings.validator_dir.glob("*.safetensors")) and config.layers == 1
+    records = Path(reports["records"]["path"]).read_text(encoding="utf-8").splitlines()
+    assert reports["records"]["records"] == len(records) > 0
+    gate = reports["gate"]
+    assert config.threshold == pytest.approx(gate["threshold"]) and config.rank_weight == gate["rank_weight"]
+    if gate["chosen"] is not None:
+        assert config.extra["transfer"] == gate["chosen"]
+    probability = settings.validator_dir / "probability.json"
+    assert probability.is_file() == (reports["probability"]["points"] > 0)
