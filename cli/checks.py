@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 
 from core.settings import Settings
-from kg.store import check_source
-from validator.runtime import check_validator_files
 
 
 def check_start(settings: Settings) -> None:
@@ -18,9 +16,11 @@ def check_start(settings: Settings) -> None:
     is configured) and :class:`~core.errors.ModelLoadError` for a configured validator whose
     files are missing (``--no-validator`` switches it off)."""
     if not settings.kg_endpoint:
+        from kg.store import check_source  # kgqa ask answered by a running serve never loads the store
 
         check_source(settings.kg_source)
     if settings.validator:
+        from validator.runtime import check_validator_files  # only when a validator is configured
 
         check_validator_files(settings)
 
