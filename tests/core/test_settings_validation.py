@@ -15,7 +15,7 @@ BAD_ENV = [
     ("KGQA_TIMEOUT_S", "abc"), ("KGQA_TIMEOUT_S", "0"), ("KGQA_TIMEOUT_S", "-1"), ("KGQA_TIMEOUT_S", "nan"),
     ("KGQA_TIMEOUT_S", "inf"), ("KGQA_RETRIES", "abc"), ("KGQA_RETRIES", "-1"), ("KGQA_THRESHOLD", "abc"),
     ("KGQA_THRESHOLD", "1.5"), ("KGQA_THRESHOLD", "nan"), ("KGQA_VALIDATOR", "ture"), ("KGQA_STORE_IPS", "maybe"),
-    ("KGQA_ANSWER_CONFIDENCE", "2"), ("KGQA_RATE_LIMIT_PER_MINUTE", "-5"), ("KGQA_RATE_LIMIT_PER_MINUTE", "1.5"),
+    ("KGQA_RATE_LIMIT_PER_MINUTE", "-5"), ("KGQA_RATE_LIMIT_PER_MINUTE", "1.5"),
     ("KGQA_PORT", "-1"), ("KGQA_PORT", "70000"), ("KGQA_PORT", "0"), ("KGQA_SERVE_PORT", "65536"),
     ("KGQA_MAX_QUESTION_CHARS", "0"), ("KGQA_BACKEND", "magic"), ("KGQA_KG_ENDPOINT", "not a url"),
     ("KGQA_KG_ENDPOINT", "ftp://example.org/sparql"), ("KGQA_KG_ENDPOINT", "http://[::1/sparql"),
