@@ -20,8 +20,8 @@ from kg.client import EmbeddedKG
 from kg.sparql import with_prefixes
 from qa.guard import _NAMESPACES, DEFAULT_LIMIT, check_query
 from tests import tiny_kg
-from tests.core.test_guard import ACCEPTED, assert_same_meaning
 from tests.hostile_candidates import TERMINATORS, hostile
+from tests.qa.test_guard import ACCEPTED, assert_same_meaning
 
 B = "SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer "
 LISTENER = "http://127.0.0.1:9"
