@@ -6,6 +6,44 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Pronouns:
+    """One language's words that tie a follow-up question to the previous turn
+    (``lang/<code>/pronouns.py``; read by :mod:`qa.context`).  Words are lower case.
+
+    ``person``: personal pronouns of a person (he, him, she, her; er, ihn; он, его …), replaced
+    in place by the name they stand for.  ``thing``: the same of a thing (it; es; оно …).
+    ``place``: "there" (dort, там …), replaced by the name of the place.  ``possessive``:
+    possessive determiners (his, her, its; sein, ihre; его, её; sa, son …): "his wife" is read
+    "wife <of> Mozart" (``of``: the word that joins a noun to its owner, empty where the owner
+    simply follows, as Russian's genitive).  ``openers``: phrases that open a follow-up and
+    say nothing of their own ("and", "what about"; «und», «а»), set aside.  ``joiners``:
+    conjunctions that join two questions ("and"); ``second_starts``: words a second question
+    starts with after one ("when", "where"; «wann», «когда»).  ``attached``: languages written
+    without spaces (zh, ja): pronouns are found inside the text, not as words."""
+
+    person: frozenset[str] = frozenset()
+    thing: frozenset[str] = frozenset()
+    place: frozenset[str] = frozenset()
+    possessive: frozenset[str] = frozenset()
+    of: str = ""
+    of_pronouns: frozenset[str] = frozenset()
+    """Words that mean "of him/her" after a noun (pt ``dele``): read "<of> Mozart"."""
+    owner_after: bool = False
+    """The owner follows the noun with no word between (ru «жена Моцарта»): "his wife" is read "wife Mozart"."""
+    openers: tuple[str, ...] = ()
+    joiners: frozenset[str] = frozenset()
+    second_starts: frozenset[str] = frozenset()
+    fixed: tuple[str, ...] = ()
+    """Phrases whose pronoun refers to nothing ("is there", «gibt es», « il y a »)."""
+    attached: bool = False
+    not_pronouns: tuple[str, ...] = ()
+    """Words written with a pronoun inside them that are no pronoun (zh 其他 "other")."""
+
+    def __bool__(self) -> bool:
+        return bool(self.person or self.thing or self.place or self.possessive)
+
+
+@dataclass(frozen=True)
 class Language:
     """One supported language's word lists and rules, as spaCy's ``lang/xx/`` keeps them.
 
@@ -22,5 +60,6 @@ class Language:
     """Questions in this language that the product answers (shown under the question box)."""
     question_words: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
-    pronouns: frozenset[str] = frozenset()
-    """Words that refer back to the previous turn's subject in a follow-up question."""
+    # ---- engineer chat: the conversation (follow-up questions, lang/<code>/pronouns.py)
+    pronouns: Pronouns = field(default_factory=lambda: Pronouns())
+    """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""

@@ -1,5 +1,6 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.de.pronouns import PRONOUNS
 
-LANGUAGE = Language("de")
+LANGUAGE = Language("de", pronouns=PRONOUNS)

@@ -1,5 +1,6 @@
 """English: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.en.pronouns import PRONOUNS
 
-LANGUAGE = Language("en")
+LANGUAGE = Language("en", pronouns=PRONOUNS)

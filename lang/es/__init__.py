@@ -1,5 +1,6 @@
 """Spanish: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.es.pronouns import PRONOUNS
 
-LANGUAGE = Language("es")
+LANGUAGE = Language("es", pronouns=PRONOUNS)

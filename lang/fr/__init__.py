@@ -1,5 +1,6 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.fr.pronouns import PRONOUNS
 
-LANGUAGE = Language("fr")
+LANGUAGE = Language("fr", pronouns=PRONOUNS)

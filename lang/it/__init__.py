@@ -1,5 +1,6 @@
 """Italian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.it.pronouns import PRONOUNS
 
-LANGUAGE = Language("it")
+LANGUAGE = Language("it", pronouns=PRONOUNS)

@@ -1,5 +1,6 @@
 """Japanese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ja.pronouns import PRONOUNS
 
-LANGUAGE = Language("ja")
+LANGUAGE = Language("ja", pronouns=PRONOUNS)

@@ -1,5 +1,6 @@
 """Lithuanian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.lt.pronouns import PRONOUNS
 
-LANGUAGE = Language("lt", seed=True)
+LANGUAGE = Language("lt", pronouns=PRONOUNS, seed=True)

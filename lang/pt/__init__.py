@@ -1,5 +1,6 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.pt.pronouns import PRONOUNS
 
-LANGUAGE = Language("pt")
+LANGUAGE = Language("pt", pronouns=PRONOUNS)

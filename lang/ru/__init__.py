@@ -1,5 +1,6 @@
 """Russian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ru.pronouns import PRONOUNS
 
-LANGUAGE = Language("ru")
+LANGUAGE = Language("ru", pronouns=PRONOUNS)

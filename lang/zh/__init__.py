@@ -1,5 +1,6 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.pronouns import PRONOUNS
 
-LANGUAGE = Language("zh")
+LANGUAGE = Language("zh", pronouns=PRONOUNS)
