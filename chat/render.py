@@ -482,13 +482,27 @@ def notices_html(keys: Iterable[str], lang: str) -> str:
     return "".join(f'<p class="kgqa-notice">{escape(message(k, ui))}</p>' for k in keys)
 
 
+def conversation_html(turn: Turn) -> str:
+    """"Read as a follow-up about Mozart: …" when the question was tied to the previous
+    turn (:mod:`qa.context`), else nothing."""
+    resolution = (turn.context or {}).get("resolution") if (turn.context or {}).get("tied") else None
+    if not resolution or turn.status not in (Status.OK, Status.ABSTAINED, Status.NO_CANDIDATES):
+        return ""
+    text = message("followup_about", ui_language(turn.lang), name=resolution["name"],
+                   question=resolution["question"])
+    return f'<p class="kgqa-followup" data-referent="{escape(resolution["referent"])}">{escape(text)}</p>'
+
+
 def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | None = None,
                 turn_id: str | None = None) -> str:
     """The chat's one answer message as a single line of safe HTML.
 
     ``turn_id`` (hex) is carried as a ``kgqa-turn-<id>`` class so feedback finds its turn.
     """
-    parts = [notices_html(notices, turn.lang), answer_html(turn)]
+    parts = [notices_html(notices, turn.lang), conversation_html(turn), answer_html(turn)]
+    if turn.second_part:
+        parts.append(f'<p class="kgqa-notice kgqa-second-part">'
+                     f'{escape(message("second_part", ui_language(turn.lang), second=turn.second_part))}</p>')
     if turn.status not in (Status.BAD_INPUT, Status.SERVICE_ERROR, Status.ERROR, Status.RATE_LIMITED, Status.BUSY):
         parts.append(explanation_html(turn, threshold=threshold))
     lang = escape(ui_language(turn.lang))

@@ -41,6 +41,7 @@ from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
+from qa.context import Context, context_after
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
@@ -121,12 +122,15 @@ class ChatState:
     pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
     draining: bool = False
     header_starting: bool = False  # the header still says "starting…": refresh it with the next answer
+    context: Context | None = None  # what the last answered turn was about: a follow-up refers to it (qa.context)
+    second_part: str | None = None  # the second part of the two-part question just answered: asked next
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
         """A copy with its own lock (a lock cannot be copied)."""
         return ChatState(self.session_id, self.ui_lang, self.question_lang, dict(self.turn_ids),
-                         [dict(m) for m in self.history], deque(self.pending), self.draining)
+                         [dict(m) for m in self.history], deque(self.pending), self.draining,
+                         context=self.context)
 
 
 # ---------------------------------------------------------------- helpers
@@ -287,12 +291,16 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             done = answer_and_log(pipeline, raw, selected, session_log, render=_renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
                                   fallback_lang=state.ui_lang, client_ip=client_ip,
-                                  question_lang=state.question_lang)
+                                  question_lang=state.question_lang, context=state.context)
         except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
             ui = ui_language(exc.turn.lang)
             return (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
                     f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>'), None, ui
+        if refused is None and done.turn.status != Status.BAD_INPUT:
+            with state.lock:
+                state.context = context_after(done.turn, state.context)
+                state.second_part = done.turn.second_part if done.turn.status == Status.OK else None
         return done.shown, done.turn_id, ui_language(done.turn.lang)
 
     def respond(lang_value: str | None, state: ChatState | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
@@ -330,6 +338,10 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
                         state.turn_ids[len(state.history) - 1] = turn_id
+                    second, state.second_part = state.second_part, None
+                    if second and backlog.try_add():  # a two-part question's second part: asked next, as a follow-up
+                        state.pending.appendleft((second, asked_lang))
+                        state.history.append({"role": "user", "content": render_question_html(second)})
                     history = list(state.history)
                     refresh, state.header_starting = state.header_starting, False
                 # the UI language stays as the selector (else the browser) set it; the header

@@ -23,9 +23,10 @@ from typing import TypeVar
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
 from core.text import read_case
 from kg.client import KG, QueryResult, Term
-from kg.sparql import entity_iri, local_id
+from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
 from qa.confidence import Confidence, Decision
+from qa.context import Context, Facts, Resolution, resolve, split_parts, ties
 from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
@@ -43,10 +44,12 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
-STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
+STAGES = ("detect", "context", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
 T = TypeVar("T")
+WDT_P31 = prop_iri("P31")
+HUMAN = entity_iri("Q5")
 
 
 @dataclass(frozen=True)
@@ -102,18 +105,21 @@ class Pipeline:
     # ------------------------------------------------------------------ entry points
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
-               question_lang: str | None = None) -> Turn:
+               question_lang: str | None = None, context: Context | None = None) -> Turn:
         """Answer one question; never raises for user input or service faults.
 
         ``lang`` is the language of the answer (default: the question's); the question is
-        parsed in ``question_lang`` when given, else in the language detected from its text."""
+        parsed in ``question_lang`` when given, else in the language detected from its text.
+        ``context``: what the previous turn of the conversation was about (a follow-up such
+        as "and his wife?" is read about it, :mod:`qa.context`)."""
         started = time.perf_counter()
         turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
                     backend=self.backend.name)
         turn.validator = self.validator_state if use_validator else "off"
         try:
             self._timed(turn, "detect", lambda: self.detect(turn, question, lang, question_lang))
-            candidates = self._timed(turn, "generate", lambda: self.generate(turn))
+            resolution = self._timed(turn, "context", lambda: self.resolve(turn, context))
+            candidates = self._timed(turn, "generate", lambda: self.generate(turn, resolution))
             if candidates:
                 self._answer(turn, candidates, self.validation if use_validator else None,
                              confidence=self.confidence if use_validator else None)
@@ -162,9 +168,57 @@ class Pipeline:
         if lang and lang not in SUPPORTED_LANGUAGES:
             turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
 
-    def generate(self, turn: Turn) -> list[Candidate]:
-        """The backend's candidates, best first (reported in ``turn.candidates``)."""
+    def resolve(self, turn: Turn, context: Context | None) -> Resolution | None:
+        """The conversation: a two-part question is read as its first part (the second is
+        left in ``turn.second_part``); a follow-up of ``context`` ("and his wife?") is read
+        rewritten with the name it refers to (:func:`qa.context.resolve`), recorded in
+        ``turn.context``.  ``None`` when the question is one of its own."""
+        parts = split_parts(read(turn), parse_lang(turn))
+        if parts is not None:
+            turn.read_as, turn.second_part = parts
+            turn.notes.append(f"two questions in one: this turn answers {parts[0]!r}")
+        if not context:
+            return None
+        lang = parse_lang(turn)
+        facts = Facts(is_person=lambda qid: self._is_person(qid),
+                      name=lambda item: self._name_in(item, lang))
+        resolution = resolve(read(turn), lang, context, facts)
+        turn.context = {"given": context.to_json(), "resolution": resolution.to_json() if resolution else None,
+                        "tied": resolution is not None}
+        if resolution is not None:
+            resolution = replace(resolution, before=turn.read_as)
+            turn.read_as = resolution.question
+            turn.notes.append(f"follow-up: {', '.join(resolution.words) or resolution.kind} read as "
+                              f"{resolution.name} ({resolution.referent})")
+        return resolution
+
+    def _is_person(self, qid: str) -> bool:
+        """Whether ``qid`` is a human (``wdt:P31 wd:Q5``); ``False`` when the KG cannot say."""
+        try:
+            result = self.kg.query(f"ASK {{ <{entity_iri(qid)}> <{WDT_P31}> <{HUMAN}> }}",
+                                   timeout_s=self.query_timeout_s)
+        except KGQAError:
+            return False
+        return bool(result.boolean)
+
+    def _name_in(self, item: str, lang: str) -> str | None:
+        """The name of ``item`` in ``lang`` (else the fallback chain's), ``None`` when unnamed."""
+        return names_for_ids(self.kg, [item], lang, timeout_s=self.query_timeout_s).get(item, (None, None))[0]
+
+    def generate(self, turn: Turn, resolution: Resolution | None = None) -> list[Candidate]:
+        """The backend's candidates, best first (reported in ``turn.candidates``).  For a
+        follow-up, only the candidates about what it refers to; when there is none, the
+        question as asked, on its own (never glued to the previous subject)."""
         screened = self._screened(turn)
+        if resolution is not None and turn.context is not None:
+            tied = [c for c in screened.accepted if ties(resolution, c.entities, c.properties)]
+            if tied:
+                screened = Screened(tied, screened.as_written, screened.rejected)
+            else:
+                turn.read_as = resolution.before
+                turn.context["tied"] = False
+                turn.notes.append("no reading ties the question to the previous turn: answered on its own")
+                screened = self._screened(turn)
         candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]

@@ -127,6 +127,8 @@ class Turn:
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
     rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
     read_as: str | None = None  # the question as the stages read it, when not as typed (courtesies, capitals)
+    context: dict[str, Any] | None = None  # the previous turn's context and how a follow-up was tied to it (qa.context)
+    second_part: str | None = None  # a two-part question's second part, not answered in this turn (qa.context)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -175,6 +177,8 @@ class Turn:
             "names": {k: list(v) for k, v in self.names.items()},
             "rejected": self.rejected,
             "read_as": self.read_as,
+            "context": self.context,
+            "second_part": self.second_part,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

@@ -8,7 +8,7 @@ Endpoints:
 * ``POST /gerbil`` - GERBIL's QALD web-service protocol: raw body
   ``query=<text>&lang=<xx>``; replies QALD-JSON with the *gated* answer (one answer
   set or empty bindings = abstain), booleans as ``boolean``.
-* ``POST /api/ask`` - ``question=&lang=&validator=off``: the full turn as ``kgqa ask --json``
+* ``POST /api/ask`` - ``question=&lang=&validator=off&context=``: the full turn as ``kgqa ask --json``
   prints it (``kgqa ask`` uses a running ``kgqa serve`` this way).
 * ``GET /health`` - liveness plus a cheap KG probe (with worker processes: ``starting``
   while they load, and the workers stuck past their deadline).
@@ -23,6 +23,7 @@ client addresses are neither logged nor kept (the limiter sees a salted hash).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import threading
@@ -39,6 +40,7 @@ from starlette.requests import ClientDisconnect
 from core.errors import BackendError, InputError, KGError, is_service_fault
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
+from qa.context import Context
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status
@@ -246,18 +248,31 @@ def _gerbil(pipeline: Pipeline | WorkerPipeline, raw: bytes, session_log: Sessio
 def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], session_log: SessionLog | None,
          session_id: str) -> JSONResponse:
     """``kgqa ask``'s turn, answered (and logged, source ``cli``, unless ``log=off``) here:
-    form ``question``, ``lang`` (the question's), ``validator=off``."""
+    form ``question``, ``lang`` (the question's), ``validator=off``, ``context`` (JSON: the
+    previous turn's ``context`` as :meth:`qa.context.Context.to_json` writes it, for a
+    follow-up question; anything else is ignored)."""
     lang = (params.get("lang") or "").strip().lower()
     given = lang if lang in SUPPORTED_LANGUAGES else None
     try:
         done = answer_and_log(pipeline, params.get("question"), given,
                               session_log if params.get("log") != "off" else None,
                               render=lambda turn, _turn_id: turn.to_json(), session_id=session_id, source="cli",
-                              use_validator=params.get("validator") != "off", question_lang=given)
+                              use_validator=params.get("validator") != "off", question_lang=given,
+                              context=_context(params.get("context")))
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)
         return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
     return _json(done.shown)
+
+
+def _context(raw: str | None) -> Context | None:
+    """``/api/ask``'s ``context`` parameter (JSON), or ``None`` when absent or not one."""
+    if not raw:
+        return None
+    try:
+        return Context.from_json(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _health(pipeline: Pipeline | WorkerPipeline) -> JSONResponse:
