@@ -493,6 +493,17 @@ def conversation_html(turn: Turn) -> str:
     return f'<p class="kgqa-followup" data-referent="{escape(resolution["referent"])}">{escape(text)}</p>'
 
 
+def unsupported_html(turn: Turn) -> str:
+    """"This looks like Polish, which I do not speak yet …" in the UI's language and, below,
+    in English (once when the UI speaks English)."""
+    code = str(turn.message_args.get("code", ""))
+    supported = str(turn.message_args.get("supported", ""))
+    texts = {ui: message("unsupported_language", ui, language=language_name(code, ui), supported=supported)
+             for ui in (ui_language(turn.lang), "en")}
+    return "".join(f'<p class="kgqa-unsupported" lang="{escape(ui)}" data-lang="{escape(code)}">{escape(text)}</p>'
+                   for ui, text in texts.items())
+
+
 def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | None = None,
                 turn_id: str | None = None) -> str:
     """The chat's one answer message as a single line of safe HTML.
@@ -500,6 +511,8 @@ def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | N
     ``turn_id`` (hex) is carried as a ``kgqa-turn-<id>`` class so feedback finds its turn.
     """
     parts = [notices_html(notices, turn.lang), conversation_html(turn), answer_html(turn)]
+    if turn.message_key == "unsupported_language":
+        parts = [notices_html(notices, turn.lang), unsupported_html(turn)]
     if turn.second_part:
         parts.append(f'<p class="kgqa-notice kgqa-second-part">'
                      f'{escape(message("second_part", ui_language(turn.lang), second=turn.second_part))}</p>')

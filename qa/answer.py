@@ -91,7 +91,8 @@ def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, l
     turn = refused if refused is not None else answerer.answer(question, lang, use_validator=use_validator,
                                                                 question_lang=question_lang, context=context)
     if turn.status == Status.BAD_INPUT and not lang and fallback_lang is not None:
-        turn.lang = input_language(question or "", fallback_lang)
+        unsupported = turn.message_key == "unsupported_language"  # told in the UI's language (and English)
+        turn.lang = fallback_lang if unsupported else input_language(question or "", fallback_lang)
     turn_id = new_turn_id()
     started = time.perf_counter()
     shown = render(turn, turn_id)

@@ -20,14 +20,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
+from core.errors import InputError, KGQAError, QuestionTooLong, UnsupportedLanguage, is_service_fault
 from core.text import read_case
 from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
 from qa.confidence import Confidence, Decision
 from qa.context import Context, Facts, Resolution, resolve, split_parts, ties
-from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
+from qa.detect import (
+    SUPPORTED_LANGUAGES,
+    clean_question,
+    detect_language,
+    strip_courtesies,
+    unsupported_args,
+    unsupported_language,
+)
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
 from qa.gate import Gate, Probability
@@ -163,6 +170,10 @@ class Pipeline:
         turn.question = typed
         turn.read_as = text if text != typed else None
         turn.detected_lang = detect_language(text)
+        other = None if question_lang in SUPPORTED_LANGUAGES else unsupported_language(text, turn.detected_lang)
+        if other is not None:  # never answered in a guessed other language: say which it is
+            turn.detected_lang, turn.lang = other, ui_lang or "en"
+            raise UnsupportedLanguage(other)
         turn.lang = ui_lang or turn.detected_lang or "en"
         turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
         if lang and lang not in SUPPORTED_LANGUAGES:
@@ -407,6 +418,8 @@ class Pipeline:
         turn.status = status
         if isinstance(exc, QuestionTooLong):
             turn.message_key, turn.message_args = "too_long", {"limit": exc.limit}
+        elif isinstance(exc, UnsupportedLanguage):
+            turn.message_key, turn.message_args = "unsupported_language", unsupported_args(exc.lang, turn.lang)
         turn.error = f"{type(exc).__name__}: {exc}"
         turn.answered = False
         turn.answers = []
