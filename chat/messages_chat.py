@@ -76,6 +76,34 @@ NEW_MESSAGES: dict[str, dict[str, str]] = {
         "pt": "A sua pergunta tem {length} caracteres; o limite é {limit}. Continua na caixa: encurte-a, "
               "por favor.",
     },
+    "yes_sentence": {
+        "en": "Yes: {object} is the {property} of {subject}.", "de": "Ja: {object} ist {property} von {subject}.",
+        "ru": "Да: {property} ({subject}) — {object}.", "zh": "是：{subject}的{property}是{object}。",
+        "fr": "Oui : {object} est {property} de {subject}.", "es": "Sí: {object} es {property} de {subject}.",
+        "uk": "Так: {property} ({subject}) — {object}.", "ja": "はい：{subject}の{property}は{object}です。",
+        "it": "Sì: {object} è {property} di {subject}.", "pt": "Sim: {object} é {property} de {subject}.",
+    },
+    "no_sentence": {
+        "en": "No: {object} is not the {property} of {subject}.",
+        "de": "Nein: {object} ist nicht {property} von {subject}.",
+        "ru": "Нет: {property} ({subject}) — не {object}.", "zh": "否：{subject}的{property}不是{object}。",
+        "fr": "Non : {object} n'est pas {property} de {subject}.",
+        "es": "No: {object} no es {property} de {subject}.", "uk": "Ні: {property} ({subject}) — не {object}.",
+        "ja": "いいえ：{subject}の{property}は{object}ではありません。",
+        "it": "No: {object} non è {property} di {subject}.", "pt": "Não: {object} não é {property} de {subject}.",
+    },
+    "badge_fallback": {
+        "en": "The name in {language}: I have none in your language.",
+        "de": "Der Name auf {language}: In Ihrer Sprache habe ich keinen.",
+        "ru": "Название на языке: {language}. На вашем языке названия у меня нет.",
+        "zh": "这是{language}名称：我没有您语言中的名称。",
+        "fr": "Le nom en {language} : je n'en ai pas dans votre langue.",
+        "es": "El nombre en {language}: no tengo ninguno en su idioma.",
+        "uk": "Назва мовою: {language}. Вашою мовою назви в мене немає.",
+        "ja": "{language}での名前です。あなたの言語での名前はありません。",
+        "it": "Il nome in {language}: non ne ho uno nella sua lingua.",
+        "pt": "O nome em {language}: não tenho nenhum na sua língua.",
+    },
 }
 """New messages of the conversation (placeholders as ``{name}``)."""
 
@@ -131,6 +159,31 @@ SEED_MESSAGES: dict[str, dict[str, str]] = {
         "bn": "আপনার প্রশ্নে {length}টি অক্ষর আছে; সীমা {limit}। এটি এখনও বাক্সে আছে: দয়া করে ছোট করুন।",
         "am": "ጥያቄዎ {length} ፊደላት አሉት፤ ገደቡ {limit} ነው። አሁንም በሳጥኑ ውስጥ ነው፤ እባክዎ ያሳጥሩት።",
         "nl": "Uw vraag heeft {length} tekens; de grens is {limit}. Ze staat nog in het vak: maak haar korter.",
+    },
+    "yes_sentence": {
+        "be": "Так: {property} ({subject}) — {object}.", "lt": "Taip: {subject} – {property}: {object}.",
+        "hy": "Այո․ {subject} – {property}՝ {object}։", "ba": "Эйе: {subject} – {property}: {object}.",
+        "ar": "نعم: {property} ({subject}) هو {object}.", "hi": "हाँ: {subject} – {property}: {object}।",
+        "bn": "হ্যাঁ: {subject} – {property}: {object}।", "am": "አዎ፦ {subject} – {property}፦ {object}።",
+        "nl": "Ja: {object} is {property} van {subject}.",
+    },
+    "no_sentence": {
+        "be": "Не: {property} ({subject}) — не {object}.", "lt": "Ne: {subject} – {property}: ne {object}.",
+        "hy": "Ոչ․ {subject} – {property}՝ ոչ {object}։", "ba": "Юҡ: {subject} – {property}: {object} түгел.",
+        "ar": "لا: {property} ({subject}) ليس {object}.", "hi": "नहीं: {subject} – {property}: {object} नहीं।",
+        "bn": "না: {subject} – {property}: {object} নয়।", "am": "አይ፦ {subject} – {property}፦ {object} አይደለም።",
+        "nl": "Nee: {object} is niet {property} van {subject}.",
+    },
+    "badge_fallback": {
+        "be": "Назва на мове: {language}. На вашай мове назвы ў мяне няма.",
+        "lt": "Pavadinimas kalba: {language}. Jūsų kalba pavadinimo neturiu.",
+        "hy": "Անվանումը՝ {language}։ Ձեր լեզվով անվանում չունեմ։",
+        "ba": "Исеме {language} телендә: һеҙҙең телдә исеме юҡ.",
+        "ar": "الاسم باللغة {language}: ليس لدي اسم بلغتك.",
+        "hi": "{language} में नाम: आपकी भाषा में मेरे पास नाम नहीं है।",
+        "bn": "{language} ভাষায় নাম: আপনার ভাষায় আমার কাছে নাম নেই।",
+        "am": "ስሙ በ{language}፦ በቋንቋዎ ስም የለኝም።",
+        "nl": "De naam in het {language}: in uw taal heb ik er geen.",
     },
 }
 for _key, _table in SEED_MESSAGES.items():

@@ -72,7 +72,9 @@ CSS = """
 #kgqa-header .kgqa-status { margin: .4em 0 0 0; font-size: .85em; opacity: .75; }
 #kgqa-header .kgqa-validator-unavailable, .kgqa-answer .kgqa-validator-unavailable {
   color: #b45309; font-weight: 600; opacity: 1; }
-.kgqa-answer .kgqa-fallback { font-size: .65em; opacity: .6; margin-left: .15em; font-weight: 400; }
+.kgqa-answer .kgqa-fallback { font-size: .6em; opacity: .75; font-weight: 600; letter-spacing: .03em;
+  border: 1px solid currentColor; border-radius: .7em; padding: 0 .4em; margin-left: .1em; cursor: help;
+  user-select: none; -webkit-user-select: none; vertical-align: .35em; line-height: 1.4; }
 .kgqa-answer .kgqa-more { opacity: .75; }
 .kgqa-answer .kgqa-notice { font-size: .85em; opacity: .75; font-style: italic; }
 .kgqa-starting { opacity: .75; font-style: italic; }

@@ -33,6 +33,13 @@ class Pronouns:
     openers: tuple[str, ...] = ()
     joiners: frozenset[str] = frozenset()
     second_starts: frozenset[str] = frozenset()
+    who: str = ""
+    """A question about a person around a noun phrase ("Who is the {}?"): "and his wife?" is
+    asked "Who is the wife of Mozart?" when the answers are people (empty: asked as it is)."""
+    what: str = ""
+    """The same about a thing ("What is the {}?")."""
+    articles: tuple[tuple[str, str], ...] = ()
+    """Possessive -> the article its noun takes once the owner follows it (fr ``sa`` -> ``la``)."""
     fixed: tuple[str, ...] = ()
     """Phrases whose pronoun refers to nothing ("is there", «gibt es», « il y a »)."""
     attached: bool = False

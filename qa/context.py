@@ -121,11 +121,13 @@ class Resolution:
     words: tuple[str, ...] = ()
     property: str | None = None  # kind "property": the previous turn's property, asked of a new name
     before: str | None = None  # Turn.read_as before the rewriting (restored when no reading ties)
+    frames: tuple[str, str] | None = None  # a bare noun phrase asked about a person, about a thing
 
     def to_json(self) -> dict[str, Any]:
         """The turn's record of it."""
         return {"kind": self.kind, "question": self.question, "referent": self.referent, "name": self.name,
-                "words": list(self.words), "property": self.property}
+                "words": list(self.words), "property": self.property,
+                "frames": list(self.frames) if self.frames else None}
 
 
 @dataclass(frozen=True)
@@ -291,7 +293,11 @@ def _move_owner(text: str, ref: Reference, name: str, pronouns: Pronouns) -> str
         return text[:ref.start] + name + text[ref.end:]
     owner = f"{pronouns.of} {name}" if pronouns.of else name
     end = ref.end + noun.end()
-    return text[:ref.start] + after[:noun.end()].lstrip() + " " + owner + text[end:]
+    article = dict(pronouns.articles).get(ref.word.lower(), "")
+    before = text[:ref.start]
+    if article and not before.lower().rstrip().endswith(article):  # « sa femme » -> « la femme de … »
+        before += article + " "
+    return before + after[:noun.end()].lstrip() + " " + owner + text[end:]
 
 
 def _append(text: str, words: str) -> str:
@@ -314,8 +320,9 @@ def resolve(question: str, lang: str | None, context: Context | None, facts: Fac
         name = facts.name(qid) if qid else None
         if qid is None or not name:
             return None
-        return Resolution("pronoun", _sentence(rewrite(rest, refs, name, pronouns)), qid, name,
-                          tuple(r.word for r in refs))
+        rewritten = rewrite(rest, refs, name, pronouns)
+        return Resolution("pronoun", _sentence(rewritten), qid, name, tuple(r.word for r in refs),
+                          frames=frames(rewritten, pronouns))
     if not opener or pronouns.attached:
         return None
     words = _WORD.findall(rest)
@@ -324,13 +331,24 @@ def resolve(question: str, lang: str | None, context: Context | None, facts: Fac
         if not prop:
             return None
         joined = f"{prop} {pronouns.of} {_TRAILING.sub('', rest)}" if pronouns.of else f"{prop} {rest}"
-        return Resolution("property", _sentence(joined), context.property, prop, (), context.property)
+        return Resolution("property", _sentence(joined), context.property, prop, (), context.property,
+                          frames=frames(joined, pronouns))
     if context.subject and words and len(words) <= MAX_ELLIPSIS_WORDS and not _has_name(rest):
         name = facts.name(context.subject)
         if not name:
             return None
         return Resolution("ellipsis", _sentence(_append(rest, name)), context.subject, name, (opener.strip(),))
     return None
+
+
+def frames(text: str, pronouns: Pronouns) -> tuple[str, str] | None:
+    """A bare noun phrase ("wife of Mozart") as a question about a person and about a thing
+    ("Who is the wife of Mozart?", "What is the wife of Mozart?"); ``None`` when ``text``
+    has a question word already, or the language asks noun phrases as they are."""
+    if not pronouns.who or any(w.lower() in pronouns.second_starts for w in _WORD.findall(text)):
+        return None
+    phrase = _TRAILING.sub("", text).strip()
+    return pronouns.who.format(phrase), pronouns.what.format(phrase)
 
 
 def _sentence(text: str) -> str:

@@ -22,17 +22,19 @@ from kg.client import KG, LabelTable, fetch_labels
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, iri_ref, local_id, prop_iri
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
-    "uk": ("uk", "ru", "en"),
-    "ru": ("ru", "uk", "en"),
-    "be": ("be", "ru", "uk", "en"),
-    "de": ("de", "en", "fr"),
-    "es": ("es", "pt", "it", "en"),
-    "pt": ("pt", "es", "it", "en"),
-    "it": ("it", "es", "fr", "en"),
-    "fr": ("fr", "it", "es", "en"),
-    "zh": ("zh", "zh-hans", "zh-cn", "ja", "en"),
-    "ja": ("ja", "zh", "en"),
+    "zh": ("zh", "zh-hans", "zh-cn", "zh-sg", "zh-hant", "zh-tw", "zh-hk"),
+    "pt": ("pt", "pt-br"),
+    "en": ("en", "en-gb", "en-us", "en-ca"),
 }
+"""The user's language and its written variants; then English, then the KG's own label (no
+language tag), never a third language (issue 36: Spanish names inside French replies)."""
+
+
+def label_chain(lang: str) -> tuple[str, ...]:
+    """Where a name is looked for: ``lang`` (and its variants), English, the untagged label."""
+    own = LABEL_FALLBACKS.get(lang, (lang,))
+    return (*own, *(c for c in (*LABEL_FALLBACKS["en"], "") if c not in own))
+
 
 _CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
 P31 = WDT + "P31"
@@ -80,12 +82,12 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]]) -> s
 
 
 def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
-    """The best label along ``lang -> related -> en -> any``; returns (label, its lang).
+    """The best label along :func:`label_chain` (``lang``, English, the untagged label; never
+    a third language); returns (label, its lang), ``(None, None)`` when it has none.
 
     ``labels`` may mix labels and aliases (labels first in each list); code-like entries
     are skipped."""
-    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in (*chain, "en", *sorted(labels)):
+    for code in label_chain(lang):
         for text in labels.get(code, ()):
             if not is_code_like(text):
                 return text, code or None
@@ -96,9 +98,9 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
                  lang: str) -> tuple[str | None, str | None]:
     """The quality rule: an ``rdfs:label`` along ``lang``'s chain, else the alias in
     ``lang`` itself that looks most like a name (in this KG most non-English names are
-    ``skos:altLabel``s), else the English label, else any label.  Returns (name, its language)."""
-    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in chain:
+    ``skos:altLabel``s), else the English label or alias, else the untagged label; never a
+    third language.  Returns (name, its language)."""
+    for code in label_chain(lang):
         for text in labels.get(code, ()):
             if not is_code_like(text):
                 return text, code
@@ -111,7 +113,7 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
             alias = best_alias(aliases.get(code, ()), others)
             if alias:
                 return alias, code
-    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, "en")
+    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, lang)
 
 
 # ---------------------------------------------------------------- fetching

@@ -212,6 +212,18 @@ class Pipeline:
             return False
         return bool(result.boolean)
 
+    def _answers_people(self, candidate: Candidate) -> bool:
+        """Whether ``candidate``'s answers (``?answer`` of its triple patterns) are people."""
+        if not candidate.triples or not any("?answer" in t for t in candidate.triples):
+            return False
+        patterns = " . ".join(" ".join(t) for t in candidate.triples)
+        try:
+            result = self.kg.query(f"ASK {{ {patterns} . ?answer <{WDT_P31}> <{HUMAN}> }}",
+                                   timeout_s=self.query_timeout_s)
+        except KGQAError:
+            return False
+        return bool(result.boolean)
+
     def _name_in(self, item: str, lang: str) -> str | None:
         """The name of ``item`` in ``lang`` (else the fallback chain's), ``None`` when unnamed."""
         return names_for_ids(self.kg, [item], lang, timeout_s=self.query_timeout_s).get(item, (None, None))[0]
@@ -225,6 +237,9 @@ class Pipeline:
             tied = [c for c in screened.accepted if ties(resolution, c.entities, c.properties)]
             if tied:
                 screened = Screened(tied, screened.as_written, screened.rejected)
+                if resolution.frames is not None:  # "wife of Mozart": asked "Who is …?" when its answers are people
+                    turn.read_as = resolution.frames[0 if self._answers_people(tied[0]) else 1]
+                    turn.context["asked"] = turn.read_as
             else:
                 turn.read_as = resolution.before
                 turn.context["tied"] = False
@@ -466,10 +481,14 @@ class Pipeline:
         for t in terms:
             if t.kind == "uri":
                 label, label_lang = names.get(t.value, (None, None))
-                qid = local_id(t.value)
-                items.append(AnswerItem(t.value, qid, label or qid or t.value, label_lang))
+                if not label:  # a value without a name is never an answer (issue 36)
+                    continue
+                items.append(AnswerItem(t.value, local_id(t.value), label, label_lang))
             else:
                 items.append(AnswerItem(t.value, None, t.value, t.lang, t.datatype, "literal"))
+        if len(items) < len(terms):
+            turn.notes.append(f"{len(terms) - len(items)} answer(s) without a name in the data left out")
+            turn.total_answers -= len(terms) - len(items)
         turn.answers = items
 
 

@@ -16,5 +16,6 @@ PRONOUNS = Pronouns(
     openers=('and what about', 'what about', 'how about', 'and'),
     joiners=_words('and'),
     second_starts=_words('when where who what which how why whom whose did does do is was were are has'),
+    who="Who is the {}?", what="What is the {}?",
     fixed=('is there', 'are there', 'was there', 'were there', 'there is', 'there are', 'there was', 'there were'),
 )

@@ -16,4 +16,5 @@ PRONOUNS = Pronouns(
     openers=('y qué hay de', 'qué hay de', 'y qué pasa con', 'y'),
     joiners=_words('y e'),
     second_starts=_words('cuándo dónde quién quiénes qué cuál cuáles cuántos cuántas cómo'),
+    who="¿Quién es {}?", what="¿Cuál es {}?",
 )

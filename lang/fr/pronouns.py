@@ -16,5 +16,7 @@ PRONOUNS = Pronouns(
     openers=("et qu'en est-il de", "qu'en est-il de", 'et pour', 'et'),
     joiners=_words('et'),
     second_starts=_words('quand où qui que quel quelle quels quelles combien comment pourquoi est'),
+    who="Qui est {} ?", what="Quel est {} ?",
+    articles=(("sa", "la"), ("son", "le"), ("ses", "les"), ("leur", "le"), ("leurs", "les")),
     fixed=('il y a', 'y a-t-il', 'y a t il', 'il faut'),
 )

@@ -16,4 +16,6 @@ PRONOUNS = Pronouns(
     openers=('e invece', 'e che dire di', 'e'),
     joiners=_words('e ed'),
     second_starts=_words('quando dove chi che cosa quale quali quanti quante come perché'),
+    who="Chi è {}?", what="Qual è {}?",
+    articles=(("suo", "il"), ("sua", "la"), ("suoi", "i"), ("sue", "le")),
 )

@@ -16,5 +16,6 @@ PRONOUNS = Pronouns(
     openers=('en wat dacht je van', 'en', 'wat met'),
     joiners=_words('en'),
     second_starts=_words('wanneer waar wie wat welke welk hoeveel hoe waarom'),
+    who="Wie is {}?", what="Wat is {}?",
     fixed=('is er', 'zijn er', 'er is'),
 )

@@ -17,4 +17,6 @@ PRONOUNS = Pronouns(
     openers=('e quanto a', 'e sobre', 'e'),
     joiners=_words('e'),
     second_starts=_words('quando onde quem que qual quais quantos quantas como'),
+    who="Quem é {}?", what="Qual é {}?",
+    articles=(("seu", "o"), ("sua", "a"), ("seus", "os"), ("suas", "as")),
 )

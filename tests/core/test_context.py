@@ -38,7 +38,7 @@ def _facts(lang: str) -> Facts:
     ("Und wo ist er gestorben?", "de", "Wo ist Wolfgang Amadeus Mozart gestorben?"),
     ("Und seine Frau?", "de", "Frau von Wolfgang Amadeus Mozart?"),
     ("а где он умер?", "ru", "Где Вольфганг Амадей Моцарт умер?"),
-    ("et sa femme ?", "fr", "Femme de Wolfgang Amadeus Mozart ?"),
+    ("et sa femme ?", "fr", "La femme de Wolfgang Amadeus Mozart ?"),
     ("¿Y dónde murió?", "es", "Dónde murió Wolfgang Amadeus Mozart?"),
     ("E dove è morto?", "it", "Dove è morto Wolfgang Amadeus Mozart?"),
     ("e a esposa dele?", "pt", "A esposa de Wolfgang Amadeus Mozart?"),
