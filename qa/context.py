@@ -45,6 +45,7 @@ Role = Literal["person", "thing", "place", "possessive", "of"]
 _ID = re.compile(r"^[QP][1-9][0-9]{0,11}$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 _TRAILING = re.compile(r"[\s?？!！.。¿¡]+$")
+_INVERTED = re.compile(r"(?:-t)?-$")
 MAX_ELLIPSIS_WORDS = 6
 """An opener's question with more words than this is a question of its own, not an ellipsis."""
 MAX_NAME_WORDS = 4
@@ -280,7 +281,12 @@ def rewrite(text: str, refs: Sequence[Reference], name: str, pronouns: Pronouns)
         elif ref.role == "of":
             out = out[:ref.start] + (f"{pronouns.of} {name}" if pronouns.of else name) + out[ref.end:]
         else:
-            out = out[:ref.start] + name + out[ref.end:]
+            start = ref.start
+            inverted = _INVERTED.search(out[:start])  # « où est-il mort » -> « où est Einstein mort »
+            if inverted:
+                start = inverted.start()
+                name = " " + name
+            out = out[:start] + name + out[ref.end:]
     return re.sub(r"\s{2,}", " ", out).strip()
 
 
@@ -288,9 +294,12 @@ def _move_owner(text: str, ref: Reference, name: str, pronouns: Pronouns) -> str
     """"his wife" -> "wife of Mozart" (or "wife Mozart", or "Mozart wife" where the owner
     comes first)."""
     after = text[ref.end:]
-    noun = _WORD.search(after)
-    if noun is None or not (pronouns.of or pronouns.owner_after):
+    words = list(_WORD.finditer(after))
+    if not words or not (pronouns.of or pronouns.owner_after):
         return text[:ref.start] + name + text[ref.end:]
+    noun = words[0]
+    if not any(w.group(0).lower() in pronouns.second_starts for w in _WORD.finditer(text)):
+        noun = words[-1]  # a bare noun phrase ("its official language?"): the owner goes after all of it
     owner = f"{pronouns.of} {name}" if pronouns.of else name
     end = ref.end + noun.end()
     article = dict(pronouns.articles).get(ref.word.lower(), "")
