@@ -32,6 +32,7 @@ from typing import Any
 
 import gradio as gr
 
+from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
@@ -229,7 +230,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         if history is not None:
             chat_update["value"] = history
         if not changed:
-            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update, gr.skip(), gr.skip())
+            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update, gr.skip(), gr.skip(), gr.skip())
         return (
             header_html(ui, pipeline, settings),
             gr.update(placeholder=placeholder(ui)),
@@ -238,6 +239,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             chat_update,
             gr.update(samples=[[q] for q in example_questions(ui)], label=examples_label(ui)),
             gr.update(choices=language_choices(ui, "ui_question_auto"), label=message("ui_question_language", ui)),
+            gr.update(value=message("ui_new_conversation", ui)),
         )
 
     def session(request: gr.Request | None, given: ChatState | None = None) -> ChatState:
@@ -248,15 +250,24 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return given or ChatState()
         return sessions.get(key, lambda: ChatState(ui_lang=accept_language(request.headers.get("accept-language"))))
 
-    def on_load(request: gr.Request) -> tuple[Any, ...]:
+    def on_load(stored: object, request: gr.Request) -> tuple[Any, ...]:
         state = session(request)
         state.header_starting = not pipeline_ready(pipeline)
-        return (state, *ui_updates(state.ui_lang, AUTO))
+        with state.lock:
+            if not state.history:  # a reload: the conversation the browser kept (chat.conversation)
+                kept = restore(stored)
+                state.history, state.context = kept.history, kept.context
+            history = list(state.history)
+        return (state, *ui_updates(state.ui_lang, AUTO, history=history))
 
     def add_user(question: str | None, lang_value: str | None, state: ChatState | None,
                  request: gr.Request | None = None):
         question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
         state = session(request, state)
+        if ignored_input(question):  # empty or spaces only: nothing to answer, no message
+            with state.lock:
+                return list(state.history), gr.update(), state
+        keep = len(question or "") > settings.max_question_chars  # refused as too long: left in the box to shorten
         taken = not (question or "").strip() or backlog.try_add()
         with state.lock:
             if taken:
@@ -272,7 +283,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     state.turn_ids[len(state.history) - 1] = turn_id
         with state.lock:
             history = list(state.history)
-        return history, gr.update(value=""), state
+        return history, gr.update() if keep else gr.update(value=""), state
 
     def answer_one(raw: str, selected: str | None, state: ChatState,
                    request: gr.Request | None) -> tuple[str, str | None, str]:
@@ -365,7 +376,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         while time.monotonic() < deadline:
             with state.lock:
                 if not state.draining and not state.pending:
-                    return gr.update(value=list(state.history))
+                    return gr.update(value=list(state.history)), stored_value(state.history, state.context)
                 undrained = not state.draining and bool(state.pending)
             now = time.monotonic()
             undrained_since = (undrained_since or now) if undrained else None
@@ -375,7 +386,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                 await asyncio.to_thread(lambda: list(respond(AUTO, state, request)))
                 continue
             await asyncio.sleep(0.2)
-        return gr.skip()
+        return gr.skip(), gr.skip()
 
     def forget(request: gr.Request) -> None:
         """The tab was closed: drop its state."""
@@ -398,12 +409,15 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return
         gr.Info(message("feedback_thanks", state.ui_lang), duration=2)
 
-    def on_clear(state: ChatState | None, request: gr.Request = None) -> ChatState:
+    def on_clear(state: ChatState | None, request: gr.Request = None) -> tuple[ChatState, Any, Any]:
+        """The chat's trash button and "New conversation": an empty conversation, here and in
+        the browser's storage (the next question refers to nothing before it)."""
         state = session(request, state)
         with state.lock:
             state.turn_ids.clear()
             state.history.clear()
-        return state
+            state.context = None
+        return state, gr.update(value=[]), stored_value([], None)
 
     def on_language(lang_value: str, state: ChatState | None, request: gr.Request = None):
         state = session(request, state)
@@ -421,6 +435,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
     with gr.Blocks(title="KGQA", analytics_enabled=False) as app:
         state = gr.State(None)
+        stored = gr.BrowserState(stored_value([], None), storage_key=STORAGE_KEY)
         header = gr.HTML(header_html("en", pipeline, settings), elem_id="kgqa-header")
         chatbot = gr.Chatbot(
             value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="60vh",
@@ -431,6 +446,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             question = gr.Textbox(placeholder=placeholder("en"), show_label=False, lines=1,
                                   max_lines=4, scale=6, elem_id="kgqa-question", autofocus=True)
             send = gr.Button(message("ui_send", "en"), variant="primary", scale=1, elem_id="kgqa-send")
+            new_conversation = gr.Button(message("ui_new_conversation", "en"), variant="secondary", scale=1,
+                                         elem_id="kgqa-new", size="sm")
         examples = gr.Dataset(components=[question], samples=[[q] for q in example_questions("en")],
                               label=examples_label("en"), elem_id="kgqa-examples", type="values")
         with gr.Row():
@@ -440,9 +457,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             question_language = gr.Dropdown(choices=language_choices("en", "ui_question_auto"), value=AUTO,
                                             label=message("ui_question_language", "en"),
                                             elem_id="kgqa-question-language", interactive=True)
-        ui_outputs = [header, question, send, language, chatbot, examples, question_language]
+        ui_outputs = [header, question, send, language, chatbot, examples, question_language, new_conversation]
 
-        app.load(on_load, None, [state, *ui_outputs], api_visibility="private", queue=False)
+        app.load(on_load, [stored], [state, *ui_outputs], api_visibility="private", queue=False)
         app.unload(forget)
         for trigger in (question.submit, send.click):
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
@@ -450,16 +467,17 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     api_visibility="private", trigger_mode="multiple").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
                 trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
-                settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
+                settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         examples.click(pick_example, [examples], [question], queue=False, api_visibility="private").then(
             add_user, [question, language, state], [chatbot, question, state], queue=False,
             api_visibility="private").then(
             respond, [language, state], [state, *ui_outputs], api_visibility="private",
             trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
-            settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
+            settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         question_language.input(on_question_language, [question_language, state], [state], api_visibility="private")
         chatbot.like(on_like, [state], None, api_visibility="private")
-        chatbot.clear(on_clear, [state], [state], api_visibility="private")
+        chatbot.clear(on_clear, [state], [state, chatbot, stored], api_visibility="private")
+        new_conversation.click(on_clear, [state], [state, chatbot, stored], api_visibility="private", queue=False)
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
         gr.api(_api_ask(pipeline, session_log, limiter, backlog), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
