@@ -6,6 +6,20 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Example:
+    """A question the product answers (shown under the question box) and the Wikidata ids
+    its answer must be (``tests/chat/test_examples.py`` asks it through the real pipeline)."""
+
+    question: str
+    expected: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str, *ids: str) -> Example:
+        """``Example.of("Where was Albert Einstein born?", "Q3012")``."""
+        return cls(question, frozenset(ids))
+
+
+@dataclass(frozen=True)
 class Pronouns:
     """One language's words that tie a follow-up question to the previous turn
     (``lang/<code>/pronouns.py``; read by :mod:`qa.context`).  Words are lower case.
@@ -63,8 +77,8 @@ class Language:
     """A language of the seed challenges (QALD-9-plus, QALD-10, QALD-3) the KG has few names in."""
     stop_words: frozenset[str] = frozenset()
     """Function words: a word of the question that needs no explaining."""
-    examples: tuple[str, ...] = ()
-    """Questions in this language that the product answers (shown under the question box)."""
+    examples: tuple[Example, ...] = ()
+    """Questions in this language that the product answers (``lang/<code>/examples.py``)."""
     question_words: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
     # ---- engineer chat: the conversation (follow-up questions, lang/<code>/pronouns.py)
