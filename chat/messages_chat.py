@@ -104,6 +104,49 @@ NEW_MESSAGES: dict[str, dict[str, str]] = {
         "it": "Il nome in {language}: non ne ho uno nella sua lingua.",
         "pt": "O nome em {language}: não tenho nenhum na sua língua.",
     },
+    "ui_knows": {
+        "en": "I know {facts} facts about {entities} people, places, countries and works, taken from Wikidata: where "
+              "and when someone was born or died, capitals, languages, authors, members, dates and numbers. I answer "
+              "in {languages} languages, and you can follow up (“and where did he die?”). Many facts are missing, "
+              "so I often say “I don't know” rather than guess.",
+        "de": "Ich kenne {facts} Fakten über {entities} Personen, Orte, Länder und Werke aus Wikidata: wo und wann "
+              "jemand geboren wurde oder starb, Hauptstädte, Sprachen, Autoren, Mitglieder, Daten und Zahlen. Ich "
+              "antworte in {languages} Sprachen, und Sie können nachfragen („Und wo ist er gestorben?“). Viele "
+              "Fakten fehlen, daher sage ich oft „Das weiß ich nicht“, statt zu raten.",
+        "ru": "Я знаю {facts} фактов о {entities} людях, местах, странах и произведениях из Викиданных: где и когда "
+              "кто-то родился или умер, столицы, языки, авторы, участники, даты и числа. Я отвечаю на {languages} "
+              "языках, и можно задавать уточняющие вопросы («а где он умер?»). Многих фактов нет, поэтому я часто "
+              "говорю «Я не знаю», а не угадываю.",
+        "zh": "我知道来自维基数据的 {facts} 条事实，涉及 {entities} 个人物、地点、国家和作品："
+              "某人何时何地出生或去世、首都、语言、作者、成员、日期和数字。我用 {languages} 种语言回答，您也可以追问（“"
+              "他在哪里去世？”）。很多事实缺失，"
+              "所以我常说“我不知道”，而不是猜测。",
+        "fr": "Je connais {facts} faits sur {entities} personnes, lieux, pays et œuvres, tirés de Wikidata : où et "
+              "quand quelqu'un est né ou mort, capitales, langues, auteurs, membres, dates et nombres. Je réponds en "
+              "{languages} langues, et vous pouvez enchaîner (« et où est-il mort ? »). Beaucoup de faits manquent : "
+              "je dis souvent « Je ne sais pas » plutôt que de deviner.",
+        "es": "Conozco {facts} datos sobre {entities} personas, lugares, países y obras, tomados de Wikidata: dónde y "
+              "cuándo nació o murió alguien, capitales, idiomas, autores, miembros, fechas y números. Respondo en "
+              "{languages} idiomas y puede seguir preguntando («¿y dónde murió?»). Faltan muchos datos, así que a "
+              "menudo digo «No lo sé» en lugar de adivinar.",
+        "uk": "Я знаю {facts} фактів про {entities} людей, місця, країни та твори з Вікіданих: де і коли хтось "
+              "народився чи помер, столиці, мови, автори, учасники, дати й числа. Я відповідаю {languages} мовами, і "
+              "можна ставити уточнювальні запитання («а де він помер?»). Багатьох фактів немає, тому я часто кажу "
+              "«Я не знаю», а не вгадую.",
+        "ja": "ウィキデータから取った {entities} 件の人物・場所・国・作品について {facts} 件の事実を"
+              "知っています：誰かがいつどこで生まれ亡くなったか、首都、言語、著者、メンバー、日付や数値など。"
+              "{languages} の言語で答え、続けて質問することもできます（「彼はどこで亡くなりましたか？」）。多くの事実が"
+              "欠けているため、推測せずに"
+              "「わかりません」と答えることがよくあります。",
+        "it": "Conosco {facts} fatti su {entities} persone, luoghi, paesi e opere, presi da Wikidata: dove e quando "
+              "qualcuno è nato o morto, capitali, lingue, autori, membri, date e numeri. Rispondo in {languages} "
+              "lingue e può fare domande di seguito («e dove è morto?»). Mancano molti fatti, quindi spesso dico "
+              "«Non lo so» invece di tirare a indovinare.",
+        "pt": "Conheço {facts} factos sobre {entities} pessoas, lugares, países e obras, tirados do Wikidata: onde e "
+              "quando alguém nasceu ou morreu, capitais, línguas, autores, membros, datas e números. Respondo em "
+              "{languages} línguas e pode continuar a perguntar («e onde ele morreu?»). Faltam muitos factos, por "
+              "isso digo muitas vezes «Não sei» em vez de adivinhar.",
+    },
 }
 """New messages of the conversation (placeholders as ``{name}``)."""
 
@@ -184,6 +227,42 @@ SEED_MESSAGES: dict[str, dict[str, str]] = {
         "bn": "{language} ভাষায় নাম: আপনার ভাষায় আমার কাছে নাম নেই।",
         "am": "ስሙ በ{language}፦ በቋንቋዎ ስም የለኝም።",
         "nl": "De naam in het {language}: in uw taal heb ik er geen.",
+    },
+    "ui_knows": {
+        "be": "Я ведаю {facts} фактаў пра {entities} людзей, месцы, краіны і творы з Вікіданых: дзе і калі хтосьці "
+              "нарадзіўся ці памёр, сталіцы, мовы, аўтары, удзельнікі, даты і лікі. Я адказваю на {languages} мовах, і "
+              "можна пытацца далей («а дзе ён памёр?»). Многіх фактаў няма, таму я часта кажу «Я не ведаю».",
+        "lt": "Žinau {facts} faktų apie {entities} žmones, vietas, šalis ir kūrinius iš Vikiduomenų: kur ir kada kas "
+              "gimė ar mirė, sostinės, kalbos, autoriai, nariai, datos ir skaičiai. Atsakau {languages} kalbomis, "
+              "galite klausti toliau („o kur jis mirė?“). Daug faktų trūksta, todėl dažnai sakau „Nežinau“.",
+        "hy": "Գիտեմ {facts} փաստ {entities} մարդկանց, վայրերի, երկրների և ստեղծագործությունների "
+              "մասին՝ Վիքիտվյալներից։ Պատասխանում եմ {languages} լեզվով, կարող եք շարունակել հարցնել («իսկ որտե՞ղ է նա "
+              "մահացել»)։ Շատ փաստեր "
+              "բացակայում են, ուստի հաճախ ասում եմ «Չգիտեմ»։",
+        "ba": "Мин Викимәғлүмәттәрҙән {entities} кеше, урын, ил һәм әҫәр тураһында {facts} факт беләм. Мин {languages} "
+              "телдә яуап бирәм, артабан да һорарға була («ә ул ҡайҙа үлгән?»). Күп факттар юҡ, шуға күрә мин йыш "
+              "«Белмәйем» тием.",
+        "ar": "أعرف {facts} حقيقة عن {entities} من الأشخاص والأماكن والبلدان والأعمال من ويكي بيانات: أين ومتى وُلد "
+              "أحدهم أو توفي، والعواصم، واللغات، والمؤلفين، والتواريخ والأرقام. أجيب بـ {languages} لغة، ويمكنك متابعة "
+              "السؤال («وأين توفي؟»). كثير من الحقائق ناقصة، لذلك أقول غالبًا «لا أعرف» بدل التخمين.",
+        "hi": "मैं विकिडेटा से {entities} लोगों, स्थानों, देशों और कृतियों के बारे में {facts} तथ्य जानता हूँ: कोई कब औ"
+              "र कहाँ "
+              "जन्मा या मरा, राजधानियाँ, भाषाएँ, लेखक, तिथियाँ और संख्याएँ। मैं {languages} भाषाओं में उत्तर देता हूँ, "
+              "और आप "
+              "आगे पूछ सकते हैं („और उनकी मृत्यु कहाँ हुई?“)। कई तथ्य नहीं हैं, इसलिए मैं अक्सर अनुमान के बजाय „मुझे नह"
+              "ीं "
+              "पता“ कहता हूँ।",
+        "bn": "আমি উইকিউপাত্ত থেকে {entities}টি মানুষ, স্থান, দেশ ও রচনা সম্পর্কে {facts}টি তথ্য জানি: কে কখন কোথায় "
+              "জন্মেছেন বা মারা গেছেন, রাজধানী, ভাষা, লেখক, তারিখ ও সংখ্যা। আমি {languages}টি ভাষায় উত্তর দিই, এবং আপন"
+              "ি "
+              "পরের প্রশ্ন করতে পারেন („আর তিনি কোথায় মারা যান?“)। অনেক তথ্য নেই, তাই আমি প্রায়ই „আমি জানি না“ বলি।",
+        "am": "ከዊኪዳታ ስለ {entities} ሰዎች፣ ቦታዎች፣ አገሮችና ሥራዎች {facts} እውነታዎችን አውቃለሁ። በ{languages} ቋንቋዎች "
+              "እመልሳለሁ፤ ተከታይ ጥያቄም መጠየቅ ይችላሉ («እሱስ የት ሞተ?»)። ብዙ እውነታዎች ስለሌሉ ብዙ ጊዜ «አላውቅም» እላለሁ።",
+        "nl": "Ik ken {facts} feiten over {entities} personen, plaatsen, landen en werken uit Wikidata: "
+              "waar en wanneer iemand geboren werd of stierf, hoofdsteden, talen, auteurs, leden, data en getallen. Ik "
+              "antwoord in "
+              "{languages} talen en u kunt doorvragen (‘en waar stierf hij?’). Veel feiten ontbreken, dus zeg ik vaak "
+              "‘Ik weet het niet’ in plaats van te gokken.",
     },
 }
 for _key, _table in SEED_MESSAGES.items():

@@ -34,6 +34,7 @@ import gradio as gr
 
 from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
+from chat.knows import KGSize, count_in_background, kg_size
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from chat.sessions import MAX_WAITING, Backlog, Sessions
@@ -90,11 +91,19 @@ CSS = """
   white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: break-all; max-width: 100%; }
 .kgqa-answer details.kgqa-developer { margin-top: .4em; }
 .kgqa-answer .kgqa-understood a.kgqa-name { font-weight: 600; }
-#kgqa-chat { height: min(60vh, 640px) !important; min-height: 240px; }
+#kgqa-chat { height: min(46vh, 520px) !important; min-height: 220px; }
+#kgqa-header details.kgqa-developer-view { margin-top: .3em; font-size: .8em; opacity: .8; }
+#kgqa-header details.kgqa-developer-view summary { cursor: pointer; }
+#kgqa-header .kgqa-knows { max-width: 70em; }
+#kgqa-new { min-width: 0; }
 @media (max-width: 600px) {
-  #kgqa-chat { height: 52vh !important; }
-  #kgqa-header h1 { font-size: 1.25em; }
-  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
+  #kgqa-chat { height: 40vh !important; min-height: 180px; }
+  #kgqa-header h1 { font-size: 1.1em; margin-bottom: .1em; }
+  #kgqa-header .kgqa-subtitle, #kgqa-header details.kgqa-developer-view { display: none; }
+  #kgqa-header .kgqa-knows { font-size: .78em; margin-top: .2em; display: -webkit-box; -webkit-line-clamp: 3;
+    -webkit-box-orient: vertical; overflow: hidden; }
+  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; padding-top: 4px !important; }
+  #kgqa-examples .label, #kgqa-examples label { font-size: .8em; }
 }
 """
 
@@ -178,17 +187,30 @@ def turn_id_of(content: object) -> str | None:
 
 
 def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settings) -> str:
-    """Title, subtitle and the backend / KG / validator status line (escaped)."""
+    """Title, subtitle, what the chat knows in plain words (the KG's size, the kinds of facts,
+    the languages), and the backend / KG / validator status in a developer view (escaped)."""
     ui = ui_language(lang)
     kg = settings.kg_endpoint or f"embedded ({settings.kg_source.name})"
     state = pipeline.validator_state
     status = message("ui_status", ui, backend=pipeline.backend.name, kg=kg)
     return (f'<div id="kgqa-header-inner" lang="{escape(ui)}"><h1>{escape(message("ui_title", ui))}</h1>'
             f'<p class="kgqa-subtitle">{escape(message("ui_subtitle", ui))}</p>'
-            f'<p class="kgqa-welcome">{escape(message("ui_welcome", ui))}</p>'
+            f'<p class="kgqa-welcome kgqa-knows">{escape(knows_text(ui, kg_size(settings)))}</p>'
+            f'<details class="kgqa-developer-view"><summary>{escape(message("expl_developer", ui))}</summary>'
             f'<p class="kgqa-status">{escape(status)} · '
             f'<span class="kgqa-validator-{escape(state)}" data-validator="{escape(state)}">'
-            f"{escape(validator_state_text(state, ui))}</span></p></div>")
+            f"{escape(validator_state_text(state, ui))}</span></p></details></div>")
+
+
+def knows_text(ui: str, size: KGSize | None) -> str:
+    """"I know 2,147,529 facts about 156,323 people, places … I answer in 19 languages …",
+    numbers in the UI language's way; without a count, the plain welcome."""
+    if size is None:
+        return message("ui_welcome", ui)
+    from babel.numbers import format_decimal
+
+    return message("ui_knows", ui, facts=format_decimal(size.facts, locale=ui),
+                   entities=format_decimal(size.entities, locale=ui), languages=len(SUPPORTED_LANGUAGES))
 
 
 def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]]:
@@ -219,6 +241,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     one rate limit (chat and ``/ask`` share it; pass the same one to the API to share it
     with ``/api/qa/full`` and ``/gerbil``), keyed by client address."""
     limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
+    count_in_background(settings)  # what the first screen says the chat knows (its KG's size)
     sessions: Sessions[ChatState] = Sessions(ChatState)
     backlog = Backlog(max_waiting)
 
@@ -438,7 +461,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         stored = gr.BrowserState(stored_value([], None), storage_key=STORAGE_KEY)
         header = gr.HTML(header_html("en", pipeline, settings), elem_id="kgqa-header")
         chatbot = gr.Chatbot(
-            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="60vh",
+            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="46vh", show_label=False,
             sanitize_html=True, render_markdown=True, allow_tags=False, latex_delimiters=[],
             feedback_options=("Like", "Dislike"), group_consecutive_messages=False,
         )

@@ -257,6 +257,7 @@ def test_unanswerable_question_gets_a_localized_dont_know(browser, tiny_app, que
 
 
 def test_validator_state_is_shown(chat_en: Chat) -> None:
+    chat_en.page.locator("#kgqa-header details.kgqa-developer-view > summary").click()  # jargon: developer view
     state = chat_en.page.get_attribute("[data-validator]", "data-validator")
     assert state in ("on", "off", "unavailable")
     expected = {"on": "Validator: on", "off": "Validator: off",
