@@ -511,7 +511,8 @@ def conversation_html(turn: Turn) -> str:
         return ""
     text = message("followup_about", ui_language(turn.lang), name=resolution["name"],
                    question=resolution["question"])
-    return f'<p class="kgqa-followup" data-referent="{escape(resolution["referent"])}">{escape(text)}</p>'
+    referent = re.sub(r"[^A-Za-z0-9]", "", str(resolution["referent"]))
+    return f'<p class="kgqa-followup kgqa-referent-{referent}">{escape(text)}</p>'
 
 
 def unsupported_html(turn: Turn) -> str:

@@ -121,7 +121,7 @@ def test_the_pipeline_answers_a_follow_up_about_the_previous_subject(pipeline: P
     assert turn.context is not None and turn.context["tied"] and turn.context["resolution"]["referent"] == "Q937"
     assert "Q937" in next(c for c in turn.candidates if c.kept).entities
     assert "context" in STAGES and "context" in turn.timings_ms
-    assert 'data-referent="Q937"' in render_html(turn)
+    assert 'class="kgqa-followup kgqa-referent-Q937"' in render_html(turn)
     assert turn.to_json()["context"]["given"]["subject"] == "Q937"
 
 
