@@ -26,7 +26,8 @@ from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
 from qa.confidence import Confidence, Decision
-from qa.context import Context, Facts, Resolution, resolve, split_parts, ties
+from qa.context import Context, Facts, Resolution, split_parts, ties
+from qa.context import resolve as resolve_followup
 from qa.detect import (
     SUPPORTED_LANGUAGES,
     clean_question,
@@ -193,7 +194,7 @@ class Pipeline:
         lang = parse_lang(turn)
         facts = Facts(is_person=lambda qid: self._is_person(qid),
                       name=lambda item: self._name_in(item, lang))
-        resolution = resolve(read(turn), lang, context, facts)
+        resolution = resolve_followup(read(turn), lang, context, facts)
         turn.context = {"given": context.to_json(), "resolution": resolution.to_json() if resolution else None,
                         "tied": resolution is not None}
         if resolution is not None:
