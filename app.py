@@ -19,18 +19,19 @@ os.environ.setdefault("GRADIO_ANALYTICS_MAX_EVENTS", "2000")
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Command-line flags for the chat app."""
-    from cli.main import add_common
+    from cli.checks import non_negative_int, port_number
+    from cli.main import OneLineParser, add_common
 
-    parser = argparse.ArgumentParser(description="KGQA chat (Gradio) on http://HOST:PORT")
+    parser = OneLineParser(prog="app.py", description="KGQA chat (Gradio) on http://HOST:PORT")
     add_common(parser)
     parser.add_argument("--host", dest="host", help="interface to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", dest="port", type=int, help="port (default 7860)")
+    parser.add_argument("--port", dest="port", type=port_number, help="port (default 7860)")
     parser.add_argument("--log-path", dest="log_path", help="SQLite session log")
     parser.add_argument("--no-validator", dest="no_validator", action="store_true",
                         help="answer with the backend's top candidate (the UI says so)")
-    parser.add_argument("--concurrency", type=int, default=None, metavar="N",
+    parser.add_argument("--concurrency", type=non_negative_int, default=None, metavar="N",
                         help="questions answered at the same time (default 2; each session stays in order)")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
+    parser.add_argument("--workers", type=non_negative_int, default=None, metavar="N",
                         help="worker processes answering the questions (default: one per question answered "
                              "at once; 0: answer in the app process)")
     args = parser.parse_args(argv)
@@ -44,12 +45,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     The worker processes are started before gradio is imported: they load the pipeline
     while this process loads the UI (and they carry no copy of gradio)."""
-    from cli.main import settings_from_args
+    from cli.checks import VALIDATOR_HINT, check_start
+    from cli.main import settings_from_args, start_error
+    from core.errors import KGSourceError, ModelLoadError, SettingsError
     from core.memory import loading
     from service.workers import DEFAULT_WORKERS, WorkerPipeline
 
     args = parse_args(argv)
-    settings = settings_from_args(args)
+    try:
+        settings = settings_from_args(args)
+        check_start(settings)
+    except (SettingsError, KGSourceError, ModelLoadError) as exc:  # one line, exit 2, before anything loads
+        return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     concurrency = args.concurrency or None
     processes = args.workers if args.workers is not None else (concurrency or DEFAULT_WORKERS)
     pool = WorkerPipeline(settings, processes, wait=False) if processes > 0 else None
@@ -57,7 +64,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     with loading():  # gradio's import: no collections meanwhile, then frozen
         from chat.ui import launch
 
-    launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
+    try:
+        launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
+    except (KGSourceError, ModelLoadError) as exc:  # --workers 0: the pipeline loads here, and failed
+        return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
+    if pool is not None and pool.failure is not None:  # the workers could not load: the chat was closed
+        from service.workers import WorkerStartError
+
+        error = pool.start_error or WorkerStartError(pool.failure)
+        return start_error("chat", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
     return 0
 
 

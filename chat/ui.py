@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
@@ -47,7 +48,8 @@ from qa.context import Context, context_after
 from qa.detect import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
-from service.ratelimit import ClientLimiter
+from service.doors import DoorMiddleware, allowed_host_names
+from service.ratelimit import ClientLimiter, InFlight, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
@@ -131,7 +133,7 @@ class ChatState:
     question_lang: str | None = None  # chosen explicitly ("question language"); else detected
     turn_ids: dict[int, str] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
-    pending: deque[tuple[str, str]] = field(default_factory=deque)  # (question, selector value)
+    pending: deque[tuple[str, str, str]] = field(default_factory=deque)  # (question, selector value, client key)
     draining: bool = False
     header_starting: bool = False  # the header still says "starting…": refresh it with the next answer
     context: Context | None = None  # what the last answered turn was about: a follow-up refers to it (qa.context)
@@ -244,6 +246,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     count_in_background(settings)  # what the first screen says the chat knows (its KG's size)
     sessions: Sessions[ChatState] = Sessions(ChatState)
     backlog = Backlog(max_waiting)
+    share = InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)) if limiter.limiter.enabled else None
+    admission = Admission(limiter, backlog, share, RefusedCounter())
+    app_refused = admission.refused
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
                    changed: bool = True) -> tuple[Any, ...]:
@@ -287,19 +292,21 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                  request: gr.Request | None = None):
         question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
         state = session(request, state)
-        if ignored_input(question):  # empty or spaces only: nothing to answer, no message
+        if ignored_input(question):  # empty or spaces only: nothing to answer, no message (issue 36)
             with state.lock:
                 return list(state.history), gr.update(), state
         keep = len(question or "") > settings.max_question_chars  # refused as too long: left in the box to shorten
-        taken = not (question or "").strip() or backlog.try_add()
+        asked = True
+        ui = ui_language(_selected(lang_value) or state.ui_lang)
+        key, refused = admission.admit(request, question, ui)
         with state.lock:
-            if taken:
-                state.pending.append((question or "", lang_value or AUTO))
-            if (question or "").strip():
+            if refused is None:
+                state.pending.append((question or "", lang_value or AUTO, key))
+            if asked:
                 state.history.append({"role": "user", "content": render_question_html(question or "")})
-        if not taken:  # too many waiting: say so now (logged), do not queue
-            busy = busy_turn(question, ui_language(_selected(lang_value) or state.ui_lang))
-            html, turn_id, _ = answer_turn(question, _selected(lang_value), state, _client_ip(request), refused=busy)
+        if refused is not None:  # asks too fast, or too many waiting: say so now (counted, not logged), no queue
+            html, turn_id, _ = answer_turn(question, _selected(lang_value), state, _client_ip(request),
+                                           refused=refused)
             with state.lock:
                 state.history.append({"role": "assistant", "content": html})
                 if turn_id:
@@ -310,21 +317,19 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
     def answer_one(raw: str, selected: str | None, state: ChatState,
                    request: gr.Request | None) -> tuple[str, str | None, str]:
-        """Answer, render and log one question; returns (HTML, turn id or None, UI language)."""
-        peer = request.client.host if request and request.client else None
-        wait_s = limiter.acquire(peer, request.headers if request else None)
-        refused = rate_limited_turn(raw, ui_language(selected or state.ui_lang), wait_s) if wait_s > 0 else None
-        return answer_turn(raw, selected, state, _client_ip(request), refused=refused)
+        """Answer, render and log one admitted question; returns (HTML, turn id or None, UI language)."""
+        return answer_turn(raw, selected, state, _client_ip(request))
 
     def _client_ip(request: gr.Request | None) -> str | None:
         return request.client.host if (settings.store_ips and request and request.client) else None
 
     def answer_turn(raw: str, selected: str | None, state: ChatState, client_ip: str | None, *,
                     refused: Turn | None = None) -> tuple[str, str | None, str]:
-        """Answer ``raw`` (unless ``refused`` already decided the turn), render and log it;
-        returns (HTML, turn id or None, UI language)."""
+        """Answer ``raw`` (unless ``refused`` already decided the turn: it is shown, counted and
+        not logged), render and log it; returns (HTML, turn id or None, UI language)."""
         try:
-            done = answer_and_log(pipeline, raw, selected, session_log, render=_renderer(pipeline, raw),
+            done = answer_and_log(pipeline, raw, selected, session_log if refused is None else None,
+                                  render=_renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
                                   fallback_lang=state.ui_lang, client_ip=client_ip,
                                   question_lang=state.question_lang, context=state.context)
@@ -358,7 +363,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     if not state.pending:
                         state.draining = False
                         return
-                    raw, asked_lang = state.pending.popleft()
+                    raw, asked_lang, key = state.pending.popleft()
                 selected = None if asked_lang == AUTO else asked_lang
                 if not pipeline_ready(pipeline):  # loading: say so, then answer when the workers are up
                     state.header_starting = True
@@ -368,15 +373,17 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                 try:
                     html, turn_id, _ = answer_one(raw, selected, state, request)
                 finally:
-                    if raw.strip():
+                    if key == SECOND_PART:  # counted in the backlog only (not a client's own question)
                         backlog.done()
+                    elif raw.strip():
+                        admission.done(key)
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
                         state.turn_ids[len(state.history) - 1] = turn_id
                     second, state.second_part = state.second_part, None
                     if second and backlog.try_add():  # a two-part question's second part: asked next, as a follow-up
-                        state.pending.appendleft((second, asked_lang))
+                        state.pending.appendleft((second, asked_lang, SECOND_PART))
                         state.history.append({"role": "user", "content": render_question_html(second)})
                     history = list(state.history)
                     refresh, state.header_starting = state.header_starting, False
@@ -502,8 +509,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         chatbot.clear(on_clear, [state], [state, chatbot, stored], api_visibility="private")
         new_conversation.click(on_clear, [state], [state, chatbot, stored], api_visibility="private", queue=False)
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
-        gr.api(_api_ask(pipeline, session_log, limiter, backlog), api_name="ask", concurrency_limit=concurrency,
+        gr.api(_api_ask(pipeline, session_log, admission), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
+    app.refused = app_refused  # type: ignore[attr-defined]  # refused questions by reason (tests, operators)
     return app
 
 
@@ -545,31 +553,70 @@ def _selected(lang_value: str | None) -> str | None:
     return None if lang_value in (None, "", AUTO) else lang_value
 
 
-def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, limiter: ClientLimiter,
-             backlog: Backlog):
+def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, admission: Admission):
     """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
-    renders exactly like the chat, returns the answer HTML.  It takes its tokens from the
-    chat's rate limit and counts in its backlog."""
+    renders exactly like the chat, returns the answer HTML.  It is admitted like a chat
+    question (:class:`Admission`: the chat's rate limit, the client's share, the backlog);
+    a refused call is answered and counted, not logged."""
 
     def ask(question: str, lang: str = AUTO, request: gr.Request = None) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
         question, lang = valid_unicode(question), valid_unicode(lang)  # before anything else sees them
         selected = _selected(lang)
-        peer = request.client.host if request and request.client else None
-        wait_s = limiter.acquire(peer, request.headers if request else None)
-        refused = None
-        if wait_s > 0:
-            refused = rate_limited_turn(question, ui_language(selected or "en"), wait_s)
-        elif not backlog.try_add():
-            refused = busy_turn(question, ui_language(selected or "en"))
+        key, refused = admission.admit(request, question, ui_language(selected or "en"))
         try:
-            return answer_and_log(pipeline, question, selected, session_log, render=_renderer(pipeline, question),
-                                  session_id="api-" + new_session_id()[:8], source="chat-api", refused=refused).shown
+            return answer_and_log(pipeline, question, selected, session_log if refused is None else None,
+                                  render=_renderer(pipeline, question), session_id="api-" + new_session_id()[:8],
+                                  source="chat-api", refused=refused).shown
         finally:
             if refused is None:
-                backlog.done()
+                admission.done(key)
 
     return ask
+
+
+SECOND_PART = ""
+"""The admission key of a two-part question's second part, which the chat asks itself."""
+CLIENT_SHARE_OF_BACKLOG = 4
+"""One client may hold at most this share of the chat's backlog (``max_waiting // 4``
+questions waiting or being answered): one address cannot fill the shared queue."""
+
+
+@dataclass
+class Admission:
+    """Who may queue a question, decided before the shared queue: the client's rate limit,
+    then its share of the backlog (:class:`~service.ratelimit.InFlight`), then the backlog.
+    Refusals are counted by reason (``rate_limited``, ``busy``) and never logged as turns."""
+
+    limiter: ClientLimiter
+    backlog: Backlog
+    in_flight: InFlight | None  # None: per-client limits are off (rate limit 0)
+    refused: RefusedCounter
+
+    def admit(self, request: gr.Request | None, raw: str, ui: str) -> tuple[str, Turn | None]:
+        """``(client key, None)`` when the question is queued (call :meth:`done` after), else
+        ``(client key, the refusal's turn)``."""
+        peer = request.client.host if request and request.client else None
+        key = self.limiter.key(peer, request.headers if request else None)
+        wait_s = self.limiter.limiter.acquire(key)
+        if wait_s > 0:
+            self.refused.add("rate_limited")
+            return key, rate_limited_turn(raw, ui, wait_s)
+        if self.in_flight is not None and not self.in_flight.try_enter(key):
+            self.refused.add("busy")
+            return key, busy_turn(raw, ui)
+        if not self.backlog.try_add():
+            if self.in_flight is not None:
+                self.in_flight.leave(key)
+            self.refused.add("busy")
+            return key, busy_turn(raw, ui)
+        return key, None
+
+    def done(self, key: str) -> None:
+        """An admitted question was answered (or failed)."""
+        self.backlog.done()
+        if self.in_flight is not None:
+            self.in_flight.leave(key)
 
 
 def css() -> str:
@@ -581,12 +628,17 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
     """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
 
     Gradio's queue is bounded (the chat's own backlog answers "busy" long before it
-    fills); uploads are capped at 1 KB (the chat has no upload); uvicorn believes no
+    fills); Gradio's upload routes are refused and Hosts not in ``settings.allowed_hosts``
+    get 400 (:class:`~service.doors.DoorMiddleware`; uploads are also capped at 1 KB); uvicorn believes no
     ``X-Forwarded-For`` (the rate limiter does, from ``settings.trusted_proxies`` only)."""
     os.environ["FORWARDED_ALLOW_IPS"] = ""  # read by the uvicorn server Gradio starts
     app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
+    door = Middleware(DoorMiddleware, allowed_hosts=allowed_host_names(settings.allowed_hosts, settings.host))
+    app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
+    app_kwargs["middleware"] = [door, *app_kwargs.get("middleware", [])]
     return app.launch(server_name=settings.host, server_port=settings.port, theme=theme(), css=CSS,
-                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, **kwargs)
+                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, app_kwargs=app_kwargs,
+                      **kwargs)
 
 
 def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
@@ -621,4 +673,20 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
                      pipeline.validator_state)
         session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
         app = build_app(pipeline, settings, session_log, concurrency=concurrency)
+    if isinstance(pipeline, WorkerPipeline):
+        threading.Thread(target=_close_when_loading_fails, args=(pipeline, app), name="kgqa-chat-watch",
+                         daemon=True).start()
     return launch_app(app, settings, **kwargs)
+
+
+def _close_when_loading_fails(pool: WorkerPipeline, app: gr.Blocks, wait_s: float = 120.0) -> None:
+    """Close the chat when its workers cannot load (a corrupt model or cache): a chat that
+    cannot answer does not pretend to run; ``python app.py`` then exits 2 with the error."""
+    pool.wait_ready()
+    if pool.failure is None:
+        return
+    log.error("the workers could not load, closing the chat: %s", pool.failure)
+    deadline = time.monotonic() + wait_s
+    while not app.is_running and time.monotonic() < deadline:  # failed before the server started
+        time.sleep(0.1)
+    app.close()

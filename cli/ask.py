@@ -23,7 +23,9 @@ import urllib.request
 
 from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
-from cli.main import add_common, settings_from_args
+from cli.checks import VALIDATOR_HINT, check_start, port_number
+from cli.main import add_common, settings_from_args, start_error
+from core.errors import KGSourceError, ModelLoadError
 from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
@@ -45,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-log", dest="no_log", action="store_true", help="do not record the turn in the session log")
     p.add_argument("--log-path", dest="log_path", help="the SQLite session log (default: setting log_path)")
     p.add_argument("--local", action="store_true", help="answer here even when a kgqa serve is running")
-    p.add_argument("--serve-port", dest="serve_port", type=int,
+    p.add_argument("--serve-port", dest="serve_port", type=port_number,
                    help="port of a running kgqa serve to use (default: setting serve_port)")
     p.add_argument("--timings", action="store_true", help="print where the time went (stderr)")
     add_common(p)
@@ -58,7 +60,7 @@ def run_ask(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     question = valid_unicode(args.question)  # invalid bytes in argv arrive as lone surrogates
     lang = valid_unicode(args.lang) if args.lang else None
-    settings = settings_from_args(args)
+    settings = settings_from_args(args, {"serve_port": "--serve-port"})
     spent: dict[str, float] = {}
     turn: Turn | None = None
     if not args.local and not any(getattr(args, name, None) is not None for name in PIPELINE_FLAGS):
@@ -67,10 +69,14 @@ def run_ask(args: argparse.Namespace) -> int:
     if turn is None:
         # the pipeline is loaded only on this path (like cli.main's sub-commands, by name), so
         # that a question a running kgqa serve answers never loads the KG store or the generator
-        with loading():  # one question, then the process ends: no garbage collections on the way
-            here = importlib.import_module("cli.ask_here")
-            turn = here.answer_here(settings, question, lang, use_validator=not args.no_validator,
-                                    log=not args.no_log, spent=spent)
+        try:
+            check_start(settings)
+            with loading():  # one question, then the process ends: no garbage collections on the way
+                here = importlib.import_module("cli.ask_here")
+                turn = here.answer_here(settings, question, lang, use_validator=not args.no_validator,
+                                        log=not args.no_log, spent=spent)
+        except (KGSourceError, ModelLoadError) as exc:
+            return start_error("ask", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
         if turn is None:
             return 4
     if had_invalid_text(question):

@@ -17,12 +17,15 @@ from qa.detect import release_models
 from qa.turn import Turn
 from service.factory import build_pipeline
 from service.session_log import SessionLog, new_session_id
+from validator.runtime import LazyEncoder
 
 
 def answer_here(settings: Settings, question: str, lang: str | None, *, use_validator: bool, log: bool,
                 spent: dict[str, float]) -> Turn | None:
     """The answered (and, with ``log``, recorded) turn; ``None`` after telling stderr why the
-    turn could not be recorded (nothing is shown then)."""
+    turn could not be recorded (nothing is shown then).  Raises :class:`ModelLoadError` when
+    the configured validator cannot load (missing, or found corrupt when it first scored:
+    the turn is logged as an error, and the caller exits non-zero)."""
     try:
         session_log = SessionLog(settings.log_path, store_ips=settings.store_ips) if log else None
     except SessionLogError as exc:
@@ -32,13 +35,17 @@ def answer_here(settings: Settings, question: str, lang: str | None, *, use_vali
         mark = time.perf_counter()
         # the question's language is settled before the cross-encoder loads: the language
         # models are freed first, so that the two never take memory at the same time
-        pipeline = build_pipeline(settings, lazy_validator=True, before_validator_load=release_models)
+        pipeline = build_pipeline(settings, lazy_validator=True, before_validator_load=release_models,
+                                  require_validator=True)
         spent["load"] = time.perf_counter() - mark
         mark = time.perf_counter()
         done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
                               session_id="cli-" + new_session_id()[:8], source="cli",
                               use_validator=use_validator, question_lang=lang)
         spent["answer"] = time.perf_counter() - mark
+        scorer = pipeline.validation.scorer if pipeline.validation is not None else None
+        if isinstance(scorer, LazyEncoder) and scorer.error is not None:
+            raise scorer.error  # a corrupt model: an error exit, not "something went wrong"
     except TurnNotLogged as exc:
         print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
         print(f"({exc})", file=sys.stderr)

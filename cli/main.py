@@ -8,7 +8,9 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+from core.errors import KGQAError, SettingsError
 from core.settings import Settings, load_settings
 
 COMMAND_MODULES = ("cli.kg", "cli.ask", "cli.evaluate", "cli.train", "cli.log",
@@ -28,25 +30,48 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated proxy addresses/networks whose X-Forwarded-For is believed")
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    """The one place the CLI reads the environment and flags into :class:`Settings`."""
+FLAG_NAMES = {"kg_source": "--kg-source", "kg_endpoint": "--kg-endpoint", "cache_dir": "--cache-dir",
+              "backend": "--backend", "qanswer_url": "--qanswer-url", "threshold": "--threshold",
+              "timeout_s": "--timeout", "log_path": "--log-path", "host": "--host", "port": "--port",
+              "serve_port": "--port", "validator_dir": "--validator-dir", "trusted_proxies": "--trusted-proxies",
+              "allowed_hosts": "--allowed-hosts"}
+"""The command-line flag of each :class:`Settings` field a flag sets (named in errors)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def settings_from_args(args: argparse.Namespace, flags: dict[str, str] | None = None) -> Settings:
+    """The one place the CLI reads the environment and flags into :class:`Settings`
+    (raises :class:`SettingsError` naming the variable or flag of a bad value)."""
     from pathlib import Path
 
     overrides = {}
     for name in ("kg_source", "kg_endpoint", "cache_dir", "backend", "qanswer_url", "threshold", "timeout_s",
-                 "log_path", "host", "port", "serve_port", "validator_dir", "trusted_proxies"):
+                 "log_path", "host", "port", "serve_port", "validator_dir", "trusted_proxies", "allowed_hosts"):
         value = getattr(args, name, None)
         if value is not None and name in ("kg_source", "cache_dir", "log_path", "validator_dir"):
             value = Path(value)
         overrides[name] = value
     if getattr(args, "no_validator", False):
         overrides["validator"] = False
-    return load_settings(os.environ, **overrides)
+    return load_settings(os.environ, flags={**FLAG_NAMES, **(flags or {})}, **overrides)
+
+
+def start_error(command: str, exc: KGQAError | RuntimeError, hint: str = "") -> int:
+    """Print why ``command`` cannot start as one line on stderr; returns exit status 2."""
+    text = " ".join(str(exc).split())  # one line, whatever the message carried
+    print(f"kgqa {command}: error: {type(exc).__name__}: {text}{hint}", file=sys.stderr)
+    return 2
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     """The parser with the sub-commands of ``modules`` (default: every available one)."""
-    parser = argparse.ArgumentParser(prog="kgqa", description=__doc__)
+    parser = OneLineParser(prog="kgqa", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     for name in modules:
         try:
@@ -65,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `kgqa ask` is run in loops: import only its module (the others pull in the web stack)
     parser = build_parser(("cli.ask",) if words[:1] == ["ask"] else COMMAND_MODULES)
     args = parser.parse_args(words)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except SettingsError as exc:  # a bad KGQA_* variable or flag: before anything loaded
+        return start_error(str(args.command), exc)
 
 
 if __name__ == "__main__":

@@ -7,20 +7,22 @@ import argparse
 import logging
 import os
 import sys
+import threading
 
-from cli.main import add_common, settings_from_args
-from core.errors import KGSourceError, KGUnavailable
+from cli.checks import VALIDATOR_HINT, check_start, non_negative_int, port_number
+from cli.main import add_common, settings_from_args, start_error
+from core.errors import KGSourceError, KGUnavailable, ModelLoadError, SessionLogError
 from core.settings import Settings
 from kg.build import build_kg
 from kg.store import check_source, kg_paths
 from qa.pipeline import Pipeline
 from service.app import MAX_CONCURRENT_QUESTIONS, create_app
-from service.factory import build_pipeline
+from service.doors import allowed_host_names
 from service.kgserve import oxigraph_command, query_url
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve
 from service.session_log import SessionLog
-from service.workers import WorkerPipeline
+from service.workers import WorkerPipeline, WorkerStartError, build_warm_pipeline
 
 DEFAULT_SERVE_PORT = Settings.serve_port
 DEFAULT_KG_PORT = 7878
@@ -32,13 +34,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("serve", help="run the web API (QAnswer /api/qa/full, GERBIL /gerbil, /health)")
     p.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
-    p.add_argument("--port", dest="serve_port", type=int,
+    p.add_argument("--port", dest="serve_port", type=port_number,
                    help=f"port to bind (default: setting serve_port, {DEFAULT_SERVE_PORT})")
     p.add_argument("--no-validator", dest="no_validator", action="store_true", help="take the top candidate")
     p.add_argument("--log-path", dest="log_path", help="SQLite session log for /gerbil turns (setting log_path)")
-    p.add_argument("--rate-limit", dest="api_rate_limit", type=int, default=DEFAULT_API_RATE_LIMIT,
+    p.add_argument("--rate-limit", dest="api_rate_limit", type=non_negative_int, default=DEFAULT_API_RATE_LIMIT,
                    help=f"requests per client and minute, 0 = off (default {DEFAULT_API_RATE_LIMIT})")
-    p.add_argument("--workers", type=int, default=MAX_CONCURRENT_QUESTIONS, metavar="N",
+    p.add_argument("--allowed-hosts", dest="allowed_hosts",
+                   help="comma-separated Host names served, * for any (default: setting allowed_hosts, else "
+                        "localhost and the bound address)")
+    p.add_argument("--workers", type=non_negative_int, default=MAX_CONCURRENT_QUESTIONS, metavar="N",
                    help=f"worker processes answering questions (default {MAX_CONCURRENT_QUESTIONS}; 0: in this "
                         "process, without deadlines that stop a stuck query)")
     add_common(p)
@@ -46,32 +51,56 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     k = sub.add_parser("kg-serve", help="serve the built KG store as a SPARQL endpoint (oxigraph serve-read-only)")
     k.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
-    k.add_argument("--port", dest="kg_port", type=int, default=DEFAULT_KG_PORT,
+    k.add_argument("--port", dest="kg_port", type=port_number, default=DEFAULT_KG_PORT,
                    help=f"port to bind (default {DEFAULT_KG_PORT}); the query URL is http://HOST:PORT/query")
     add_common(k)
     k.set_defaults(func=run_kg_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Assemble the pipeline from settings and serve the API until interrupted."""
+    """Check the settings and files, assemble the pipeline and serve the API until
+    interrupted.  Exit status 2, with one line on stderr, when a setting is bad, a file is
+    missing, or the workers cannot load (a corrupt model or cache): before or instead of
+    serving."""
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
-    # workers: started from this (main) thread, loading in the background
-    pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False) if args.workers > 0
-                                           else build_pipeline(settings))
+    try:
+        check_start(settings)
+        session_log = SessionLog(settings.log_path)
+        # workers: started from this (main) thread, loading in the background
+        pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False)
+                                               if args.workers > 0 else build_warm_pipeline(settings))
+    except (KGSourceError, ModelLoadError, SessionLogError, KGUnavailable) as exc:
+        return start_error("serve", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     limiter = ClientLimiter(RateLimiter(args.api_rate_limit), settings.trusted_proxies)
-    app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=limiter,
-                     session_log=SessionLog(settings.log_path), max_concurrent=max(1, args.workers))
+    app = create_app(pipeline, kb=settings.qanswer_kb, rate_limiter=limiter, session_log=session_log,
+                     max_concurrent=max(1, args.workers),
+                     allowed_hosts=allowed_host_names(settings.allowed_hosts, settings.host))
     print(f"kgqa serve: backend={pipeline.backend.name} validator={pipeline.validator_state} "
           f"on http://{settings.host}:{settings.serve_port}"
           + (f" ({args.workers} worker processes)" if args.workers > 0 else ""), file=sys.stderr)
+    failed = threading.Event()
+    if isinstance(pipeline, WorkerPipeline):
+        threading.Thread(target=_stop_when_loading_fails, args=(pipeline, failed), daemon=True,
+                         name="kgqa-serve-watch").start()
     try:
-        serve(app, settings.host, settings.serve_port)
+        serve(app, settings.host, settings.serve_port, until=failed)
     finally:
         if isinstance(pipeline, WorkerPipeline):
             pipeline.close()
+    if failed.is_set() and isinstance(pipeline, WorkerPipeline):
+        error = pipeline.start_error or WorkerStartError(pipeline.failure or "the workers could not start")
+        return start_error("serve", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
     return 0
+
+
+def _stop_when_loading_fails(pool: WorkerPipeline, failed: threading.Event) -> None:
+    """Set ``failed`` (which stops the server) when the workers' pipeline cannot load: a
+    service that cannot answer does not pretend to run."""
+    pool.wait_ready()
+    if pool.failure is not None:
+        failed.set()
 
 
 def run_kg_serve(args: argparse.Namespace) -> int:

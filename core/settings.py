@@ -8,9 +8,15 @@ by a command-line flag of the same name.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import ipaddress
+import math
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from core.errors import SettingsError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_KG_SOURCE = PROJECT_ROOT.parent / "shared" / "data" / "kg" / "kg_union.nt.gz"
@@ -19,6 +25,7 @@ ASSETS_DIR = PROJECT_ROOT / "assets"
 LEXICON_PATH = ASSETS_DIR / "property_lexicon.json"
 RANKER_PATH = ASSETS_DIR / "ranker.json"
 VALIDATOR_DIR = ASSETS_DIR / "validator"
+_HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?")
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class Settings:
     rate_limit_per_minute: int = 30
     trusted_proxies: str = ""  # comma-separated addresses/networks whose X-Forwarded-For is believed
     store_ips: bool = False
+    allowed_hosts: str = ""  # comma-separated Host names served ("*": any); empty: the loopback names only
 
     @property
     def model_dir(self) -> Path:
@@ -55,28 +63,139 @@ class Settings:
         return self.base_model_dir or self.cache_dir / "models" / "e5-small"
 
 
-def _coerce(field: dataclasses.Field, raw: str) -> object:
-    kind = str(field.type)
-    if "bool" in kind:
-        return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if "Path" in kind:
-        return Path(raw).expanduser() if raw else None
-    if "float" in kind:
-        return float(raw) if raw else None
-    if "int" in kind:
-        return int(raw)
-    return raw or None
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_RDF_SUFFIXES = (".nt", ".ttl", ".nt.gz", ".ttl.gz")
+_BACKENDS = ("local", "qanswer")
+MAX_PORT = 65535
 
 
-def load_settings(env: Mapping[str, str], **overrides: object) -> Settings:
-    """Build settings from ``KGQA_*`` variables, then explicit ``overrides`` (flags).
+def _kind(field: dataclasses.Field) -> str:
+    """``bool``, ``int``, ``float``, ``Path`` or ``str``: the type a field's text is read as."""
+    text = str(field.type)
+    return next((k for k in ("bool", "int", "float", "Path") if k in text), "str")
 
-    ``None`` overrides are ignored so that unset flags keep the environment's value.
-    """
+
+def _parse(field: dataclasses.Field, variable: str, raw: str) -> object:
+    """``raw`` read as ``field``'s type; raises :class:`SettingsError` naming ``variable``."""
+    text = raw.strip()
+    kind = _kind(field)
+    if kind == "bool":
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise SettingsError(variable, raw, "expected one of 1/true/yes/on or 0/false/no/off")
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise SettingsError(variable, raw, "expected a whole number") from None
+    if kind == "float":
+        try:
+            return float(text)
+        except ValueError:
+            raise SettingsError(variable, raw, "expected a number") from None
+    if kind == "Path":
+        return Path(text).expanduser()
+    return text
+
+
+def _url_problem(url: str) -> str | None:
+    """Why ``url`` is not a usable http(s) URL, or ``None``."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return f"malformed URL ({exc})"
+    if parts.scheme not in ("http", "https"):
+        return "expected an http:// or https:// URL"
+    if not parts.hostname:
+        return "the URL names no host"
+    if port == 0:
+        return "the URL's port must be 1-65535"
+    if any(ch.isspace() or ord(ch) < 32 for ch in url):
+        return "the URL contains spaces or control characters"
+    return None
+
+
+def _problems(s: Settings) -> Iterator[tuple[str, str]]:
+    """``(field, what is wrong)`` for every value of ``s`` that cannot be used."""
+    if not math.isfinite(s.timeout_s) or s.timeout_s <= 0:
+        yield "timeout_s", "must be a finite number of seconds above 0"
+    if s.retries < 0:
+        yield "retries", "must be 0 or more"
+    if s.threshold is not None and not (math.isfinite(s.threshold) and 0.0 <= s.threshold <= 1.0):
+        yield "threshold", "must be a number from 0 to 1"
+    for name in ("port", "serve_port"):
+        if not 1 <= getattr(s, name) <= MAX_PORT:
+            yield name, f"must be a port number from 1 to {MAX_PORT}"
+    if s.max_question_chars < 1:
+        yield "max_question_chars", "must be 1 or more"
+    if s.rate_limit_per_minute < 0:
+        yield "rate_limit_per_minute", "must be 0 (off) or more"
+    if s.backend not in _BACKENDS:
+        yield "backend", f"must be one of {', '.join(_BACKENDS)}"
+    for name in ("kg_endpoint", "qanswer_url"):
+        url = getattr(s, name)
+        problem = _url_problem(url) if url is not None else None
+        if problem:
+            yield name, problem
+    if s.backend == "qanswer" and not s.qanswer_url:
+        yield "backend", "'qanswer' needs the URL of a QAnswer-compatible API (KGQA_QANSWER_URL or --qanswer-url)"
+    if not s.kg_endpoint and not s.kg_source.name.lower().endswith(_RDF_SUFFIXES):
+        yield "kg_source", "expected an N-Triples or Turtle file (.nt, .ttl, optionally .gz)"
+    if not s.host.strip():
+        yield "host", "must name an interface"
+    if not s.qanswer_kb.strip():
+        yield "qanswer_kb", "must name a knowledge base"
+    for name in ("trusted_proxies", "allowed_hosts"):
+        bad = _list_problem(name, getattr(s, name))
+        if bad:
+            yield name, bad
+
+
+def _list_problem(name: str, value: str) -> str | None:
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    for item in items:
+        if name == "trusted_proxies":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                return f"{item!r} is neither an IP address nor a network"
+        elif item != "*" and not _HOST_NAME.fullmatch(item):
+            return f"{item!r} is not a host name or address"
+    return None
+
+
+def split_list(value: str) -> tuple[str, ...]:
+    """A comma-separated setting (``trusted_proxies``, ``allowed_hosts``) as its items."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+def load_settings(env: Mapping[str, str], *, flags: Mapping[str, str] | None = None,
+                  **overrides: object) -> Settings:
+    """Build settings from ``KGQA_*`` variables, then explicit ``overrides`` (flags), and
+    check every value (types, ranges, strict booleans, URLs) before anything uses them.
+
+    ``None`` overrides are ignored so that unset flags keep the environment's value; an
+    empty variable counts as unset.  ``flags`` names the command-line flag each override
+    came from (for the error message).  Raises :class:`SettingsError` naming the variable
+    or flag, with the value given."""
     values: dict[str, object] = {}
+    given: dict[str, tuple[str, str]] = {}  # field -> (variable or flag, value as given)
     for f in dataclasses.fields(Settings):
-        raw = env.get(f"KGQA_{f.name.upper()}")
-        if raw is not None:
-            values[f.name] = _coerce(f, raw)
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return Settings(**values)  # type: ignore[arg-type]
+        variable = f"KGQA_{f.name.upper()}"
+        raw = env.get(variable)
+        if raw is not None and raw.strip():
+            values[f.name] = _parse(f, variable, raw)
+            given[f.name] = (variable, raw)
+    for name, value in overrides.items():
+        if value is not None:
+            values[name] = value
+            given[name] = ((flags or {}).get(name, name), str(value))
+    settings = Settings(**values)  # type: ignore[arg-type]
+    for name, reason in _problems(settings):
+        variable, raw = given.get(name, (f"KGQA_{name.upper()}", str(getattr(settings, name))))
+        raise SettingsError(variable, raw, reason)
+    return settings

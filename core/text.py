@@ -27,9 +27,10 @@ REPLACEMENT = "\ufffd"
 
 def valid_unicode(text: str | None) -> str:
     """``text`` as valid Unicode: a surrogate pair becomes its character, a lone surrogate
-    (including ``surrogateescape``'s stand-ins for invalid bytes in ``sys.argv``) U+FFFD.
+    (including ``surrogateescape``'s stand-ins for invalid bytes in ``sys.argv``) U+FFFD,
+    and NUL characters are dropped (no store, log or parser downstream should see one).
     Every entry point calls this before anything else sees the text."""
-    raw = text or ""
+    raw = (text or "").replace("\x00", "")
     if raw.isascii():
         return raw
     return raw.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

@@ -357,6 +357,16 @@ class LabelIndex:
         except sqlite3.DatabaseError as exc:
             raise KGSourceError(db, f"corrupt label index: {exc}") from exc
 
+    def verify(self) -> None:
+        """Check the whole file (``PRAGMA quick_check``, about a second for the full KG's
+        index); raises :class:`KGSourceError` when SQLite finds it damaged."""
+        try:
+            problems = [row[0] for row in self._conn().execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.DatabaseError as exc:
+            raise KGSourceError(self.path, f"corrupt label index: {exc}") from exc
+        if problems != ["ok"]:
+            raise KGSourceError(self.path, f"corrupt label index: {'; '.join(map(str, problems[:3]))}")
+
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:

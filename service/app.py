@@ -44,8 +44,9 @@ from qa.context import Context
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status
+from service.doors import LOOPBACK_HOSTS, host_allowed
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
-from service.ratelimit import ClientLimiter, RateLimiter
+from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import WorkerPipeline
 
@@ -57,6 +58,10 @@ MAX_CONCURRENT_QUESTIONS = 2
 """Questions (``/api/qa/full``, ``/gerbil``) worked on at once; more wait their turn
 (a burst must not run dozens of backends and validators at once on a few cores)."""
 RETRY_AFTER_S = 5
+PER_CLIENT_SHARE = 4
+"""Questions of one client answered or waiting at once, per question answered at once: more
+get 429 before they reach the shared queue, so one client cannot make the others wait long."""
+QUESTION_PATHS = frozenset({"/api/qa/full", "/gerbil", "/api/ask"})
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
                     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
 
@@ -125,6 +130,8 @@ def create_app(
     session_log: SessionLog | None = None,
     max_concurrent: int = MAX_CONCURRENT_QUESTIONS,
     body_timeout_s: float = BODY_TIMEOUT_S,
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
+    per_client: int | None = None,
 ) -> FastAPI:
     """The web API over an assembled :class:`Pipeline` or :class:`WorkerPipeline`
     (:meth:`Pipeline.candidates` serves ``/api/qa/full``, :meth:`Pipeline.answer` ``/gerbil``
@@ -135,11 +142,22 @@ def create_app(
     most ``max_concurrent`` questions are worked on at once (the rest wait in uvicorn's
     thread pool); ``/health`` never waits.  ``rate_limiter`` is the process's one limit
     (:class:`ClientLimiter`; pass the chat's to share it), keyed by client address.
+
+    Before a question reaches the shared queue its client's share is checked: at most
+    ``per_client`` of its questions (default :data:`PER_CLIENT_SHARE` x ``max_concurrent``)
+    are answered or waiting at once, more get 429 at once (no share when the rate limit is
+    off).  Requests whose ``Host`` is not one of ``allowed_hosts``
+    (:func:`~service.doors.allowed_host_names`) get 400.  Refused requests are counted by reason
+    (``/health`` shows the counts), never logged as turns.
     """
     app = FastAPI(title="KGQA service", version="0.1.0", docs_url=None, redoc_url=None, openapi_url=None)
     limiter = rate_limiter if isinstance(rate_limiter, ClientLimiter) else ClientLimiter(rate_limiter or RateLimiter(0))
     app.state.pipeline = pipeline
     app.state.rate_limiter = limiter
+    refused = RefusedCounter()
+    app.state.refused = refused
+    # per-client limits off (rate limit 0, a load test from one address): no share either
+    in_flight = InFlight(per_client or PER_CLIENT_SHARE * max(1, max_concurrent)) if limiter.limiter.enabled else None
     api_session = new_session_id()
     slots = threading.BoundedSemaphore(max(1, max_concurrent))
 
@@ -149,18 +167,35 @@ def create_app(
                 return fn()
         return run
 
+    def refuse(request: Request, reason: str, response: JSONResponse, started: float) -> JSONResponse:
+        refused.add(reason)
+        _log(request, response.status_code, started)
+        return response
+
     @app.middleware("http")
     async def guard(request: Request, call_next):
         started = time.perf_counter()
+        if not host_allowed(request.headers.get("host"), allowed_hosts):
+            return refuse(request, "bad_host", _error(400, "bad_host", "this Host is not served here"), started)
+        key = None
         if request.url.path != "/health":
-            wait = limiter.acquire(request.client.host if request.client else None, request.headers)
+            key = limiter.key(request.client.host if request.client else None, request.headers)
+            wait = limiter.limiter.acquire(key)
             if wait > 0:
-                response = _error(429, "rate_limited", "too many requests; slow down", wait)
-                _log(request, response.status_code, started)
-                return response
-        response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
+                return refuse(request, "rate_limited",
+                              _error(429, "rate_limited", "too many requests; slow down", wait), started)
+            if request.url.path not in QUESTION_PATHS or in_flight is None:
+                key = None
+            elif not in_flight.try_enter(key):  # its fair share of the shared queue is taken
+                return refuse(request, "busy", _error(429, "busy", "too many of your requests at once; wait for "
+                                                      "their answers", RETRY_AFTER_S), started)
+        try:
+            response = await call_next(request)
+        finally:
+            if key is not None and in_flight is not None:
+                in_flight.leave(key)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
         _log(request, response.status_code, started)
         return response
 
@@ -188,9 +223,12 @@ def create_app(
         params = await _params(request)
         return await _run_sync(limited(lambda: _ask(pipeline, params, session_log, api_session)))
 
-    @app.get("/health")
+    @app.api_route("/health", methods=["GET", "HEAD"])
     async def health() -> JSONResponse:
-        return await _run_sync(lambda: _health(pipeline))
+        reply = await _run_sync(lambda: _health(pipeline))
+        body = json.loads(reply.body)
+        return _json({**body, "refused": refused.counts()}, reply.status_code,
+                     {k: v for k, v in reply.headers.items() if k == "retry-after"})
 
     return app
 
@@ -289,16 +327,18 @@ def _health(pipeline: Pipeline | WorkerPipeline) -> JSONResponse:
 
 
 def _workers_health(pool: WorkerPipeline) -> JSONResponse:
-    """Workers: ``starting`` until loaded; ``degraded`` with the ids of workers past their
-    deadline (``stuck``), or when no worker answers a KG probe."""
+    """Workers: ``starting`` until loaded; ``degraded`` with how many workers are past half
+    their deadline (``stuck``), when loading failed (``error``: the error's class name), or
+    when no worker answers a KG probe.  No process ids, paths or error text."""
     out: dict[str, Any] = {"status": "ok", "backend": pool.backend.name,
                            "kg": "remote" if pool.settings.kg_endpoint else "embedded",
-                           "validator": pool.validator_state, "workers": len(pool.pids()), "stuck": pool.stuck()}
+                           "validator": pool.validator_state, "workers": len(pool.pids()), "stuck": len(pool.stuck())}
     if not pool.ready:
         out["status"] = "starting"
         return _json(out, 503, {"Retry-After": "1"})
     if pool.failure is not None:
-        out.update(status="degraded", error=pool.failure)
+        kind = type(pool.start_error).__name__ if pool.start_error is not None else "WorkerStartError"
+        out.update(status="degraded", error=kind)
         return _json(out, 503)
     try:
         pool.probe()

@@ -8,11 +8,10 @@ from collections.abc import Callable
 from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
-from core.errors import LexiconError, ModelLoadError
+from core.errors import LexiconError, ModelLoadError, SettingsError
 from core.settings import Settings
-from kg.build import build_kg
+from kg.build import build_kg, open_built_store
 from kg.client import KG, EmbeddedKG, RemoteKG
-from kg.store import open_store
 from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
@@ -30,7 +29,7 @@ def open_kg(settings: Settings) -> KG:
         return RemoteKG(settings.kg_endpoint, timeout_s=settings.timeout_s, retries=settings.retries)
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
-    return EmbeddedKG(open_store(paths))
+    return EmbeddedKG(open_built_store(paths))
 
 
 def make_backend(settings: Settings, kg: KG) -> Backend:
@@ -38,7 +37,7 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
     if settings.backend == "qanswer":
 
         if not settings.qanswer_url:
-            raise ValueError("backend 'qanswer' needs qanswer_url")
+            raise SettingsError("KGQA_QANSWER_URL", "", "backend 'qanswer' needs qanswer_url")
         return QAnswerBackend(settings.qanswer_url, kb=settings.qanswer_kb, timeout_s=settings.timeout_s,
                               retries=settings.retries)
 
@@ -46,8 +45,12 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
 
 
 def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend | None = None,
-                   lazy_validator: bool = False, before_validator_load: Callable[[], None] | None = None) -> Pipeline:
-    """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable'.
+                   lazy_validator: bool = False, before_validator_load: Callable[[], None] | None = None,
+                   require_validator: bool = False) -> Pipeline:
+    """The full pipeline; a validator that cannot load leaves it explicitly 'unavailable',
+    or, with ``require_validator`` (``kgqa serve``, the chat, ``kgqa ask``), raises its
+    :class:`ModelLoadError`: a service never starts answering without the validator it was
+    configured with.
 
     ``lazy_validator``: load the cross-encoder (and torch) only when it first scores
     (``kgqa ask``); its weights are then checked at that point, not here, and
@@ -66,6 +69,8 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"
         except (ModelLoadError, ImportError) as exc:
+            if require_validator:
+                raise ModelLoadError(settings.validator_dir, f"validator cannot load: {exc}") from exc
             log.warning("validator unavailable, running with validator off: %s", exc)
             state = "unavailable"
     if validation is not None and settings.answer_confidence:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import socket
 import subprocess
 import threading
@@ -26,6 +27,9 @@ import httpx
 
 from qa.detect import clean_question
 from service.session_log import SessionLog
+
+_REFUSED = re.compile(r"kgqa-status-(rate_limited|busy)\b")
+"""The status class of the chat's answer to a refused question."""
 
 
 class LoadError(Exception):
@@ -67,6 +71,7 @@ class TurnResult:
     ok: bool
     latency_s: float
     error: str | None = None
+    refused: bool = False  # answered "busy" / "slow down": counted by the app, not logged as a turn
 
 
 @dataclass
@@ -187,8 +192,9 @@ def run_load(base_url: str, script: Script, *, timeout_s: float = 120.0,
                     time.sleep(rng.uniform(*think_s))
                 t0 = time.perf_counter()
                 try:
-                    client.ask(question, lang)
-                    result = TurnResult(index, i, question, lang, True, time.perf_counter() - t0)
+                    html = client.ask(question, lang)
+                    result = TurnResult(index, i, question, lang, True, time.perf_counter() - t0,
+                                        refused=_REFUSED.search(html) is not None)
                 except LoadError as exc:
                     result = TurnResult(index, i, question, lang, False, time.perf_counter() - t0, str(exc))
                 with lock:
@@ -219,10 +225,13 @@ def logged_questions(log_path: Path, since_epoch: float) -> Counter[str]:
 
 
 def missing_turns(report: LoadReport, log_path: Path, max_chars: int = 100_000) -> list[TurnResult]:
-    """Acknowledged turns with no matching row in the session log (should be empty)."""
+    """Acknowledged turns with no matching row in the session log (should be empty); refused
+    questions (rate limited, busy) are counted by the app, not logged, and not looked for."""
     logged = logged_questions(log_path, report.started_at)
     missing = []
     for result in report.acknowledged:
+        if result.refused:
+            continue
         key = clean_question(result.question, max_chars)
         if logged[key] > 0:
             logged[key] -= 1

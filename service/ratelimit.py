@@ -27,6 +27,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
+from starlette.datastructures import Headers
+
 _PROCESS_SECRET = secrets.token_bytes(32)
 
 
@@ -100,19 +102,52 @@ def parse_proxies(spec: str | Iterable[str] | None) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in items if item.strip())
 
 
-def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def parse_address(text: str | None) -> IPAddress | None:
+    """An address as a peer or an ``X-Forwarded-For`` hop writes it, normalized: surrounding
+    space, ``[...]`` brackets, a ``:port`` and an IPv6 zone are dropped, and an IPv4-mapped
+    IPv6 address (``::ffff:1.2.3.4``) is its IPv4 address; ``None`` when it is no address."""
+    value = (text or "").strip()
+    if value.startswith("["):  # [v6] or [v6]:port
+        value = value[1:].split("]", 1)[0]
+    elif value.count(":") == 1:  # v4:port
+        value = value.split(":", 1)[0]
+    value = value.split("%", 1)[0]
     try:
-        return ipaddress.ip_address(text.strip())
+        ip = ipaddress.ip_address(value)
     except ValueError:
         return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def normalize_address(text: str | None) -> str:
+    """:func:`parse_address` as text (``::FFFF:1.2.3.4`` and ``1.2.3.4`` are one client);
+    what is no address stays as given (``?`` when empty)."""
+    ip = parse_address(text)
+    return str(ip) if ip is not None else ((text or "").strip() or "?")
+
+
+def forwarded_hops(headers: Headers | Mapping[str, str] | None) -> list[str]:
+    """Every ``X-Forwarded-For`` hop, left to right, over *all* the header's lines (a
+    client may send its own line before the proxy's: only the right end is the proxy's)."""
+    if headers is None:
+        return []
+    lines = headers.getlist("x-forwarded-for") if isinstance(headers, Headers) else [
+        value for key, value in headers.items() if key.lower() == "x-forwarded-for"]
+    return [hop.strip() for line in lines for hop in line.split(",") if hop.strip()]
 
 
 class ClientLimiter:
     """The one rate limit of a process, keyed by client address.
 
     The address is the connection's peer, unless the peer is a trusted proxy: then it is
-    the right-most ``X-Forwarded-For`` entry that is not itself a trusted proxy (entries
-    left of it were written by the client and prove nothing)."""
+    the right-most ``X-Forwarded-For`` hop that is not itself a trusted proxy (hops left of
+    it were written by the client and prove nothing).  Addresses are normalized
+    (:func:`normalize_address`)."""
 
     def __init__(self, limiter: RateLimiter, trusted_proxies: str | Iterable[str] | None = None) -> None:
         self.limiter = limiter
@@ -124,23 +159,77 @@ class ClientLimiter:
         return cls(RateLimiter(per_minute), trusted_proxies)
 
     def _is_trusted(self, address: str | None) -> bool:
-        ip = _address(address or "")
+        ip = parse_address(address)
         return ip is not None and any(ip in net for net in self.trusted)
 
-    def client_address(self, peer: str | None, headers: Mapping[str, str] | None = None) -> str:
-        """The address the limit applies to (see the class docstring)."""
-        address = peer or "?"
+    def client_address(self, peer: str | None, headers: Headers | Mapping[str, str] | None = None) -> str:
+        """The address the limit applies to (see the class docstring), normalized."""
+        address = normalize_address(peer)
         if not self._is_trusted(peer):
             return address
-        forwarded = (headers or {}).get("x-forwarded-for", "")
-        for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
-            if _address(hop) is None:
+        for hop in reversed(forwarded_hops(headers)):
+            if parse_address(hop) is None:
                 break  # garbage: stop believing the header here
-            address = hop
+            address = normalize_address(hop)
             if not self._is_trusted(hop):
                 break
         return address
 
-    def acquire(self, peer: str | None, headers: Mapping[str, str] | None = None) -> float:
+    def key(self, peer: str | None, headers: Headers | Mapping[str, str] | None = None) -> str:
+        """The client's opaque key (:func:`client_key` of :meth:`client_address`)."""
+        return client_key(self.client_address(peer, headers))
+
+    def acquire(self, peer: str | None, headers: Headers | Mapping[str, str] | None = None) -> float:
         """Take one token for this client: 0.0 when allowed, else the seconds to wait."""
-        return self.limiter.acquire(client_key(self.client_address(peer, headers)))
+        return self.limiter.acquire(self.key(peer, headers))
+
+
+class InFlight:
+    """Requests of each client being answered or waiting for a slot, at most ``per_client``
+    (a fair share of the shared queue: one client cannot fill it); keys are opaque."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = max(1, per_client)
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+
+    def try_enter(self, key: str) -> bool:
+        """Count one more request of ``key``; False (not counted) when it has its share already."""
+        with self._lock:
+            count = self._counts.get(key, 0)
+            if count >= self.per_client:
+                return False
+            self._counts[key] = count + 1
+            return True
+
+    def leave(self, key: str) -> None:
+        """One request of ``key`` is done."""
+        with self._lock:
+            count = self._counts.get(key, 0) - 1
+            if count > 0:
+                self._counts[key] = count
+            else:
+                self._counts.pop(key, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(self._counts.values())
+
+
+class RefusedCounter:
+    """Refused requests counted by reason (``rate_limited``, ``busy``, ``bad_host`` ...):
+    counted, never logged as turns, shown by ``/health``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+
+    def add(self, reason: str) -> None:
+        """Count one refused request."""
+        with self._lock:
+            self._counts[reason] = self._counts.get(reason, 0) + 1
+
+    def counts(self) -> dict[str, int]:
+        """Refusals so far, by reason."""
+        with self._lock:
+            return dict(sorted(self._counts.items()))

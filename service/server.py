@@ -4,35 +4,107 @@ addresses; the app logs one address-free line per request instead."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import socket
 import threading
 import time
 
+import h11
 import uvicorn
 from fastapi import FastAPI
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEADER_TIMEOUT_S = 10.0
+"""How long a connection may take to send a request's line and headers (a slow-header
+client is cut off then); a request's body has its own bound (``service.app.BODY_TIMEOUT_S``)."""
+KEEP_ALIVE_S = 5
+MAX_CONNECTIONS = 200
+"""Connections and requests served at once; more get 503 from uvicorn at once."""
 
 
-def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info") -> uvicorn.Config:
-    """The one uvicorn configuration: no access log, no server header, one process, and no
+class HeaderTimeoutProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, plus a deadline for each request's headers: a connection
+    still waiting for a complete request line and headers ``header_timeout_s`` after it
+    opened (or after its last response) is closed.  uvicorn alone times out only idle
+    keep-alive connections, and a byte now and then resets even that."""
+
+    def __init__(self, *args: object, header_timeout_s: float = HEADER_TIMEOUT_S, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.header_timeout_s = header_timeout_s
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._watch_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_header_timer()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch_headers()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch_headers()
+
+    def _watch_headers(self) -> None:
+        """Arm the header deadline while the connection waits for a request's headers; disarm
+        it once they are in."""
+        waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+        if waiting and self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_too_slow)
+        elif not waiting:
+            self._stop_header_timer()
+
+    def _stop_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self._header_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", *,
+                   header_timeout_s: float = HEADER_TIMEOUT_S) -> uvicorn.Config:
+    """The one uvicorn configuration: no access log, no server header, one process, no
     proxy headers (uvicorn would believe ``X-Forwarded-For`` from 127.0.0.1; the rate
-    limiter believes it only from ``Settings.trusted_proxies``)."""
+    limiter believes it only from ``Settings.trusted_proxies``), a deadline for each
+    request's headers (:class:`HeaderTimeoutProtocol`) and a bound on connections."""
+    protocol = functools.partial(HeaderTimeoutProtocol, header_timeout_s=header_timeout_s)
     return uvicorn.Config(app, host=host, port=port, access_log=False, server_header=False,
-                          log_level=log_level, workers=1, timeout_graceful_shutdown=5, proxy_headers=False)
+                          log_level=log_level, workers=1, timeout_graceful_shutdown=5, proxy_headers=False,
+                          http=protocol, timeout_keep_alive=KEEP_ALIVE_S,  # type: ignore[arg-type]
+                          limit_concurrency=MAX_CONNECTIONS)
 
 
-def serve(app: FastAPI, host: str, port: int) -> None:
-    """Serve ``app`` until interrupted."""
-    uvicorn.Server(uvicorn_config(app, host, port)).run()
+def serve(app: FastAPI, host: str, port: int, *, until: threading.Event | None = None) -> None:
+    """Serve ``app`` until interrupted (or until ``until`` is set)."""
+    server = uvicorn.Server(uvicorn_config(app, host, port))
+    if until is not None:
+        def watch() -> None:
+            until.wait()
+            server.should_exit = True
+
+        threading.Thread(target=watch, name="kgqa-serve-stop", daemon=True).start()
+    server.run()
 
 
 class ServerThread:
     """``with ServerThread(app) as srv: httpx.get(srv.url + "/health")`` - a real server on
     127.0.0.1 (a free port unless given) in a daemon thread."""
 
-    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning") -> None:
+    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning", *,
+                 header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
         self.host = host
         self.port = port or _free_port(host)
-        self._server = uvicorn.Server(uvicorn_config(app, host, self.port, log_level))
+        self._server = uvicorn.Server(uvicorn_config(app, host, self.port, log_level,
+                                                     header_timeout_s=header_timeout_s))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
     @property

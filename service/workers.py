@@ -39,6 +39,7 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
 import sys
@@ -49,7 +50,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
-from core.errors import BackendUnavailable, KGError, KGUnavailable
+from core.errors import BackendUnavailable, KGError, KGQAError, KGUnavailable, error_from_data, error_to_data
 from core.memory import loading, release_free_memory
 from core.settings import Settings
 from kg.build import build_kg
@@ -87,11 +88,12 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
 
 
 def build_warm_pipeline(settings: Settings) -> Pipeline:
-    """:func:`service.factory.build_pipeline`, then warmed up: the language detectors are
+    """:func:`service.factory.build_pipeline` (a configured validator that cannot load raises
+    :class:`~core.errors.ModelLoadError`), then warmed up: the language detectors are
     loaded and one question is answered (lazy models), so that the first users do not pay
     for it."""
 
-    pipeline = build_pipeline(settings)
+    pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
     warm_up()
     pipeline.answer(WARM_UP_QUESTION)
     return pipeline
@@ -140,9 +142,13 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
                 torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
             _prepare_kg(settings)
             pipeline = build_warm_pipeline(settings)
+    except KGQAError as exc:  # a named fault (a corrupt model or cache): one line, reported to the parent
+        log.error("could not build the pipeline: %s: %s", type(exc).__name__, exc)
+        control.send(("failed", error_to_data(exc)))
+        return
     except Exception as exc:  # reported to the parent, which fails to start
         log.exception("could not build the pipeline")
-        control.send(("failed", f"{type(exc).__name__}: {exc}"))
+        control.send(("failed", error_to_data(exc)))
         return
     release_free_memory()  # what loading freed is not handed to the workers as shared, unused pages
     control.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
@@ -195,15 +201,18 @@ def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, quest
             else:  # "probe": a cheap KG query
                 pipeline.kg.query("ASK { }", timeout_s=2.0)
                 reply = ("ok", None)
-        except Exception as exc:  # reported to the caller, the worker keeps serving
+        except Exception as exc:  # reported to the caller as plain data, the worker keeps serving
             if kind == "answer":
                 log.exception("worker failed on a question")
-            reply = ("raised", exc)
+            reply = ("raised", error_to_data(exc))
         try:
             conn.send(reply)
-        except (OSError, TypeError, ValueError):  # the app went away, or an unpicklable error
+        except OSError:  # the app went away
+            return
+        except (pickle.PicklingError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            # a reply that cannot be pickled: its error instead, as plain data
             with contextlib.suppress(OSError):
-                conn.send(("raised", RuntimeError(repr(reply[1]))))
+                conn.send(("raised", error_to_data(exc)))
 
 
 def _next_request(conn: Connection, *, release_when_idle: bool) -> tuple[str, Any]:
@@ -245,6 +254,7 @@ class WorkerPipeline:
         self.ready_s: float | None = None
         self._ready = threading.Event()
         self._failure: str | None = None
+        self.start_error: KGQAError | None = None  # why the template could not load, as its error class
         self._idle: queue.Queue[_Worker] = queue.Queue()
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
@@ -310,7 +320,8 @@ class WorkerPipeline:
             return self._failed(question, lang, Status.SERVICE_ERROR, f"WorkerUnavailable: {exc}", started)
         if kind == "ok":
             return payload
-        return self._failed(question, lang, Status.ERROR, f"worker: {type(payload).__name__}: {payload}", started)
+        error = error_from_data(payload)
+        return self._failed(question, lang, Status.ERROR, f"worker: {type(error).__name__}: {error}", started)
 
     def candidates(self, question: str | None, lang: str | None = None) -> Generated:
         """:meth:`Pipeline.candidates` in a worker (``/api/qa/full``); raises what it raises,
@@ -320,7 +331,7 @@ class WorkerPipeline:
         except _Unavailable as exc:
             raise BackendUnavailable(f"worker: {exc}") from exc
         if kind == "raised":
-            raise payload
+            raise error_from_data(payload)
         return payload
 
     def probe(self) -> None:
@@ -330,7 +341,8 @@ class WorkerPipeline:
         except _Unavailable as exc:
             raise KGUnavailable(f"no worker answered: {exc}") from exc
         if kind == "raised":
-            raise payload if isinstance(payload, KGError) else KGUnavailable(str(payload))
+            error = error_from_data(payload)
+            raise error if isinstance(error, KGError) else KGUnavailable(str(error))
 
     def _call(self, kind: str, args: tuple, *, wait_s: float | None = None) -> tuple[str, Any]:
         """Send one request to a free worker and wait for its reply, at most ``deadline_s``."""
@@ -349,10 +361,16 @@ class WorkerPipeline:
                 self._replace(worker, kill=True)
                 raise _Unavailable(f"no reply within {self.deadline_s:g}s (worker killed)")
             reply = worker.conn.recv()
+        except _Unavailable:  # past its deadline: killed and replaced above
+            raise
         except (EOFError, OSError) as exc:
             log.error("worker process %s died while answering: %s", worker.pid, exc)
             self._replace(worker)
             raise _Unavailable("worker process exited") from exc
+        except Exception as exc:  # a reply that could not be read: the worker's state is unknown
+            log.error("unreadable reply from worker %s (%s): replaced", worker.pid, type(exc).__name__)
+            self._replace(worker, kill=True)
+            raise _Unavailable("unreadable reply from the worker (worker replaced)") from exc
         worker.busy_since = None
         self._idle.put(worker)
         return reply
@@ -389,7 +407,9 @@ class WorkerPipeline:
                 raise WorkerStartError(f"the pipeline did not load within {self.start_timeout_s:g}s")
             kind, payload = self._control.recv()
             if kind != "ready":
-                raise WorkerStartError(f"worker could not build its pipeline: {payload}")
+                self.start_error = error_from_data(payload)
+                raise WorkerStartError(f"worker could not build its pipeline: {type(self.start_error).__name__}: "
+                                       f"{self.start_error}")
             self.validator_state = payload["validator_state"]
             self.threshold = payload["threshold"]
             self.max_question_chars = payload["max_question_chars"]

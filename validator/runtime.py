@@ -77,6 +77,7 @@ class LazyEncoder:
         self.base_dir = Path(base_dir)
         self.before_load = before_load
         self._encoder: CrossEncoder | None = None
+        self.error: ModelLoadError | None = None  # why loading failed (``kgqa ask`` exits non-zero then)
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """:meth:`CrossEncoder.predict`, loading the encoder first (raises :class:`ModelLoadError`)."""
@@ -84,8 +85,24 @@ class LazyEncoder:
             if self.before_load is not None:
                 before, self.before_load = self.before_load, None
                 before()
-            self._encoder, _ = load_encoder(self.model_dir, self.base_dir)
+            try:
+                self._encoder, _ = load_encoder(self.model_dir, self.base_dir)
+            except ModelLoadError as exc:
+                self.error = exc
+                raise
         return self._encoder.predict(pairs)
+
+
+def check_validator_files(settings: Settings) -> None:
+    """Cheap start-up check, before anything loads: the base model is converted, the shipped
+    config reads and the weights file is there; raises :class:`ModelLoadError` naming the
+    file (whether the weights and tokenizer really load is found when they load)."""
+    if not is_complete(Path(settings.model_dir)):
+        raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
+    read_config(settings.validator_dir)
+    weights = Path(settings.validator_dir) / "model.safetensors"
+    if not weights.is_file():
+        raise ModelLoadError(weights, "no such file")
 
 
 def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,

@@ -22,7 +22,8 @@ def main(port: int, log_path: Path) -> None:
     from service.session_log import SessionLog
     from tests.service.helpers import CAPITAL, tiny_pipeline
 
-    settings = load_settings(os.environ, host="127.0.0.1", port=port, log_path=log_path, validator=False)
+    settings = load_settings(os.environ, host="127.0.0.1", port=port, log_path=log_path, validator=False,
+                             rate_limit_per_minute=0)  # a load from one address: per-client limits off
     pipeline = tiny_pipeline(backend=FakeBackend(lambda q, lang: [Candidate(CAPITAL, 0.9)]))
     app = build_app(pipeline, settings, SessionLog(log_path))
     launch_app(app, settings)

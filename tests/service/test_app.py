@@ -47,7 +47,7 @@ def backend_calls(served) -> list[tuple[str, str]]:
 def test_health(url):
     r = HTTP.get(url + "/health")
     assert r.status_code == 200
-    assert r.json() == {"status": "ok", "backend": "fake", "kg": "embedded", "validator": "off"}
+    assert r.json() == {"status": "ok", "backend": "fake", "kg": "embedded", "validator": "off", "refused": {}}
 
 
 @pytest.mark.parametrize("method", ["GET", "POST-query", "POST-form"])

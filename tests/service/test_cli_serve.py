@@ -69,7 +69,7 @@ def test_kg_serve_and_serve_processes(tiny_nt: Path, tmp_path: Path):
                 _wait_http(base + "/health", api)
                 health = HTTP.get(base + "/health").json()
                 assert health == {"status": "ok", "backend": "qanswer", "kg": "remote", "validator": "off",
-                                  "workers": 2, "stuck": []}
+                                  "workers": 2, "stuck": 0, "refused": {}}
                 r = HTTP.post(base + "/gerbil", content=b"query=Hauptstadt von Deutschland?&lang=de")
                 bindings = r.json()["questions"][0]["answers"][0]["results"]["bindings"]
                 assert bindings == [{"answer": {"type": "uri", "value": "http://www.wikidata.org/entity/Q64"}}]
@@ -103,7 +103,7 @@ def test_kgqa_ask_answers_through_a_running_serve_and_alone_alike(tiny_nt: Path,
     try:
         _wait_http(f"http://127.0.0.1:{port}/health", serve)
         health = HTTP.get(f"http://127.0.0.1:{port}/health").json()
-        assert (health["status"], health["workers"], health["stuck"]) == ("ok", 1, [])
+        assert (health["status"], health["workers"], health["stuck"]) == ("ok", 1, 0)
 
         def ask(*flags: str) -> tuple[dict, str]:
             done = subprocess.run([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?",

@@ -64,7 +64,8 @@ def test_ask_is_limited_per_client_and_a_new_session_does_not_reset_it(tmp_path:
     limited = message("rate_limited", "en", seconds=60).split("{")[0][:30]
     assert ["Berlin" in r for r in replies] == [True, True, True, False, False]
     assert all(limited in r for r in replies[3:])
-    assert [r["status"] for r in rows] == ["ok", "ok", "ok", "rate_limited", "rate_limited"]  # all logged
+    assert [r["status"] for r in rows] == ["ok", "ok", "ok"]  # refused calls are counted, not logged
+    assert chat.app.refused.counts() == {"rate_limited": 2}
 
 
 def test_one_limit_shared_by_chat_ask_qa_full_and_gerbil(tmp_path: Path):
@@ -100,12 +101,12 @@ def test_rotating_forwarded_for_does_not_escape_the_api_limit():
     assert codes == [200, 200, 429, 429]
 
 
-def test_full_backlog_answers_busy_at_once_and_logs_it(tmp_path: Path):
+def test_full_backlog_answers_busy_at_once_and_counts_it(tmp_path: Path):
     with ChatServer(tmp_path, _limiter(burst=10), max_waiting=0) as chat:
         reply = chat.ask()
         rows = list(chat.log.turns())
     assert message("busy", "en") in reply
-    assert [r["status"] for r in rows] == ["busy"]
+    assert rows == [] and chat.app.refused.counts() == {"busy": 1}
 
 
 def test_chat_question_with_a_full_backlog_is_shown_with_busy(tmp_path: Path):
@@ -117,13 +118,16 @@ def test_chat_question_with_a_full_backlog_is_shown_with_busy(tmp_path: Path):
         rows = list(log.turns())
     assert [m["role"] for m in history] == ["user", "assistant"]
     assert message("busy", "en") in history[1]["content"]
-    assert not state.pending and [r["status"] for r in rows] == ["busy"]
+    assert not state.pending and rows == [] and app.refused.counts() == {"busy": 1}
 
 
-def test_uploads_are_capped(tmp_path: Path):
+def test_uploads_are_refused_and_unknown_hosts_too(tmp_path: Path):
     with ChatServer(tmp_path, _limiter(burst=10)) as chat:
-        r = httpx.post(chat.url + "gradio_api/upload", files={"files": ("big.bin", b"x" * 100_000)}, timeout=30)
-    assert r.status_code == 413, r.text
+        for path in ("gradio_api/upload", "upload", "gradio_api/upload/", "gradio_api/upload_progress"):
+            r = httpx.post(chat.url + path, files={"files": ("big.bin", b"x" * 100_000)}, timeout=30)
+            assert r.status_code == 404, (path, r.text)
+        assert httpx.get(chat.url, headers={"Host": "evil.example"}, timeout=30).status_code == 400
+        assert httpx.get(chat.url, timeout=30).status_code == 200
 
 
 def test_backlog_and_sessions():
@@ -148,8 +152,32 @@ def _no_analytics(monkeypatch):
 def test_a_body_shorter_than_its_content_length_is_cut(caplog):
     app = create_app(tiny_pipeline(), body_timeout_s=0.5)
     with ServerThread(app) as srv, socket.create_connection(("127.0.0.1", srv.port)) as s:
-        s.sendall(b"POST /gerbil HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nquery=hi")
+        s.sendall(b"POST /gerbil HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nquery=hi")
         s.settimeout(10)
         reply = s.recv(4096)
     assert reply.startswith(b"HTTP/1.1 408")
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_one_client_gets_only_its_share_of_the_chat_backlog():
+    """The chat admits a question by the client's rate limit, then the client's share of the
+    backlog, then the backlog: one address cannot fill it (refusals counted, not queued)."""
+    import gradio as gr
+    from starlette.requests import Request
+
+    from chat.ui import Admission
+    from service.ratelimit import InFlight, RefusedCounter
+
+    def peer(host: str) -> gr.Request:  # a real Gradio request from that address
+        return gr.Request(request=Request({"type": "http", "client": (host, 5555), "headers": [],
+                                           "method": "POST", "path": "/", "query_string": b""}))
+
+    admission = Admission(_limiter(burst=100), Backlog(8), InFlight(2), RefusedCounter())
+    flood = [admission.admit(peer("198.51.100.7"), QUESTION, "en") for _ in range(5)]
+    assert [refused is None for _, refused in flood] == [True, True, False, False, False]
+    assert flood[2][1] is not None and flood[2][1].status == "busy"
+    other, refused = admission.admit(peer("::ffff:203.0.113.9"), QUESTION, "en")
+    assert refused is None and admission.backlog.waiting == 3
+    admission.done(flood[0][0])
+    assert admission.admit(peer("198.51.100.7"), QUESTION, "en")[1] is None
+    assert admission.refused.counts() == {"busy": 3}

@@ -97,10 +97,26 @@ def test_a_worker_killed_while_idle_is_replaced_without_failing_a_question(pool:
 
 
 def test_a_worker_that_cannot_build_its_pipeline_fails_the_start(tiny_settings, tmp_path: Path):
-    broken = load_settings({}, kg_source=tiny_settings.kg_source, cache_dir=tiny_settings.cache_dir,
-                           validator=False, backend="qanswer")  # qanswer without a URL
-    with pytest.raises(WorkerStartError, match="qanswer_url"):
+    source = tmp_path / "broken.nt"
+    source.write_text("<http://a> <http://b> this is not N-Triples .\n", encoding="utf-8")
+    broken = load_settings({}, kg_source=source, cache_dir=tmp_path / "cache", validator=False)
+    with pytest.raises(WorkerStartError, match="broken.nt"):
         WorkerPipeline(broken, 1, start_timeout_s=120)
+
+
+def test_errors_raised_in_a_worker_come_back_and_the_worker_stays_in_the_pool(pool: WorkerPipeline):
+    """Issue 35: two 1,001-character questions to /api/qa/full used to leave both workers
+    out of the pool (their QuestionTooLong could not be unpickled)."""
+    from core.errors import QuestionTooLong
+
+    before = sorted(pool.pids())
+    for _ in range(2 * pool.workers + 1):
+        with pytest.raises(QuestionTooLong) as raised:
+            pool.candidates("x" * 1001)
+        assert (raised.value.length, raised.value.limit) == (1001, 1000)
+    assert sorted(pool.pids()) == before  # nobody was killed or replaced
+    turn = pool.answer("Where was Albert Einstein born?")
+    assert turn.answered and turn.answers[0].id == "Q3012"
 
 
 def test_an_idle_worker_gives_freed_memory_back_and_a_busy_one_does_not(monkeypatch: pytest.MonkeyPatch):
