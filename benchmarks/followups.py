@@ -3,7 +3,7 @@ asked through the real pipeline, the second turn with the first's context, as th
 them.  Prints the share of follow-ups answered right, wrong and not at all, and whether
 unrelated second questions stayed unglued.
 
-    python benchmarks/followups.py [--lang de] [--verbose]
+    python benchmarks/followups.py [--lang de] [--verbose] [--no-context]
 
 Outcomes as :mod:`evaluation.followups` counts them.  The KG and cache come from the
 ``KGQA_*`` environment (as ``kgqa serve``).
@@ -28,6 +28,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", help="only the conversations in this language")
     parser.add_argument("--verbose", action="store_true", help="one line per conversation")
+    parser.add_argument("--no-context", action="store_true",
+                        help="the baseline: each second question asked on its own, as before issue 36")
     args = parser.parse_args()
     from service.factory import build_pipeline
 
@@ -36,7 +38,7 @@ def main() -> int:
     conversations = [c for c in load() if not args.lang or c["lang"] == args.lang]
     outcomes = []
     for conversation in conversations:
-        outcome = run(pipeline, conversation)
+        outcome = run(pipeline, conversation, with_context=not args.no_context)
         outcomes.append(outcome)
         if args.verbose:
             second = outcome.second

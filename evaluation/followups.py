@@ -43,11 +43,12 @@ def load(path: Path = DATA) -> list[dict[str, Any]]:
     return conversations
 
 
-def run(pipeline: Answerer, conversation: dict[str, Any]) -> Outcome:
-    """Ask both turns, the second with the first's context."""
+def run(pipeline: Answerer, conversation: dict[str, Any], *, with_context: bool = True) -> Outcome:
+    """Ask both turns, the second with the first's context (``with_context=False``: on its
+    own, as the chat did before issue 36: the baseline)."""
     first_q, second_q = conversation["turns"]
     first = pipeline.answer(first_q)
-    second = pipeline.answer(second_q, context=context_after(first, None))
+    second = pipeline.answer(second_q, context=context_after(first, None) if with_context else None)
     ids = {a.id for a in second.answers}
     if not second.answered:
         outcome = "abstained"
