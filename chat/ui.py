@@ -81,6 +81,7 @@ CSS = """
   user-select: none; -webkit-user-select: none; vertical-align: .35em; line-height: 1.4; }
 .kgqa-answer .kgqa-more { opacity: .75; }
 .kgqa-answer .kgqa-notice { font-size: .85em; opacity: .75; font-style: italic; }
+.kgqa-answer .kgqa-followup { font-size: .8em; opacity: .7; font-style: italic; margin: 0 0 .35em 0; }
 .kgqa-starting { opacity: .75; font-style: italic; }
 .kgqa-answer details.kgqa-how { margin-top: .6em; font-size: .85em; }
 .kgqa-answer details.kgqa-how summary { cursor: pointer; opacity: .8; }
