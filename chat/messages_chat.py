@@ -57,7 +57,7 @@ NEW_MESSAGES: dict[str, dict[str, str]] = {
         "it": "Nuova conversazione", "pt": "Nova conversa",
     },
     "too_long_kept": {
-        "en": "Your question has {length} characters; the limit is {limit}. It is still in the box: please "
+        "en": "Your question is too long: {length} characters, the limit is {limit}. It is still in the box: please "
               "shorten it.",
         "de": "Ihre Frage hat {length} Zeichen; erlaubt sind {limit}. Sie steht noch im Eingabefeld: bitte "
               "kürzen Sie sie.",

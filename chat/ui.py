@@ -545,6 +545,9 @@ def _renderer(pipeline: Pipeline | WorkerPipeline, raw: str) -> Callable[[Turn, 
     """The chat's answer message for a turn (with the input notices of ``raw``)."""
 
     def render(turn: Turn, turn_id: str) -> str:
+        if turn.message_key == "too_long":  # the chat leaves the question in the box: say so, with its length
+            turn.message_key = "too_long_kept"
+            turn.message_args = {**turn.message_args, "length": len(raw)}
         return render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
 
     return render
