@@ -255,11 +255,21 @@ def test_a_log_of_the_first_schema_is_migrated_and_keeps_its_turns(log_path: Pat
         log.log_turn(pipeline.answer("Where was Albert Einstein born?"), session_id="old")
     with sqlite3.connect(log_path) as db:  # the version-1 table had no rejected column
         db.execute("ALTER TABLE turns DROP COLUMN rejected")
+        db.execute("ALTER TABLE turns DROP COLUMN context")
         db.execute("PRAGMA user_version=1")
     with SessionLog(log_path) as log:
         [old] = list(log.turns("old"))
-        assert old["rejected"] == [] and old["question"] == "Where was Albert Einstein born?"
+        assert old["rejected"] == [] and old["context"] is None and old["question"] == "Where was Albert Einstein born?"
         log.log_turn(pipeline.answer("Ist Berlin eine Stadt?"), session_id="new")
         assert [t["question"] for t in log.turns("new")] == ["Ist Berlin eine Stadt?"]
     with sqlite3.connect(log_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_a_follow_ups_context_is_logged(log_path: Path, pipeline: Pipeline) -> None:
+    from qa.context import Context
+
+    turn = pipeline.answer("Where was Albert Einstein born?", context=Context(subject="Q937", answers=("Q3012",)))
+    with SessionLog(log_path) as log:
+        [row] = [log.get_turn(log.log_turn(turn, session_id="s"))]
+    assert row is not None and row["context"] == turn.context and row["context"]["given"]["subject"] == "Q937"
