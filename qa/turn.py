@@ -4,7 +4,7 @@ layer words the key, :func:`chat.messages.turn_message`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -147,7 +147,8 @@ class Turn:
         candidates = [CandidateView(**{**c, "entities": tuple(c["entities"]), "properties": tuple(c["properties"]),
                                        "compared": Compared(**c["compared"]) if c.get("compared") else None})
                       for c in data["candidates"]]
-        plain = {k: v for k, v in data.items() if k not in ("answers", "candidates", "status", "names")}
+        known = {f.name for f in fields(cls)}  # a reply may carry more (``/api/ask``'s next_context)
+        plain = {k: v for k, v in data.items() if k in known and k not in ("answers", "candidates", "status", "names")}
         return cls(**plain, answers=answers, candidates=candidates, status=Status(data["status"]),
                    names={k: (v[0], v[1]) for k, v in data.get("names", {}).items()})
 

@@ -40,10 +40,10 @@ from starlette.requests import ClientDisconnect
 from core.errors import BackendError, InputError, KGError, is_service_fault
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import TurnNotLogged, answer_and_log
-from qa.context import Context
+from qa.context import Context, context_after
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
-from qa.turn import Status
+from qa.turn import Status, Turn
 from service.doors import LOOPBACK_HOSTS, host_allowed
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
@@ -287,20 +287,32 @@ def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], session_lo
          session_id: str) -> JSONResponse:
     """``kgqa ask``'s turn, answered (and logged, source ``cli``, unless ``log=off``) here:
     form ``question``, ``lang`` (the question's), ``validator=off``, ``context`` (JSON: the
-    previous turn's ``context`` as :meth:`qa.context.Context.to_json` writes it, for a
-    follow-up question; anything else is ignored)."""
+    previous reply's ``next_context``, for a follow-up question; anything else is ignored).
+    The reply is the turn's JSON plus ``next_context``."""
     lang = (params.get("lang") or "").strip().lower()
     given = lang if lang in SUPPORTED_LANGUAGES else None
     try:
         done = answer_and_log(pipeline, params.get("question"), given,
                               session_log if params.get("log") != "off" else None,
-                              render=lambda turn, _turn_id: turn.to_json(), session_id=session_id, source="cli",
+                              render=_with_next_context(_context(params.get("context"))), session_id=session_id,
+                              source="cli",
                               use_validator=params.get("validator") != "off", question_lang=given,
                               context=_context(params.get("context")))
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)
         return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
     return _json(done.shown)
+
+
+def _with_next_context(given: Context | None) -> Callable[[Turn, str], dict[str, Any]]:
+    """The turn's JSON plus ``next_context``: what to send back as ``context`` with the next
+    question of the conversation (``null``: nothing to refer to)."""
+
+    def render(turn: Turn, _turn_id: str) -> dict[str, Any]:
+        after = context_after(turn, given)
+        return {**turn.to_json(), "next_context": after.to_json() if after else None}
+
+    return render
 
 
 def _context(raw: str | None) -> Context | None:
