@@ -481,10 +481,11 @@ class Pipeline:
         items = []
         for t in terms:
             if t.kind == "uri":
-                label, label_lang = names.get(t.value, (None, None))
-                if not label:  # a value without a name is never an answer (issue 36)
+                if t.value in names and not names[t.value][0]:  # a value without a name is never an answer
                     continue
-                items.append(AnswerItem(t.value, local_id(t.value), label, label_lang))
+                label, label_lang = names.get(t.value, (None, None))  # absent: the names could not be read
+                qid = local_id(t.value)
+                items.append(AnswerItem(t.value, qid, label or qid or t.value, label_lang))
             else:
                 items.append(AnswerItem(t.value, None, t.value, t.lang, t.datatype, "literal"))
         if len(items) < len(terms):
