@@ -8,6 +8,7 @@ are ids (the Chatbot sanitizes the HTML it shows in any case)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ STORAGE_KEY = "kgqa-conversation-v1"
 MAX_MESSAGES = 200
 MAX_CONTENT_CHARS = 200_000
 ROLES = frozenset({"user", "assistant"})
+_SESSION_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Kept:
 
     history: list[dict[str, Any]] = field(default_factory=list)
     context: Context | None = None
+    session_id: str | None = None  # the session log's id of the conversation (its turns stay one session)
 
 
 def ignored_input(question: str | None) -> bool:
@@ -32,10 +35,13 @@ def ignored_input(question: str | None) -> bool:
     return not (question or "").strip()
 
 
-def stored_value(history: list[dict[str, Any]], context: Context | None) -> dict[str, Any]:
-    """What the browser keeps: the last :data:`MAX_MESSAGES` messages and the context."""
+def stored_value(history: list[dict[str, Any]], context: Context | None,
+                 session_id: str | None = None) -> dict[str, Any]:
+    """What the browser keeps: the last :data:`MAX_MESSAGES` messages, the context and the
+    session id (after a reload the conversation stays one session in the log, and its
+    answers can still be rated)."""
     return {"history": [{"role": m["role"], "content": m["content"]} for m in history[-MAX_MESSAGES:]],
-            "context": context.to_json() if context else None}
+            "context": context.to_json() if context else None, "session_id": session_id if history else None}
 
 
 def restore(stored: object) -> Kept:
@@ -47,4 +53,6 @@ def restore(stored: object) -> Kept:
     history = [{"role": m["role"], "content": m["content"]} for m in (messages if isinstance(messages, list) else [])
                if isinstance(m, dict) and m.get("role") in ROLES and isinstance(m.get("content"), str)
                and len(m["content"]) <= MAX_CONTENT_CHARS][-MAX_MESSAGES:]
-    return Kept(history, Context.from_json(stored.get("context")) if history else None)
+    session_id = stored.get("session_id")
+    return Kept(history, Context.from_json(stored.get("context")) if history else None,
+                session_id if history and isinstance(session_id, str) and _SESSION_ID.match(session_id) else None)

@@ -286,6 +286,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             if not state.history:  # a reload: the conversation the browser kept (chat.conversation)
                 kept = restore(stored)
                 state.history, state.context = kept.history, kept.context
+                state.session_id = kept.session_id or state.session_id
             history = list(state.history)
         return (state, *ui_updates(state.ui_lang, AUTO, history=history))
 
@@ -407,7 +408,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         while time.monotonic() < deadline:
             with state.lock:
                 if not state.draining and not state.pending:
-                    return gr.update(value=list(state.history)), stored_value(state.history, state.context)
+                    return (gr.update(value=list(state.history)),
+                            stored_value(state.history, state.context, state.session_id))
                 undrained = not state.draining and bool(state.pending)
             now = time.monotonic()
             undrained_since = (undrained_since or now) if undrained else None
@@ -448,6 +450,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             state.turn_ids.clear()
             state.history.clear()
             state.context = None
+            state.session_id = new_session_id()  # a new conversation is a new session in the log
         return state, gr.update(value=[]), stored_value([], None)
 
     def on_language(lang_value: str, state: ChatState | None, request: gr.Request = None):

@@ -50,8 +50,9 @@ def test_an_unrelated_second_question_is_answered_on_its_own(chat: Chat) -> None
     assert "Moscow" in answer.inner_text() and answer.locator(".kgqa-followup").count() == 0
 
 
-def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Chat) -> None:
-    chat.ask("Where was Albert Einstein born?")
+def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Chat, tiny_app: App) -> None:  # noqa: F811
+    first = chat.ask("Where was Albert Einstein born?")
+    first_id = next(c for c in (first.get_attribute("class") or "").split() if c.startswith("kgqa-turn-"))[10:]
     chat.page.reload()
     chat.page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
     chat.page.wait_for_function("document.querySelectorAll('.kgqa-answer').length === 1", timeout=30_000)
@@ -59,6 +60,10 @@ def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Cha
     assert "Ulm" in chat.page.locator(".kgqa-answer").first.inner_text()
     follow = chat.ask("And what is his occupation?")  # the context came back with the history
     assert "physicist" in follow.inner_text() and follow.locator(".kgqa-followup").count() == 1
+    follow_id = next(c for c in (follow.get_attribute("class") or "").split() if c.startswith("kgqa-turn-"))[10:]
+    sessions = {s for (s,) in tiny_app.rows("SELECT session_id FROM turns WHERE turn_id IN (?, ?)",
+                                              (first_id, follow_id))}
+    assert len(sessions) == 1  # one conversation, one session in the log, across the reload
     chat.page.locator("#kgqa-new").click()
     chat.page.wait_for_function("document.querySelectorAll('.kgqa-answer').length === 0", timeout=30_000)
     time.sleep(1.0)

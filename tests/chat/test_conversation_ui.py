@@ -58,17 +58,20 @@ def test_new_conversation_forgets_the_messages_and_the_context(app_and_log) -> N
     state = ChatState()
     _ask(app, state, "Where was Albert Einstein born?")
     assert state.context is not None and state.context.subject == "Q937"
+    before = state.session_id
     state, chat_update, stored = _fn(app, "on_clear")(state)
-    assert state.history == [] and state.context is None
-    assert chat_update["value"] == [] and stored == {"history": [], "context": None}
+    assert state.history == [] and state.context is None and state.session_id != before
+    assert chat_update["value"] == [] and stored == {"history": [], "context": None, "session_id": None}
     history = _ask(app, state, "And when was he born?")
     assert "kgqa-referent-" not in history[-1]["content"]  # nothing to refer to any more
 
 
 def test_what_the_browser_keeps_comes_back_checked() -> None:
     history = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
-    kept = restore(stored_value(history, Context(subject="Q937", answers=("Q3012",))))
+    kept = restore(stored_value(history, Context(subject="Q937", answers=("Q3012",)), "ab" * 16))
     assert kept.history == history and kept.context == Context(subject="Q937", answers=("Q3012",))
+    assert kept.session_id == "ab" * 16
+    assert restore({**stored_value(history, None), "session_id": "x' OR 1=1"}).session_id is None
     forged = {"history": [{"role": "system", "content": "x"}, {"role": "user", "content": 3}, "x"],
               "context": {"subject": "Q1 } DROP"}}
     assert restore(forged).history == [] and restore(forged).context is None
