@@ -2,48 +2,23 @@
 
 Every example is one the current pipeline answers correctly on the embedded KG
 (``tests/chat/test_examples.py`` asks each one through the real pipeline and checks the
-expected Wikidata ids).  Languages with no example the pipeline answers yet show the
-English ones, under a heading that says so.
+expected Wikidata ids); each language's are in ``lang/<code>/examples.py``.  Languages with
+no example the pipeline answers yet show the English ones, under a heading that says so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from chat.messages import MESSAGES, message
+from lang import SUPPORTED
+from lang import get as language
+from lang.base import Example
 
+__all__ = ["EXAMPLES", "Example", "example_questions", "examples_label", "placeholder"]
 
-@dataclass(frozen=True)
-class Example:
-    """A question and the Wikidata ids its answer must be."""
-
-    question: str
-    expected: frozenset[str]
-
-
-def _ex(question: str, *qids: str) -> Example:
-    return Example(question, frozenset(qids))
-
-
-SWISS_LANGUAGES = ("Q188", "Q652", "Q150")  # German, Italian, French
-
-EXAMPLES: dict[str, tuple[Example, ...]] = {
-    "en": (_ex("Where was Albert Einstein born?", "Q3012"), _ex("What is the capital of Germany?", "Q64"),
-           _ex("What is the official language of Switzerland?", *SWISS_LANGUAGES),
-           _ex("Where was Fernando Pessoa born?", "Q597")),
-    "de": (_ex("Was ist die Hauptstadt von Polen?", "Q270"),
-           _ex("Welche Amtssprache hat die Schweiz?", *SWISS_LANGUAGES)),
-    "ru": (_ex("Где родился Альберт Эйнштейн?", "Q3012"), _ex("Какая столица Германии?", "Q64")),
-    "zh": (_ex("瑞士的官方语言是什么？", *SWISS_LANGUAGES),),
-    "ja": (_ex("スイスの公用語は何ですか？", *SWISS_LANGUAGES),),
-    "fr": (_ex("Quelle est la capitale de l'Espagne ?", "Q2807"),),
-    "it": (_ex("Dove è nato Albert Einstein?", "Q3012"),
-           _ex("Quali sono le lingue ufficiali della Svizzera?", *SWISS_LANGUAGES)),
-    "pt": (_ex("Onde nasceu Fernando Pessoa?", "Q597"), _ex("Onde nasceu Albert Einstein?", "Q3012")),
-    "es": (_ex("¿Cuál es la capital de Italia?", "Q220"), _ex("¿Dónde nació Albert Einstein?", "Q3012")),
-    "uk": (_ex("Яка столиця Франції?", "Q90"), _ex("Яка офіційна мова України?", "Q8798")),
-}
-"""Examples in their own language; a language missing here shows the English ones."""
+EXAMPLES: dict[str, tuple[Example, ...]] = {code: language(code).examples for code in SUPPORTED
+                                            if language(code).examples}
+"""Examples in their own language (``lang/<code>/examples.py``); a language missing here
+shows the English ones."""
 
 
 def example_questions(lang: str, limit: int = 4) -> list[str]:

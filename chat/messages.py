@@ -66,7 +66,6 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _plural("and_more", "and {n} more",
             "and {n} more", count="n"),
     _text("label_fallback", "No label in your language; shown in {language}."),
-    _text("no_label", "No label in any language; shown by its Wikidata id."),
     _text("how_found", "How I found this"),
     _text("how_not_found", "Why I don't know"),
     _text("expl_sparql", "SPARQL query"),
@@ -125,6 +124,19 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _text("ui_placeholder_example", "Ask a question, e.g. “{example}”"),
     _text("unnamed", "(no name in my data)"),
     _text("ui_examples_english", "Try one of these"),
+    _text("second_part",
+          "You asked two questions at once; this answers the first. The second, “{second}”, is answered on its own."),
+    _text("followup_about", "Read as a follow-up about {name}: “{question}”"),
+    _text("unsupported_language",
+          "This looks like {language}, which I do not speak yet. I can answer in: {supported}."),
+    _text("ui_new_conversation", "New conversation"),
+    _text("too_long_kept",
+          "Your question is too long: {length} characters, the limit is {limit}. It is still in the box: please shorten it."),
+    _text("yes_sentence", "Yes: {object} is the {property} of {subject}."),
+    _text("no_sentence", "No: {object} is not the {property} of {subject}."),
+    _text("badge_fallback", "The name in {language}: I have none in your language."),
+    _text("ui_knows",
+          "I know {facts} facts about {entities} people, places, countries and works, taken from Wikidata: where and when someone was born or died, capitals, languages, authors, members, dates and numbers. I answer in {languages} languages, and you can follow up (“and where did he die?”). Many facts are missing, so I often say “I don't know” rather than guess."),
 )}
 # ---- end of the messages ----
 

@@ -245,16 +245,15 @@ def _answer_html(item: AnswerItem, lang: str) -> str:
 
 
 def _mark_html(label_lang: str | None, lang: str) -> str:
-    """The fallback marker for a name not in the user's language (empty when it is)."""
-    if label_lang and _base(label_lang) == _base(lang):
+    """The badge of a name not in the user's language: a small "EN" apart from the word, its
+    tooltip saying why (not copied with the name); none when the name is in the user's
+    language, or is the KG's own label (no language)."""
+    if not label_lang or _base(label_lang) == _base(lang):
         return ""
     ui = ui_language(lang)
-    if label_lang:
-        title = message("label_fallback", ui, language=language_name(label_lang, ui))
-        mark = _base(label_lang)
-    else:
-        title, mark = message("no_label", ui), "id"
-    return f'<sup class="kgqa-fallback" title="{escape(title)}">{escape(mark)}</sup>'
+    title = message("badge_fallback", ui, language=language_name(label_lang, ui))
+    return (f' <sup class="kgqa-fallback kgqa-badge" title="{escape(title)}" aria-label="{escape(title)}">'
+            f'{escape(_base(label_lang).upper())}</sup>')
 
 
 def name_html(item_id: str, turn: Turn) -> str:
@@ -351,6 +350,9 @@ def answer_html(turn: Turn) -> str:
     kept = next((c for c in turn.candidates if c.kept), None)
     line = understood_line_html(turn, kept) if kept is not None else None
     if turn.boolean is not None:
+        sentence = boolean_sentence_html(turn, kept) if kept is not None else None
+        if sentence is not None:
+            return f'<p class="kgqa-boolean"><strong>{sentence}</strong></p>'
         intro = f'<p class="kgqa-understood">{line}</p>' if line else ""
         return f'{intro}<p class="kgqa-boolean"><strong>{escape(format_boolean(turn.boolean, lang))}</strong></p>'
     shown = turn.answers[:LIST_LIMIT]
@@ -362,6 +364,25 @@ def answer_html(turn: Turn) -> str:
                 f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>')
     return (f'<p class="kgqa-intro">{escape(turn_message(turn))}</p>'
             f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
+
+
+TYPE_PROPERTIES = frozenset({"P31", "P279"})
+""""Is Berlin a city?": a class, not a value of the subject (read as "Yes." under what was understood)."""
+
+
+def boolean_sentence_html(turn: Turn, view: CandidateView) -> str | None:
+    """A yes/no answer as a sentence with its subject: "Yes: Vienna is the capital of
+    Austria." (the kept question's subject, property and object, in its triple's order);
+    ``None`` when the kept candidate does not name exactly those, or one has no name."""
+    if turn.boolean is None or len(view.entities) != 2 or not view.properties or view.properties[0] in TYPE_PROPERTIES:
+        return None
+    subject, obj = view.entities
+    ids = (subject, view.properties[0], obj)
+    if any(not turn.names.get(i, (None, None))[0] for i in ids):
+        return None
+    key = "yes_sentence" if turn.boolean else "no_sentence"
+    return message_html(key, ui_language(turn.lang), subject=name_html(subject, turn),
+                        property=name_html(view.properties[0], turn), object=name_html(obj, turn))
 
 
 def _percent(value: float, lang: str, pattern: str = "#,##0.#%") -> str:
@@ -482,13 +503,41 @@ def notices_html(keys: Iterable[str], lang: str) -> str:
     return "".join(f'<p class="kgqa-notice">{escape(message(k, ui))}</p>' for k in keys)
 
 
+def conversation_html(turn: Turn) -> str:
+    """"Read as a follow-up about Mozart: …" when the question was tied to the previous
+    turn (:mod:`qa.context`), else nothing."""
+    resolution = (turn.context or {}).get("resolution") if (turn.context or {}).get("tied") else None
+    if not resolution or turn.status not in (Status.OK, Status.ABSTAINED, Status.NO_CANDIDATES):
+        return ""
+    text = message("followup_about", ui_language(turn.lang), name=resolution["name"],
+                   question=resolution["question"])
+    referent = re.sub(r"[^A-Za-z0-9]", "", str(resolution["referent"]))
+    return f'<p class="kgqa-followup kgqa-referent-{referent}">{escape(text)}</p>'
+
+
+def unsupported_html(turn: Turn) -> str:
+    """"This looks like Polish, which I do not speak yet …" in the UI's language and, below,
+    in English (once when the UI speaks English)."""
+    code = str(turn.message_args.get("code", ""))
+    supported = str(turn.message_args.get("supported", ""))
+    texts = {ui: message("unsupported_language", ui, language=language_name(code, ui), supported=supported)
+             for ui in (ui_language(turn.lang), "en")}
+    return "".join(f'<p class="kgqa-unsupported" lang="{escape(ui)}" data-lang="{escape(code)}">{escape(text)}</p>'
+                   for ui, text in texts.items())
+
+
 def render_html(turn: Turn, *, notices: Sequence[str] = (), threshold: float | None = None,
                 turn_id: str | None = None) -> str:
     """The chat's one answer message as a single line of safe HTML.
 
     ``turn_id`` (hex) is carried as a ``kgqa-turn-<id>`` class so feedback finds its turn.
     """
-    parts = [notices_html(notices, turn.lang), answer_html(turn)]
+    parts = [notices_html(notices, turn.lang), conversation_html(turn), answer_html(turn)]
+    if turn.message_key == "unsupported_language":
+        parts = [notices_html(notices, turn.lang), unsupported_html(turn)]
+    if turn.second_part:
+        parts.append(f'<p class="kgqa-notice kgqa-second-part">'
+                     f'{escape(message("second_part", ui_language(turn.lang), second=turn.second_part))}</p>')
     if turn.status not in (Status.BAD_INPUT, Status.SERVICE_ERROR, Status.ERROR, Status.RATE_LIMITED, Status.BUSY):
         parts.append(explanation_html(turn, threshold=threshold))
     lang = escape(ui_language(turn.lang))

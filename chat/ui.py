@@ -33,7 +33,9 @@ from typing import Any
 import gradio as gr
 from starlette.middleware import Middleware
 
+from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
+from chat.knows import KGSize, count_in_background, kg_size
 from chat.messages import message
 from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
 from chat.sessions import MAX_WAITING, Backlog, Sessions
@@ -43,6 +45,7 @@ from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from lang import get as language
 from qa.answer import TurnNotLogged, answer_and_log
+from qa.context import Context, context_after
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
@@ -74,9 +77,12 @@ CSS = """
 #kgqa-header .kgqa-status { margin: .4em 0 0 0; font-size: .85em; opacity: .75; }
 #kgqa-header .kgqa-validator-unavailable, .kgqa-answer .kgqa-validator-unavailable {
   color: #b45309; font-weight: 600; opacity: 1; }
-.kgqa-answer .kgqa-fallback { font-size: .65em; opacity: .6; margin-left: .15em; font-weight: 400; }
+.kgqa-answer .kgqa-fallback { font-size: .6em; opacity: .75; font-weight: 600; letter-spacing: .03em;
+  border: 1px solid currentColor; border-radius: .7em; padding: 0 .4em; margin-left: .1em; cursor: help;
+  user-select: none; -webkit-user-select: none; vertical-align: .35em; line-height: 1.4; }
 .kgqa-answer .kgqa-more { opacity: .75; }
 .kgqa-answer .kgqa-notice { font-size: .85em; opacity: .75; font-style: italic; }
+.kgqa-answer .kgqa-followup { font-size: .8em; opacity: .7; font-style: italic; margin: 0 0 .35em 0; }
 .kgqa-starting { opacity: .75; font-style: italic; }
 .kgqa-answer details.kgqa-how { margin-top: .6em; font-size: .85em; }
 .kgqa-answer details.kgqa-how summary { cursor: pointer; opacity: .8; }
@@ -89,11 +95,19 @@ CSS = """
   white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: break-all; max-width: 100%; }
 .kgqa-answer details.kgqa-developer { margin-top: .4em; }
 .kgqa-answer .kgqa-understood a.kgqa-name { font-weight: 600; }
-#kgqa-chat { height: min(60vh, 640px) !important; min-height: 240px; }
+#kgqa-chat { height: min(46vh, 520px) !important; min-height: 220px; }
+#kgqa-header details.kgqa-developer-view { margin-top: .3em; font-size: .8em; opacity: .8; }
+#kgqa-header details.kgqa-developer-view summary { cursor: pointer; }
+#kgqa-header .kgqa-knows { max-width: 70em; }
+#kgqa-new { min-width: 0; }
 @media (max-width: 600px) {
-  #kgqa-chat { height: 52vh !important; }
-  #kgqa-header h1 { font-size: 1.25em; }
-  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; }
+  #kgqa-chat { height: 40vh !important; min-height: 180px; }
+  #kgqa-header h1 { font-size: 1.1em; margin-bottom: .1em; }
+  #kgqa-header .kgqa-subtitle, #kgqa-header details.kgqa-developer-view { display: none; }
+  #kgqa-header .kgqa-knows { font-size: .78em; margin-top: .2em; display: -webkit-box; -webkit-line-clamp: 3;
+    -webkit-box-orient: vertical; overflow: hidden; }
+  .gradio-container { padding-left: 6px !important; padding-right: 6px !important; padding-top: 4px !important; }
+  #kgqa-examples .label, #kgqa-examples label { font-size: .8em; }
 }
 """
 
@@ -124,12 +138,15 @@ class ChatState:
     pending: deque[tuple[str, str, str]] = field(default_factory=deque)  # (question, selector value, client key)
     draining: bool = False
     header_starting: bool = False  # the header still says "starting…": refresh it with the next answer
+    context: Context | None = None  # what the last answered turn was about: a follow-up refers to it (qa.context)
+    second_part: str | None = None  # the second part of the two-part question just answered: asked next
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatState:
         """A copy with its own lock (a lock cannot be copied)."""
         return ChatState(self.session_id, self.ui_lang, self.question_lang, dict(self.turn_ids),
-                         [dict(m) for m in self.history], deque(self.pending), self.draining)
+                         [dict(m) for m in self.history], deque(self.pending), self.draining,
+                         context=self.context)
 
 
 # ---------------------------------------------------------------- helpers
@@ -174,17 +191,30 @@ def turn_id_of(content: object) -> str | None:
 
 
 def header_html(lang: str, pipeline: Pipeline | WorkerPipeline, settings: Settings) -> str:
-    """Title, subtitle and the backend / KG / validator status line (escaped)."""
+    """Title, subtitle, what the chat knows in plain words (the KG's size, the kinds of facts,
+    the languages), and the backend / KG / validator status in a developer view (escaped)."""
     ui = ui_language(lang)
     kg = settings.kg_endpoint or settings.kg_profile or f"embedded ({settings.kg_source.name})"
     state = pipeline.validator_state
     status = message("ui_status", ui, backend=pipeline.backend.name, kg=kg)
     return (f'<div id="kgqa-header-inner" lang="{escape(ui)}"><h1>{escape(message("ui_title", ui))}</h1>'
             f'<p class="kgqa-subtitle">{escape(message("ui_subtitle", ui))}</p>'
-            f'<p class="kgqa-welcome">{escape(message("ui_welcome", ui))}</p>'
+            f'<p class="kgqa-welcome kgqa-knows">{escape(knows_text(ui, kg_size(settings)))}</p>'
+            f'<details class="kgqa-developer-view"><summary>{escape(message("expl_developer", ui))}</summary>'
             f'<p class="kgqa-status">{escape(status)} · '
             f'<span class="kgqa-validator-{escape(state)}" data-validator="{escape(state)}">'
-            f"{escape(validator_state_text(state, ui))}</span></p></div>")
+            f"{escape(validator_state_text(state, ui))}</span></p></details></div>")
+
+
+def knows_text(ui: str, size: KGSize | None) -> str:
+    """"I know 2,147,529 facts about 156,323 people, places … I answer in 19 languages …",
+    numbers in the UI language's way; without a count, the plain welcome."""
+    if size is None:
+        return message("ui_welcome", ui)
+    from babel.numbers import format_decimal
+
+    return message("ui_knows", ui, facts=format_decimal(size.facts, locale=ui),
+                   entities=format_decimal(size.entities, locale=ui), languages=len(SUPPORTED_LANGUAGES))
 
 
 def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]]:
@@ -215,6 +245,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     one rate limit (chat and ``/ask`` share it; pass the same one to the API to share it
     with ``/api/qa/full`` and ``/gerbil``), keyed by client address."""
     limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
+    count_in_background(settings)  # what the first screen says the chat knows (its KG's size)
     sessions: Sessions[ChatState] = Sessions(ChatState)
     backlog = Backlog(max_waiting)
     share = InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)) if limiter.limiter.enabled else None
@@ -229,7 +260,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         if history is not None:
             chat_update["value"] = history
         if not changed:
-            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update, gr.skip(), gr.skip())
+            return (gr.skip(), gr.skip(), gr.skip(), gr.skip(), chat_update, gr.skip(), gr.skip(), gr.skip())
         return (
             header_html(ui, pipeline, settings),
             gr.update(placeholder=placeholder(ui)),
@@ -238,6 +269,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             chat_update,
             gr.update(samples=[[q] for q in example_questions(ui)], label=examples_label(ui)),
             gr.update(choices=language_choices(ui, "ui_question_auto"), label=message("ui_question_language", ui)),
+            gr.update(value=message("ui_new_conversation", ui)),
         )
 
     def session(request: gr.Request | None, given: ChatState | None = None) -> ChatState:
@@ -248,18 +280,28 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return given or ChatState()
         return sessions.get(key, lambda: ChatState(ui_lang=accept_language(request.headers.get("accept-language"))))
 
-    def on_load(request: gr.Request) -> tuple[Any, ...]:
+    def on_load(stored: object, request: gr.Request) -> tuple[Any, ...]:
         state = session(request)
         state.header_starting = not pipeline_ready(pipeline)
-        return (state, *ui_updates(state.ui_lang, AUTO))
+        with state.lock:
+            if not state.history:  # a reload: the conversation the browser kept (chat.conversation)
+                kept = restore(stored)
+                state.history, state.context = kept.history, kept.context
+                state.session_id = kept.session_id or state.session_id
+            history = list(state.history)
+        return (state, *ui_updates(state.ui_lang, AUTO, history=history))
 
     def add_user(question: str | None, lang_value: str | None, state: ChatState | None,
                  request: gr.Request | None = None):
         question = valid_unicode(question)  # before anything else sees it (lone surrogates -> U+FFFD)
         state = session(request, state)
-        asked = bool((question or "").strip())
+        if ignored_input(question):  # empty or spaces only: nothing to answer, no message (issue 36)
+            with state.lock:
+                return list(state.history), gr.update(), state
+        keep = len(question or "") > settings.max_question_chars  # refused as too long: left in the box to shorten
+        asked = True
         ui = ui_language(_selected(lang_value) or state.ui_lang)
-        key, refused = admission.admit(request, question, ui) if asked else ("", None)
+        key, refused = admission.admit(request, question, ui)
         with state.lock:
             if refused is None:
                 state.pending.append((question or "", lang_value or AUTO, key))
@@ -274,7 +316,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     state.turn_ids[len(state.history) - 1] = turn_id
         with state.lock:
             history = list(state.history)
-        return history, gr.update(value=""), state
+        return history, gr.update() if keep else gr.update(value=""), state
 
     def answer_one(raw: str, selected: str | None, state: ChatState,
                    request: gr.Request | None) -> tuple[str, str | None, str]:
@@ -293,12 +335,16 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                                   render=_renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
                                   fallback_lang=state.ui_lang, client_ip=client_ip,
-                                  question_lang=state.question_lang)
+                                  question_lang=state.question_lang, context=state.context)
         except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
             ui = ui_language(exc.turn.lang)
             return (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
                     f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>'), None, ui
+        if refused is None and done.turn.status != Status.BAD_INPUT:
+            with state.lock:
+                state.context = context_after(done.turn, state.context)
+                state.second_part = done.turn.second_part if done.turn.status == Status.OK else None
         return done.shown, done.turn_id, ui_language(done.turn.lang)
 
     def respond(lang_value: str | None, state: ChatState | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
@@ -330,12 +376,18 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                 try:
                     html, turn_id, _ = answer_one(raw, selected, state, request)
                 finally:
-                    if raw.strip():
+                    if key == SECOND_PART:  # counted in the backlog only (not a client's own question)
+                        backlog.done()
+                    elif raw.strip():
                         admission.done(key)
                 with state.lock:
                     state.history.append({"role": "assistant", "content": html})
                     if turn_id:
                         state.turn_ids[len(state.history) - 1] = turn_id
+                    second, state.second_part = state.second_part, None
+                    if second and backlog.try_add():  # a two-part question's second part: asked next, as a follow-up
+                        state.pending.appendleft((second, asked_lang, SECOND_PART))
+                        state.history.append({"role": "user", "content": render_question_html(second)})
                     history = list(state.history)
                     refresh, state.header_starting = state.header_starting, False
                 # the UI language stays as the selector (else the browser) set it; the header
@@ -357,7 +409,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         while time.monotonic() < deadline:
             with state.lock:
                 if not state.draining and not state.pending:
-                    return gr.update(value=list(state.history))
+                    return (gr.update(value=list(state.history)),
+                            stored_value(state.history, state.context, state.session_id))
                 undrained = not state.draining and bool(state.pending)
             now = time.monotonic()
             undrained_since = (undrained_since or now) if undrained else None
@@ -367,7 +420,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                 await asyncio.to_thread(lambda: list(respond(AUTO, state, request)))
                 continue
             await asyncio.sleep(0.2)
-        return gr.skip()
+        return gr.skip(), gr.skip()
 
     def forget(request: gr.Request) -> None:
         """The tab was closed: drop its state."""
@@ -390,12 +443,16 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             return
         gr.Info(message("feedback_thanks", state.ui_lang), duration=2)
 
-    def on_clear(state: ChatState | None, request: gr.Request = None) -> ChatState:
+    def on_clear(state: ChatState | None, request: gr.Request = None) -> tuple[ChatState, Any, Any]:
+        """The chat's trash button and "New conversation": an empty conversation, here and in
+        the browser's storage (the next question refers to nothing before it)."""
         state = session(request, state)
         with state.lock:
             state.turn_ids.clear()
             state.history.clear()
-        return state
+            state.context = None
+            state.session_id = new_session_id()  # a new conversation is a new session in the log
+        return state, gr.update(value=[]), stored_value([], None)
 
     def on_language(lang_value: str, state: ChatState | None, request: gr.Request = None):
         state = session(request, state)
@@ -413,9 +470,10 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
 
     with gr.Blocks(title="KGQA", analytics_enabled=False) as app:
         state = gr.State(None)
+        stored = gr.BrowserState(stored_value([], None), storage_key=STORAGE_KEY)
         header = gr.HTML(header_html("en", pipeline, settings), elem_id="kgqa-header")
         chatbot = gr.Chatbot(
-            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="60vh",
+            value=[], elem_id="kgqa-chat", label=message("ui_chat_label", "en"), height="46vh", show_label=False,
             sanitize_html=True, render_markdown=True, allow_tags=False, latex_delimiters=[],
             feedback_options=("Like", "Dislike"), group_consecutive_messages=False,
         )
@@ -423,6 +481,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             question = gr.Textbox(placeholder=placeholder("en"), show_label=False, lines=1,
                                   max_lines=4, scale=6, elem_id="kgqa-question", autofocus=True)
             send = gr.Button(message("ui_send", "en"), variant="primary", scale=1, elem_id="kgqa-send")
+            new_conversation = gr.Button(message("ui_new_conversation", "en"), variant="secondary", scale=1,
+                                         elem_id="kgqa-new", size="sm")
         examples = gr.Dataset(components=[question], samples=[[q] for q in example_questions("en")],
                               label=examples_label("en"), elem_id="kgqa-examples", type="values")
         with gr.Row():
@@ -432,9 +492,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             question_language = gr.Dropdown(choices=language_choices("en", "ui_question_auto"), value=AUTO,
                                             label=message("ui_question_language", "en"),
                                             elem_id="kgqa-question-language", interactive=True)
-        ui_outputs = [header, question, send, language, chatbot, examples, question_language]
+        ui_outputs = [header, question, send, language, chatbot, examples, question_language, new_conversation]
 
-        app.load(on_load, None, [state, *ui_outputs], api_visibility="private", queue=False)
+        app.load(on_load, [stored], [state, *ui_outputs], api_visibility="private", queue=False)
         app.unload(forget)
         for trigger in (question.submit, send.click):
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
@@ -442,16 +502,17 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     api_visibility="private", trigger_mode="multiple").then(
                 respond, [language, state], [state, *ui_outputs], api_visibility="private",
                 trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
-                settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
+                settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         examples.click(pick_example, [examples], [question], queue=False, api_visibility="private").then(
             add_user, [question, language, state], [chatbot, question, state], queue=False,
             api_visibility="private").then(
             respond, [language, state], [state, *ui_outputs], api_visibility="private",
             trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
-            settle, [state], [chatbot], api_visibility="private", queue=False, trigger_mode="multiple")
+            settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         question_language.input(on_question_language, [question_language, state], [state], api_visibility="private")
         chatbot.like(on_like, [state], None, api_visibility="private")
-        chatbot.clear(on_clear, [state], [state], api_visibility="private")
+        chatbot.clear(on_clear, [state], [state, chatbot, stored], api_visibility="private")
+        new_conversation.click(on_clear, [state], [state, chatbot, stored], api_visibility="private", queue=False)
         language.input(on_language, [language, state], [state, *ui_outputs], api_visibility="private")
         gr.api(_api_ask(pipeline, session_log, admission), api_name="ask", concurrency_limit=concurrency,
                concurrency_id="pipeline")
@@ -488,6 +549,9 @@ def _renderer(pipeline: Pipeline | WorkerPipeline, raw: str) -> Callable[[Turn, 
     """The chat's answer message for a turn (with the input notices of ``raw``)."""
 
     def render(turn: Turn, turn_id: str) -> str:
+        if turn.message_key == "too_long":  # the chat leaves the question in the box: say so, with its length
+            turn.message_key = "too_long_kept"
+            turn.message_args = {**turn.message_args, "length": len(raw)}
         return render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
 
     return render
@@ -519,6 +583,8 @@ def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, admis
     return ask
 
 
+SECOND_PART = ""
+"""The admission key of a two-part question's second part, which the chat asks itself."""
 CLIENT_SHARE_OF_BACKLOG = 4
 """One client may hold at most this share of the chat's backlog (``max_waiting // 4``
 questions waiting or being answered): one address cannot fill the shared queue."""

@@ -47,6 +47,14 @@ class EmptyQuestion(InputError):
     """The question is empty or whitespace only."""
 
 
+class UnsupportedLanguage(InputError):
+    """The question is written in a language the chat does not speak (yet)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(f"question is in {lang!r}, not a supported language")
+        self.lang = lang
+
+
 class QuestionTooLong(InputError):
     """The question exceeds the configured maximum length."""
 

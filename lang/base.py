@@ -52,6 +52,65 @@ class ShapeWords:
 
 
 @dataclass(frozen=True)
+class Example:
+    """A question the product answers (shown under the question box) and the Wikidata ids
+    its answer must be (``tests/chat/test_examples.py`` asks it through the real pipeline)."""
+
+    question: str
+    expected: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str, *ids: str) -> Example:
+        """``Example.of("Where was Albert Einstein born?", "Q3012")``."""
+        return cls(question, frozenset(ids))
+
+
+@dataclass(frozen=True)
+class Pronouns:
+    """One language's words that tie a follow-up question to the previous turn
+    (``lang/<code>/pronouns.py``; read by :mod:`qa.context`).  Words are lower case.
+
+    ``person``: personal pronouns of a person (he, him, she, her; er, ihn; он, его …), replaced
+    in place by the name they stand for.  ``thing``: the same of a thing (it; es; оно …).
+    ``place``: "there" (dort, там …), replaced by the name of the place.  ``possessive``:
+    possessive determiners (his, her, its; sein, ihre; его, её; sa, son …): "his wife" is read
+    "wife <of> Mozart" (``of``: the word that joins a noun to its owner, empty where the owner
+    simply follows, as Russian's genitive).  ``openers``: phrases that open a follow-up and
+    say nothing of their own ("and", "what about"; «und», «а»), set aside.  ``joiners``:
+    conjunctions that join two questions ("and"); ``second_starts``: words a second question
+    starts with after one ("when", "where"; «wann», «когда»).  ``attached``: languages written
+    without spaces (zh, ja): pronouns are found inside the text, not as words."""
+
+    person: frozenset[str] = frozenset()
+    thing: frozenset[str] = frozenset()
+    place: frozenset[str] = frozenset()
+    possessive: frozenset[str] = frozenset()
+    of: str = ""
+    of_pronouns: frozenset[str] = frozenset()
+    """Words that mean "of him/her" after a noun (pt ``dele``): read "<of> Mozart"."""
+    owner_after: bool = False
+    """The owner follows the noun with no word between (ru «жена Моцарта»): "his wife" is read "wife Mozart"."""
+    openers: tuple[str, ...] = ()
+    joiners: frozenset[str] = frozenset()
+    second_starts: frozenset[str] = frozenset()
+    who: str = ""
+    """A question about a person around a noun phrase ("Who is the {}?"): "and his wife?" is
+    asked "Who is the wife of Mozart?" when the answers are people (empty: asked as it is)."""
+    what: str = ""
+    """The same about a thing ("What is the {}?")."""
+    articles: tuple[tuple[str, str], ...] = ()
+    """Possessive -> the article its noun takes once the owner follows it (fr ``sa`` -> ``la``)."""
+    fixed: tuple[str, ...] = ()
+    """Phrases whose pronoun refers to nothing ("is there", «gibt es», « il y a »)."""
+    attached: bool = False
+    not_pronouns: tuple[str, ...] = ()
+    """Words written with a pronoun inside them that are no pronoun (zh 其他 "other")."""
+
+    def __bool__(self) -> bool:
+        return bool(self.person or self.thing or self.place or self.possessive)
+
+
+@dataclass(frozen=True)
 class Language:
     """One supported language's word lists and rules, as spaCy's ``lang/xx/`` keeps them.
 
@@ -64,12 +123,13 @@ class Language:
     """A language of the seed challenges (QALD-9-plus, QALD-10, QALD-3) the KG has few names in."""
     stop_words: frozenset[str] = frozenset()
     """Function words: a word of the question that needs no explaining."""
-    examples: tuple[str, ...] = ()
-    """Questions in this language that the product answers (shown under the question box)."""
+    examples: tuple[Example, ...] = ()
+    """Questions in this language that the product answers (``lang/<code>/examples.py``)."""
     question_words: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
-    pronouns: frozenset[str] = frozenset()
-    """Words that refer back to the previous turn's subject in a follow-up question."""
+    # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
+    pronouns: Pronouns = field(default_factory=lambda: Pronouns())
+    """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from core.errors import SessionLogError
+from qa.context import Context
 from qa.detect import input_language
 from qa.turn import Status, Turn
 
@@ -41,8 +42,8 @@ class Answerer(Protocol):
     threshold: float
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
-               question_lang: str | None = None) -> Turn:
-        """Answer one question; never raises for user input or service faults."""
+               question_lang: str | None = None, context: Context | None = None) -> Turn:
+        """Answer one question (a follow-up of ``context``); never raises for user input or service faults."""
         ...
 
 
@@ -69,7 +70,8 @@ class Logged(Generic[R]):
 def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, log: TurnLog | None, *,
                    render: Callable[[Turn, str], R], session_id: str, source: str, use_validator: bool = True,
                    refused: Turn | None = None, fallback_lang: str | None = None, client_ip: str | None = None,
-                   log_bad_input: bool = True, question_lang: str | None = None) -> Logged[R]:
+                   log_bad_input: bool = True, question_lang: str | None = None,
+                   context: Context | None = None) -> Logged[R]:
     """Answer ``question`` (``lang``: the selected language, ``None`` to detect), render it
     with ``render(turn, turn_id)``, and commit the turn to ``log`` (when given) with the
     render time as its ``render`` timing.
@@ -78,7 +80,8 @@ def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, l
     and logged the same way.  ``fallback_lang``: bad input with no selected language is
     answered in the language of its text, else this one (the UI's); without it, in the
     pipeline's choice.  ``question_lang``: the language the question is read in when the
-    user chose one (else the one detected from its text).  ``log_bad_input=False`` leaves bad input out of the log.  The
+    user chose one (else the one detected from its text).  ``context``: what the previous turn
+    of the conversation was about (:mod:`qa.context`).  ``log_bad_input=False`` leaves bad input out of the log.  The
     threshold is logged for turns the validator gated.
 
     Raises :class:`TurnNotLogged` (a :class:`core.errors.SessionLogError`) when the turn
@@ -86,9 +89,10 @@ def answer_and_log(answerer: Answerer, question: str | None, lang: str | None, l
     recorded.
     """
     turn = refused if refused is not None else answerer.answer(question, lang, use_validator=use_validator,
-                                                                         question_lang=question_lang)
+                                                                question_lang=question_lang, context=context)
     if turn.status == Status.BAD_INPUT and not lang and fallback_lang is not None:
-        turn.lang = input_language(question or "", fallback_lang)
+        unsupported = turn.message_key == "unsupported_language"  # told in the UI's language (and English)
+        turn.lang = fallback_lang if unsupported else input_language(question or "", fallback_lang)
     turn_id = new_turn_id()
     started = time.perf_counter()
     shown = render(turn, turn_id)

@@ -77,6 +77,71 @@ _IT_ELISION = re.compile(r"\b(?:dell|all|nell|sull|quest|un)['’]\w", re.IGNORE
 
 WEIGHTS: Mapping[str, float] = {"lingua": 1.0, "langdetect": 0.5, "cue_word": 0.4, "cue_letter": 0.3, "en_prior": 0.15}
 
+# Languages the chat does not speak: letters and question words that say "this is Polish"
+# (rather than forcing the nearest supported language onto it, and answering in that one).
+OTHER_LETTERS: dict[str, str] = {
+    "ł": "pl", "ś": "pl", "ź": "pl", "ż": "pl", "ć": "pl", "ń": "pl", "ğ": "tr", "ı": "tr", "ş": "tr",
+    "ř": "cs", "ů": "cs", "ě": "cs", "ő": "hu", "ű": "hu", "ș": "ro", "ț": "ro", "ă": "ro vi", "ơ": "vi",
+    "ư": "vi", "đ": "vi", "å": "sv da nb", "ø": "da nb", "æ": "da nb",
+    **{chr(c): "vi" for c in range(0x1EA0, 0x1EFA)},  # Latin Extended Additional: Vietnamese tone marks
+}
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+OTHER_WORDS: dict[str, frozenset[str]] = {
+    "pl": _words("gdzie kto jest jaka jaki jakie się urodził urodziła stolica ile czy kiedy"),
+    "tr": _words("nerede nedir kimdir kim hangi kaç zaman doğdu başkenti neresi"),
+    "cs": _words("kde kdo jaké jaký jaká narodil město kdy"),
+    "sv": _words("var vem vad föddes är huvudstad hur när vilken"),
+    "da": _words("hvor hvem hvad blev født hovedstad hvornår hvilken"),
+    "nb": _words("hvor hvem hva ble født hovedstad når hvilken"),
+    "fi": _words("missä kuka mikä syntyi pääkaupunki milloin"),
+    "hu": _words("hol ki mi született fővárosa mikor hány melyik"),
+    "ro": _words("unde cine născut capitala când"),
+    "id": _words("mana siapa apa lahir adalah kapan berapa ibukota"),
+}
+MIN_OTHER_EVIDENCE = 2
+
+
+def unsupported_language(text: str, detected: str) -> str | None:
+    """The language the chat does not speak that ``text`` is written in, else ``None``:
+    a script of its own (Korean, Greek, Hebrew, Thai), or at least
+    :data:`MIN_OTHER_EVIDENCE` letters and question words of one such language, more than
+    the cue words and letters of ``detected`` (the best supported guess)."""
+    if detected not in SUPPORTED:
+        return detected
+    if detected not in LATIN_LANGUAGES:
+        return None
+    lower = unicodedata.normalize("NFC", text).lower()
+    other: dict[str, float] = {}
+    for ch in set(lower):
+        for lang in OTHER_LETTERS.get(ch, "").split():
+            other[lang] = other.get(lang, 0.0) + 1.0
+    for token in _WORD.findall(lower):
+        for lang, table in OTHER_WORDS.items():
+            if token in table:
+                other[lang] = other.get(lang, 0.0) + 1.0
+    if not other:
+        return None
+    best = max(other, key=lambda lang: other[lang])
+    cue_words, cue_letters = _cue_scores(text)
+    own = cue_words.get(detected, 0.0) + cue_letters.get(detected, 0.0)
+    return best if other[best] >= MIN_OTHER_EVIDENCE and other[best] > own else None
+
+
+def unsupported_args(code: str, lang: str) -> dict[str, str]:
+    """The ``unsupported_language`` message's fields: the language's name in ``lang``
+    (CLDR), the supported languages by their own names, and its ``code``."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_display_name(lang if lang in SUPPORTED else "en") or code
+    except (ValueError, UnknownLocaleError):
+        name = code
+    return {"language": name, "supported": ", ".join(language(c).name for c in SUPPORTED), "code": code}
+
+
 _lock = threading.Lock()
 _lingua: dict[tuple[str, ...], Any] = {}
 

@@ -25,8 +25,16 @@ from lang import get as language
 
 LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
     code: chain for code in SUPPORTED if (chain := language(code).label_fallbacks)}
-"""The languages a name may come from, in order, per language that says so
-(``lang/<code>/names.py``); any other: its own, then English."""
+"""A language's written variants a name may come from (``lang/<code>/names.py``); then English,
+then the KG's own label (no language tag), never a third language (issue 36: Spanish names
+inside French replies)."""
+
+
+def label_chain(lang: str) -> tuple[str, ...]:
+    """Where a name is looked for: ``lang`` (and its variants), English, the untagged label."""
+    own = LABEL_FALLBACKS.get(lang, (lang,))
+    return (*own, *(c for c in (*LABEL_FALLBACKS["en"], "") if c not in own))
+
 
 _CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
 P31 = WDT + "P31"
@@ -74,12 +82,12 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]]) -> s
 
 
 def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
-    """The best label along ``lang -> related -> en -> any``; returns (label, its lang).
+    """The best label along :func:`label_chain` (``lang``, English, the untagged label; never
+    a third language); returns (label, its lang), ``(None, None)`` when it has none.
 
     ``labels`` may mix labels and aliases (labels first in each list); code-like entries
     are skipped."""
-    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in (*chain, "en", *sorted(labels)):
+    for code in label_chain(lang):
         for text in labels.get(code, ()):
             if not is_code_like(text):
                 return text, code or None
@@ -90,9 +98,9 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
                  lang: str) -> tuple[str | None, str | None]:
     """The quality rule: an ``rdfs:label`` along ``lang``'s chain, else the alias in
     ``lang`` itself that looks most like a name (in this KG most non-English names are
-    ``skos:altLabel``s), else the English label, else any label.  Returns (name, its language)."""
-    chain = LABEL_FALLBACKS.get(lang, (lang, "en"))
-    for code in chain:
+    ``skos:altLabel``s), else the English label or alias, else the untagged label; never a
+    third language.  Returns (name, its language)."""
+    for code in label_chain(lang):
         for text in labels.get(code, ()):
             if not is_code_like(text):
                 return text, code
@@ -105,7 +113,7 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
             alias = best_alias(aliases.get(code, ()), others)
             if alias:
                 return alias, code
-    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, "en")
+    return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, lang)
 
 
 # ---------------------------------------------------------------- fetching

@@ -17,15 +17,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
+from core.errors import InputError, KGQAError, QuestionTooLong, UnsupportedLanguage, is_service_fault
 from core.text import read_case
 from kg.client import KG, QueryResult, Term, question_budget
-from kg.sparql import entity_iri, local_id
+from kg.sparql import entity_iri, local_id, prop_iri
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
-from qa.detect import SUPPORTED_LANGUAGES, clean_question, detect_language, strip_courtesies
+from qa.context import Context, Facts, Resolution, split_parts, ties
+from qa.context import resolve as resolve_followup
+from qa.detect import (
+    SUPPORTED_LANGUAGES,
+    clean_question,
+    detect_language,
+    strip_courtesies,
+    unsupported_args,
+    unsupported_language,
+)
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
 from qa.gate import Gate, Probability
@@ -42,10 +51,12 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
-STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
+STAGES = ("detect", "context", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
 T = TypeVar("T")
+WDT_P31 = prop_iri("P31")
+HUMAN = entity_iri("Q5")
 
 
 @dataclass(frozen=True)
@@ -101,13 +112,15 @@ class Pipeline:
     # ------------------------------------------------------------------ entry points
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
-               question_lang: str | None = None) -> Turn:
+               question_lang: str | None = None, context: Context | None = None) -> Turn:
         """Answer one question; never raises for user input or service faults.
 
         ``lang`` is the language of the answer (default: the question's); the question is
         parsed in ``question_lang`` when given, else in the language detected from its text.
         From generation on, a remote KG's requests share :attr:`kg_budget_s`; past it the turn
-        is a service error."""
+        is a service error.
+        ``context``: what the previous turn of the conversation was about (a follow-up such
+        as "and his wife?" is read about it, :mod:`qa.context`)."""
         started = time.perf_counter()
         turn = Turn(question=question or "", lang=lang if lang in SUPPORTED_LANGUAGES else "en", detected_lang=None,
                     backend=self.backend.name)
@@ -115,7 +128,8 @@ class Pipeline:
         try:
             self._timed(turn, "detect", lambda: self.detect(turn, question, lang, question_lang))
             with question_budget(self.kg_budget_s):
-                self._after_detect(turn, use_validator)
+                resolution = self._timed(turn, "context", lambda: self.resolve(turn, context))
+                self._after_detect(turn, use_validator, resolution)
         except InputError as exc:
             self._fail(turn, Status.BAD_INPUT, exc)
         except KGQAError as exc:
@@ -126,9 +140,9 @@ class Pipeline:
             turn.message_args = {"limit": self.max_question_chars}
         return turn
 
-    def _after_detect(self, turn: Turn, use_validator: bool) -> None:
-        """generate .. name (the stages that read the KG)."""
-        candidates = self._timed(turn, "generate", lambda: self.generate(turn))
+    def _after_detect(self, turn: Turn, use_validator: bool, resolution: Resolution | None) -> None:
+        """generate .. name (the stages that read the KG, after the context stage)."""
+        candidates = self._timed(turn, "generate", lambda: self.generate(turn, resolution))
         if candidates:
             self._answer(turn, candidates, self.validation if use_validator else None)
         else:
@@ -162,14 +176,81 @@ class Pipeline:
         turn.question = typed
         turn.read_as = text if text != typed else None
         turn.detected_lang = detect_language(text)
+        other = None if question_lang in SUPPORTED_LANGUAGES else unsupported_language(text, turn.detected_lang)
+        if other is not None:  # never answered in a guessed other language: say which it is
+            turn.detected_lang, turn.lang = other, ui_lang or "en"
+            raise UnsupportedLanguage(other)
         turn.lang = ui_lang or turn.detected_lang or "en"
         turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
         if lang and lang not in SUPPORTED_LANGUAGES:
             turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
 
-    def generate(self, turn: Turn) -> list[Candidate]:
-        """The backend's candidates, best first (reported in ``turn.candidates``)."""
+    def resolve(self, turn: Turn, context: Context | None) -> Resolution | None:
+        """The conversation: a two-part question is read as its first part (the second is
+        left in ``turn.second_part``); a follow-up of ``context`` ("and his wife?") is read
+        rewritten with the name it refers to (:func:`qa.context.resolve`), recorded in
+        ``turn.context``.  ``None`` when the question is one of its own."""
+        parts = split_parts(read(turn), parse_lang(turn))
+        if parts is not None:
+            turn.read_as, turn.second_part = parts
+            turn.notes.append(f"two questions in one: this turn answers {parts[0]!r}")
+        if not context:
+            return None
+        lang = parse_lang(turn)
+        facts = Facts(is_person=lambda qid: self._is_person(qid),
+                      name=lambda item: self._name_in(item, lang))
+        resolution = resolve_followup(read(turn), lang, context, facts)
+        turn.context = {"given": context.to_json(), "resolution": resolution.to_json() if resolution else None,
+                        "tied": resolution is not None}
+        if resolution is not None:
+            resolution = replace(resolution, before=turn.read_as)
+            turn.read_as = resolution.question
+            turn.notes.append(f"follow-up: {', '.join(resolution.words) or resolution.kind} read as "
+                              f"{resolution.name} ({resolution.referent})")
+        return resolution
+
+    def _is_person(self, qid: str) -> bool:
+        """Whether ``qid`` is a human (``wdt:P31 wd:Q5``); ``False`` when the KG cannot say."""
+        try:
+            result = self.kg.query(f"ASK {{ <{entity_iri(qid)}> <{WDT_P31}> <{HUMAN}> }}",
+                                   timeout_s=self.query_timeout_s)
+        except KGQAError:
+            return False
+        return bool(result.boolean)
+
+    def _answers_people(self, candidate: Candidate) -> bool:
+        """Whether ``candidate``'s answers (``?answer`` of its triple patterns) are people."""
+        if not candidate.triples or not any("?answer" in t for t in candidate.triples):
+            return False
+        patterns = " . ".join(" ".join(t) for t in candidate.triples)
+        try:
+            result = self.kg.query(f"ASK {{ {patterns} . ?answer <{WDT_P31}> <{HUMAN}> }}",
+                                   timeout_s=self.query_timeout_s)
+        except KGQAError:
+            return False
+        return bool(result.boolean)
+
+    def _name_in(self, item: str, lang: str) -> str | None:
+        """The name of ``item`` in ``lang`` (else the fallback chain's), ``None`` when unnamed."""
+        return names_for_ids(self.kg, [item], lang, timeout_s=self.query_timeout_s).get(item, (None, None))[0]
+
+    def generate(self, turn: Turn, resolution: Resolution | None = None) -> list[Candidate]:
+        """The backend's candidates, best first (reported in ``turn.candidates``).  For a
+        follow-up, only the candidates about what it refers to; when there is none, the
+        question as asked, on its own (never glued to the previous subject)."""
         screened = self._screened(turn)
+        if resolution is not None and turn.context is not None:
+            tied = [c for c in screened.accepted if ties(resolution, c.entities, c.properties)]
+            if tied:
+                screened = Screened(tied, screened.as_written, screened.rejected)
+                if resolution.frames is not None:  # "wife of Mozart": asked "Who is …?" when its answers are people
+                    turn.read_as = resolution.frames[0 if self._answers_people(tied[0]) else 1]
+                    turn.context["asked"] = turn.read_as
+            else:
+                turn.read_as = resolution.before
+                turn.context["tied"] = False
+                turn.notes.append("no reading ties the question to the previous turn: answered on its own")
+                screened = self._screened(turn)
         candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates]
@@ -338,6 +419,8 @@ class Pipeline:
         turn.status = status
         if isinstance(exc, QuestionTooLong):
             turn.message_key, turn.message_args = "too_long", {"limit": exc.limit}
+        elif isinstance(exc, UnsupportedLanguage):
+            turn.message_key, turn.message_args = "unsupported_language", unsupported_args(exc.lang, turn.lang)
         turn.error = f"{type(exc).__name__}: {exc}"
         turn.answered = False
         turn.answers = []
@@ -383,11 +466,16 @@ class Pipeline:
         items = []
         for t in terms:
             if t.kind == "uri":
-                label, label_lang = names.get(t.value, (None, None))
+                if t.value in names and not names[t.value][0]:  # a value without a name is never an answer
+                    continue
+                label, label_lang = names.get(t.value, (None, None))  # absent: the names could not be read
                 qid = local_id(t.value)
                 items.append(AnswerItem(t.value, qid, label or qid or t.value, label_lang))
             else:
                 items.append(AnswerItem(t.value, None, t.value, t.lang, t.datatype, "literal"))
+        if len(items) < len(terms):
+            turn.notes.append(f"{len(terms) - len(items)} answer(s) without a name in the data left out")
+            turn.total_answers -= len(terms) - len(items)
         turn.answers = items
 
 

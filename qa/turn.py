@@ -4,7 +4,7 @@ layer words the key, :func:`chat.messages.turn_message`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -127,6 +127,8 @@ class Turn:
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
     rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
     read_as: str | None = None  # the question as the stages read it, when not as typed (courtesies, capitals)
+    context: dict[str, Any] | None = None  # the previous turn's context and how a follow-up was tied to it (qa.context)
+    second_part: str | None = None  # a two-part question's second part, not answered in this turn (qa.context)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -145,7 +147,8 @@ class Turn:
         candidates = [CandidateView(**{**c, "entities": tuple(c["entities"]), "properties": tuple(c["properties"]),
                                        "compared": Compared(**c["compared"]) if c.get("compared") else None})
                       for c in data["candidates"]]
-        plain = {k: v for k, v in data.items() if k not in ("answers", "candidates", "status", "names")}
+        known = {f.name for f in fields(cls)}  # a reply may carry more (``/api/ask``'s next_context)
+        plain = {k: v for k, v in data.items() if k in known and k not in ("answers", "candidates", "status", "names")}
         return cls(**plain, answers=answers, candidates=candidates, status=Status(data["status"]),
                    names={k: (v[0], v[1]) for k, v in data.get("names", {}).items()})
 
@@ -175,6 +178,8 @@ class Turn:
             "names": {k: list(v) for k, v in self.names.items()},
             "rejected": self.rejected,
             "read_as": self.read_as,
+            "context": self.context,
+            "second_part": self.second_part,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

@@ -22,8 +22,10 @@ from PIL import Image
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-QUESTIONS = ("Where was Albert Einstein born?", "Quelle est la capitale de l'Espagne ?",
-             "Дзе нарадзіўся Альберт Эйнштэйн?")
+QUESTIONS = ("Where was Albert Einstein born?", "And where did he die?", "Quelle est la capitale de l'Espagne ?")
+"""A question, its follow-up (issue 36), and one in another language."""
+WHERE = ("KGQA_KG_SOURCE", "KGQA_CACHE_DIR")
+"""Kept from the environment: where the KG and the cache are (other settings are the defaults)."""
 
 
 def _free_port() -> int:
@@ -49,7 +51,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "chat.png")
     args = parser.parse_args()
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")} | {"GRADIO_ANALYTICS_ENABLED": "False"}
+    env = ({k: v for k, v in os.environ.items() if not k.startswith("KGQA_") or k in WHERE}
+           | {"GRADIO_ANALYTICS_ENABLED": "False"})
     log = ROOT / "artifacts" / "screenshot_sessions.sqlite"
     log.parent.mkdir(exist_ok=True)
     app = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--log-path", str(log)], cwd=ROOT, env=env,
@@ -68,6 +71,7 @@ def main() -> int:
                 box.fill(question)
                 box.press("Enter")
                 page.wait_for_function(f"document.querySelectorAll('.kgqa-answer').length > {i}", timeout=120_000)
+                time.sleep(1)  # the follow-up needs its predecessor's context
             time.sleep(1)
             png = page.screenshot(full_page=False)
             browser.close()

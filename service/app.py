@@ -8,7 +8,7 @@ Endpoints:
 * ``POST /gerbil`` - GERBIL's QALD web-service protocol: raw body
   ``query=<text>&lang=<xx>``; replies QALD-JSON with the *gated* answer (one answer
   set or empty bindings = abstain), booleans as ``boolean``.
-* ``POST /api/ask`` - ``question=&lang=&validator=off``: the full turn as ``kgqa ask --json``
+* ``POST /api/ask`` - ``question=&lang=&validator=off&context=``: the full turn as ``kgqa ask --json``
   prints it (``kgqa ask`` uses a running ``kgqa serve`` this way).
 * ``GET /health`` - liveness plus a cheap KG probe (with worker processes: ``starting``
   while they load, and the workers stuck past their deadline).
@@ -41,9 +41,10 @@ from core.errors import BackendError, InputError, KGError, is_service_fault
 from core.text import had_invalid_text, valid_unicode
 from kg.endpoint import endpoint_profile
 from qa.answer import TurnNotLogged, answer_and_log
+from qa.context import Context, context_after
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
-from qa.turn import Status
+from qa.turn import Status, Turn
 from service.doors import LOOPBACK_HOSTS, host_allowed
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
@@ -286,18 +287,43 @@ def _gerbil(pipeline: Pipeline | WorkerPipeline, raw: bytes, session_log: Sessio
 def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], session_log: SessionLog | None,
          session_id: str) -> JSONResponse:
     """``kgqa ask``'s turn, answered (and logged, source ``cli``, unless ``log=off``) here:
-    form ``question``, ``lang`` (the question's), ``validator=off``."""
+    form ``question``, ``lang`` (the question's), ``validator=off``, ``context`` (JSON: the
+    previous reply's ``next_context``, for a follow-up question; anything else is ignored).
+    The reply is the turn's JSON plus ``next_context``."""
     lang = (params.get("lang") or "").strip().lower()
     given = lang if lang in SUPPORTED_LANGUAGES else None
     try:
         done = answer_and_log(pipeline, params.get("question"), given,
                               session_log if params.get("log") != "off" else None,
-                              render=lambda turn, _turn_id: turn.to_json(), session_id=session_id, source="cli",
-                              use_validator=params.get("validator") != "off", question_lang=given)
+                              render=_with_next_context(_context(params.get("context"))), session_id=session_id,
+                              source="cli",
+                              use_validator=params.get("validator") != "off", question_lang=given,
+                              context=_context(params.get("context")))
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)
         return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
     return _json(done.shown)
+
+
+def _with_next_context(given: Context | None) -> Callable[[Turn, str], dict[str, Any]]:
+    """The turn's JSON plus ``next_context``: what to send back as ``context`` with the next
+    question of the conversation (``null``: nothing to refer to)."""
+
+    def render(turn: Turn, _turn_id: str) -> dict[str, Any]:
+        after = context_after(turn, given)
+        return {**turn.to_json(), "next_context": after.to_json() if after else None}
+
+    return render
+
+
+def _context(raw: str | None) -> Context | None:
+    """``/api/ask``'s ``context`` parameter (JSON), or ``None`` when absent or not one."""
+    if not raw:
+        return None
+    try:
+        return Context.from_json(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _health(pipeline: Pipeline | WorkerPipeline) -> JSONResponse:

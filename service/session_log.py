@@ -40,7 +40,7 @@ from core.errors import SessionLogError
 from qa.answer import new_turn_id
 from qa.turn import ABSTAIN_STATUSES, Status, Turn
 
-SCHEMA_VERSION = 2  # 2: turns.rejected (the candidates the SPARQL allow-list refused)
+SCHEMA_VERSION = 3  # 2: turns.rejected (the candidates the SPARQL allow-list refused); 3: turns.context (issue 36)
 ANSWER_STATUSES = frozenset({Status.OK}) | ABSTAIN_STATUSES
 """Statuses of answers and honest "I don't know"s (ATS counts them; abstentions as 0)."""
 
@@ -72,7 +72,8 @@ CREATE TABLE IF NOT EXISTS turns (
     feedback       INTEGER,
     feedback_at    TEXT,
     client_ip      TEXT,
-    rejected       TEXT NOT NULL DEFAULT '[]'
+    rejected       TEXT NOT NULL DEFAULT '[]',
+    context        TEXT
 );
 CREATE INDEX IF NOT EXISTS turns_by_session ON turns(session_id, created_at);
 CREATE TABLE IF NOT EXISTS feedback_events (
@@ -236,6 +237,7 @@ class SessionLog:
             "latency_ms": json.dumps(timings), "total_ms": timings.get("total"),
             "client_ip": client_ip if self.store_ips else None,
             "rejected": json.dumps(turn.rejected, ensure_ascii=False),
+            "context": json.dumps(turn.context, ensure_ascii=False) if turn.context is not None else None,
         }
         columns = ", ".join(row)
         placeholders = ", ".join(f":{k}" for k in row)
@@ -320,16 +322,20 @@ class SessionLog:
 
 def _migrate(db: sqlite3.Connection) -> None:
     """Bring a log written by an older version up to :data:`SCHEMA_VERSION` (version 1
-    had no ``rejected`` column: its turns read as having refused none)."""
+    had no ``rejected`` column: its turns read as having refused none; version 2 no
+    ``context``: its turns read as asked without one)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(turns)")}
     if "rejected" not in columns:
         db.execute("ALTER TABLE turns ADD COLUMN rejected TEXT NOT NULL DEFAULT '[]'")
+    if "context" not in columns:  # version 2: no follow-up context (its turns read as having none)
+        db.execute("ALTER TABLE turns ADD COLUMN context TEXT")
 
 
 def _decode(row: sqlite3.Row) -> dict[str, Any]:
     out = dict(row)
     for key in ("candidates", "answers", "latency_ms", "rejected"):
         out[key] = json.loads(out[key]) if out.get(key) else ([] if key != "latency_ms" else {})
+    out["context"] = json.loads(out["context"]) if out.get("context") else None
     out["abstained"] = bool(out["abstained"])
     out["boolean"] = None if out["boolean"] is None else bool(out["boolean"])
     return out

@@ -54,6 +54,7 @@ from core.errors import BackendUnavailable, KGError, KGQAError, KGUnavailable, e
 from core.memory import loading, release_free_memory
 from core.settings import Settings
 from kg.build import build_kg
+from qa.context import Context
 from qa.detect import SUPPORTED_LANGUAGES, warm_up
 from qa.pipeline import Generated, Pipeline
 from qa.turn import Status, Turn
@@ -192,9 +193,9 @@ def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, quest
         reply: tuple[str, Any]
         try:
             if kind == "answer":
-                question, lang, use_validator, question_lang = args
+                question, lang, use_validator, question_lang, context = args
                 reply = ("ok", pipeline.answer(question, lang, use_validator=use_validator,
-                                               question_lang=question_lang))
+                                               question_lang=question_lang, context=context))
             elif kind == "candidates":
                 reply = ("ok", pipeline.candidates(*args))
             else:  # "probe": a cheap KG query
@@ -310,11 +311,11 @@ class WorkerPipeline:
     # ------------------------------------------------------------------ answering
 
     def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
-               question_lang: str | None = None) -> Turn:
+               question_lang: str | None = None, context: Context | None = None) -> Turn:
         """Answer ``question`` in a free worker (same contract as :meth:`Pipeline.answer`)."""
         started = time.perf_counter()
         try:
-            kind, payload = self._call("answer", (question, lang, use_validator, question_lang))
+            kind, payload = self._call("answer", (question, lang, use_validator, question_lang, context))
         except _Unavailable as exc:
             return self._failed(question, lang, Status.SERVICE_ERROR, f"WorkerUnavailable: {exc}", started)
         if kind == "ok":

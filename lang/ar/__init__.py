@@ -1,6 +1,7 @@
 """Arabic: everything the product knows of the language (see :mod:`lang`)."""
 
+from lang.ar.pronouns import PRONOUNS
 from lang.ar.shape_words import SHAPE_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("ar", seed=True, shape_words=SHAPE_WORDS)
+LANGUAGE = Language("ar", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS)

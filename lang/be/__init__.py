@@ -2,6 +2,6 @@
 
 from lang.base import Language
 from lang.be.cue_words import CUE_WORDS
-from lang.be.names import LABEL_FALLBACKS
+from lang.be.pronouns import PRONOUNS
 
-LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, label_fallbacks=LABEL_FALLBACKS)
+LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS)

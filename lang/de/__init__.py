@@ -3,8 +3,9 @@
 from lang.base import Language
 from lang.de.cue_words import CUE_WORDS
 from lang.de.endings import INFLECTION_ENDING
-from lang.de.names import LABEL_FALLBACKS
+from lang.de.examples import EXAMPLES
 from lang.de.numbers import FILTER_WORDS_BEFORE
+from lang.de.pronouns import PRONOUNS
 from lang.de.shape_words import SHAPE_WORDS
 from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
@@ -14,7 +15,8 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,
     cue_words=CUE_WORDS,
-    label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

@@ -2,16 +2,22 @@
 
 from lang.base import Language
 from lang.en.cue_words import CUE_WORDS
+from lang.en.examples import EXAMPLES
+from lang.en.names import LABEL_FALLBACKS
 from lang.en.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
+from lang.en.pronouns import PRONOUNS
 from lang.en.shape_words import SHAPE_WORDS
 from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "en",
+    label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,
     cue_words=CUE_WORDS,
     filter_words_after=FILTER_WORDS_AFTER,
     filter_words_before=FILTER_WORDS_BEFORE,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

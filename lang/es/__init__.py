@@ -3,8 +3,9 @@
 from lang.base import Language
 from lang.es.cue_words import CUE_WORDS
 from lang.es.endings import INFLECTION_ENDING
-from lang.es.names import LABEL_FALLBACKS
+from lang.es.examples import EXAMPLES
 from lang.es.numbers import FILTER_WORDS_BEFORE
+from lang.es.pronouns import PRONOUNS
 from lang.es.shape_words import SHAPE_WORDS
 from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
@@ -14,7 +15,8 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,
     cue_words=CUE_WORDS,
-    label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

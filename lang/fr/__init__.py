@@ -3,8 +3,9 @@
 from lang.base import Language
 from lang.fr.cue_words import CUE_WORDS
 from lang.fr.endings import INFLECTION_ENDING
-from lang.fr.names import LABEL_FALLBACKS
+from lang.fr.examples import EXAMPLES
 from lang.fr.numbers import FILTER_WORDS_BEFORE
+from lang.fr.pronouns import PRONOUNS
 from lang.fr.shape_words import SHAPE_WORDS
 from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
@@ -14,7 +15,8 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,
     cue_words=CUE_WORDS,
-    label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

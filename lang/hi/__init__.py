@@ -1,6 +1,7 @@
 """Hindi: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.hi.pronouns import PRONOUNS
 from lang.hi.shape_words import SHAPE_WORDS
 
-LANGUAGE = Language("hi", seed=True, shape_words=SHAPE_WORDS)
+LANGUAGE = Language("hi", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS)

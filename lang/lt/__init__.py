@@ -2,5 +2,6 @@
 
 from lang.base import Language
 from lang.lt.cue_words import CUE_WORDS
+from lang.lt.pronouns import PRONOUNS
 
-LANGUAGE = Language("lt", seed=True, cue_words=CUE_WORDS)
+LANGUAGE = Language("lt", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS)

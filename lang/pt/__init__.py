@@ -3,8 +3,10 @@
 from lang.base import Language
 from lang.pt.cue_words import CUE_WORDS
 from lang.pt.endings import INFLECTION_ENDING
+from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
 from lang.pt.numbers import FILTER_WORDS_BEFORE
+from lang.pt.pronouns import PRONOUNS
 from lang.pt.shape_words import SHAPE_WORDS
 from lang.pt.templates import COMPLEX_TEMPLATES
 
@@ -16,4 +18,6 @@ LANGUAGE = Language(
     label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

@@ -3,8 +3,9 @@
 from lang.base import Language
 from lang.ru.cue_words import CUE_WORDS
 from lang.ru.endings import INFLECTION_ENDING
-from lang.ru.names import LABEL_FALLBACKS
+from lang.ru.examples import EXAMPLES
 from lang.ru.numbers import FILTER_WORDS_BEFORE
+from lang.ru.pronouns import PRONOUNS
 from lang.ru.shape_words import SHAPE_WORDS
 from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
@@ -14,7 +15,8 @@ LANGUAGE = Language(
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,
     cue_words=CUE_WORDS,
-    label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

@@ -3,8 +3,9 @@
 from lang.base import Language
 from lang.uk.cue_words import CUE_WORDS
 from lang.uk.endings import INFLECTION_ENDING
-from lang.uk.names import LABEL_FALLBACKS
+from lang.uk.examples import EXAMPLES
 from lang.uk.numbers import FILTER_WORDS_BEFORE
+from lang.uk.pronouns import PRONOUNS
 from lang.uk.shape_words import SHAPE_WORDS
 from lang.uk.templates import COMPLEX_TEMPLATES
 
@@ -13,7 +14,8 @@ LANGUAGE = Language(
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,
-    label_fallbacks=LABEL_FALLBACKS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

@@ -1,8 +1,10 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.examples import EXAMPLES
 from lang.zh.names import LABEL_FALLBACKS
 from lang.zh.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
+from lang.zh.pronouns import PRONOUNS
 from lang.zh.shape_words import SHAPE_WORDS
 from lang.zh.templates import COMPLEX_TEMPLATES
 
@@ -13,4 +15,6 @@ LANGUAGE = Language(
     label_fallbacks=LABEL_FALLBACKS,
     filter_words_after=FILTER_WORDS_AFTER,
     filter_words_before=FILTER_WORDS_BEFORE,
+    pronouns=PRONOUNS,
+    examples=EXAMPLES,
 )

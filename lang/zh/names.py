@@ -1,5 +1,5 @@
-"""Chinese names: where a name comes from when the KG has none in Chinese."""
+"""Chinese names: the written variants of the language a name may come from."""
 
-LABEL_FALLBACKS: tuple[str, ...] = ("zh", "zh-hans", "zh-cn", "ja", "en")
-"""The languages whose label or alias names a thing, in order (this one first): the
-closest languages, then English (:data:`qa.label.LABEL_FALLBACKS`)."""
+LABEL_FALLBACKS: tuple[str, ...] = ("zh", "zh-hans", "zh-cn", "zh-sg", "zh-hant", "zh-tw", "zh-hk")
+"""The language and its written variants, in order (then English, then the KG's own label:
+:func:`qa.label.label_chain`)."""

@@ -3,13 +3,14 @@ real pipeline (default settings, the embedded KG in ``.cache``, validator as shi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from chat.examples import EXAMPLES, example_questions, examples_label, placeholder
 from chat.messages import message
-from core.settings import DEFAULT_KG_SOURCE, load_settings
+from core.settings import load_settings
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from service.factory import build_pipeline
@@ -21,9 +22,10 @@ ALL = [(lang, example) for lang, examples in EXAMPLES.items() for example in exa
 
 @pytest.fixture(scope="module")
 def pipeline() -> Iterator[Pipeline]:
-    if not DEFAULT_KG_SOURCE.exists():
+    settings = load_settings(os.environ)  # KGQA_KG_SOURCE where ../shared is elsewhere
+    if not settings.kg_source.exists():
         pytest.skip("the full KG is not available")
-    yield build_pipeline(load_settings({}))
+    yield build_pipeline(settings)
 
 
 @pytest.mark.parametrize(("lang", "example"), ALL, ids=[e.question for _, e in ALL])
@@ -52,3 +54,8 @@ def test_every_placeholder_example_is_an_answered_example(lang: str) -> None:
 def test_the_examples_heading_says_when_the_examples_are_english(lang: str, heading: str) -> None:
     assert examples_label(lang) == heading
     assert (example_questions(lang) == [e.question for e in EXAMPLES["en"]]) is (lang not in EXAMPLES)
+
+
+def test_choosing_a_main_language_does_not_shrink_the_examples() -> None:
+    english = len(example_questions("en"))
+    assert all(len(example_questions(lang)) == english for lang in ("de", "ru", "fr", "es", "it", "pt", "uk"))

@@ -121,19 +121,25 @@ def test_missing_label_falls_back_with_a_marker(tiny_kg_client) -> None:
     html = render_html(turn)
     assert turn.lang == "de"
     marker = [a for tag, a in _tags(html) if tag == "sup"]
-    assert marker and marker[0]["class"] == "kgqa-fallback"
+    assert marker and "kgqa-fallback" in marker[0]["class"].split() and "kgqa-badge" in marker[0]["class"].split()
     assert "Englisch" in (marker[0]["title"] or "")
+    assert " <sup" in html and ">EN</sup>" in html  # a badge apart from the word, not "Ulmen" once copied
     assert render_text(turn) == "Albert Einstein · Geburtsort: Ulm [en]"
 
 
-def test_entity_without_any_label_shows_its_id_with_a_marker() -> None:
-    turn = Turn(question="q", lang="fr", detected_lang="fr", answered=True, status="ok", message_key="answer_intro",
-                answers=[AnswerItem(WD + "Q123456", "Q123456", "Q123456", None)], total_answers=1)
-    html = render_html(turn)
-    assert "Q123456" in html
-    sup = [a for tag, a in _tags(html) if tag == "sup"]
-    assert sup and "identifiant Wikidata" in (sup[0]["title"] or "")
+def test_a_name_in_the_users_language_or_the_kgs_own_label_gets_no_badge() -> None:
+    items = [AnswerItem(WD + "Q1", "Q1", "Salzburg", "de"), AnswerItem(WD + "Q2", "Q2", "Salzburg", "")]
+    turn = Turn(question="q", lang="de", detected_lang="de", answered=True, status="ok", message_key="answer_intro",
+                answers=items, total_answers=2)
+    assert "kgqa-fallback" not in render_html(turn)
 
+
+def test_a_value_without_a_name_is_never_an_answer(tiny_kg_client) -> None:
+    nameless = "SELECT DISTINCT ?answer WHERE { VALUES ?answer { wd:Q123456 } }"
+    turn = _pipeline(tiny_kg_client, {"Where was Einstein born?": [Candidate(nameless, 0.9)]}).answer(
+        "Where was Einstein born?")
+    assert not turn.answered and not turn.answers and turn.status == "abstained"
+    assert any("without a name" in note for note in turn.notes)
 
 def test_literal_answers_are_localized(tiny_kg_client) -> None:
     pipeline = _pipeline(tiny_kg_client, {
@@ -300,3 +306,12 @@ def test_candidate_view_sparql_with_blank_lines_stays_one_line() -> None:
                 total_answers=1)
     html = render_html(turn)
     assert "\n" not in html and "&#10;&#10;WHERE" in html
+
+
+def test_a_yes_no_answer_reads_as_a_sentence_with_its_subject(tiny_kg_client) -> None:
+    ask = "ASK { wd:Q183 wdt:P36 wd:Q64 }"
+    turn = _pipeline(tiny_kg_client, {"Is Berlin the capital of Germany?": [Candidate(ask, 0.9)]}).answer(
+        "Is Berlin the capital of Germany?")
+    html = render_html(turn)
+    text = re.sub(r"<[^>]+>", "", html[html.index('class="kgqa-boolean"'):html.index("</p>")])
+    assert text.endswith("Yes: Berlin is the capital of Germany.")

@@ -82,7 +82,7 @@ def test_one_row_per_turn_with_everything_the_issue_lists(log_path: Path, pipeli
     assert row["chosen_sparql"] == check_query(BIRTHPLACE) and row["chosen_rank"] == 1  # what ran
     assert [a["id"] for a in row["answers"]] == ["Q3012"]
     assert row["abstained"] is False and row["status"] == "ok"
-    assert set(row["latency_ms"]) == {"detect", "generate", "execute", "label", "name", "total", "render"}
+    assert set(row["latency_ms"]) == {"detect", "context", "generate", "execute", "label", "name", "total", "render"}
     assert row["feedback"] is None and row["client_ip"] is None
 
 
@@ -255,11 +255,21 @@ def test_a_log_of_the_first_schema_is_migrated_and_keeps_its_turns(log_path: Pat
         log.log_turn(pipeline.answer("Where was Albert Einstein born?"), session_id="old")
     with sqlite3.connect(log_path) as db:  # the version-1 table had no rejected column
         db.execute("ALTER TABLE turns DROP COLUMN rejected")
+        db.execute("ALTER TABLE turns DROP COLUMN context")
         db.execute("PRAGMA user_version=1")
     with SessionLog(log_path) as log:
         [old] = list(log.turns("old"))
-        assert old["rejected"] == [] and old["question"] == "Where was Albert Einstein born?"
+        assert old["rejected"] == [] and old["context"] is None and old["question"] == "Where was Albert Einstein born?"
         log.log_turn(pipeline.answer("Ist Berlin eine Stadt?"), session_id="new")
         assert [t["question"] for t in log.turns("new")] == ["Ist Berlin eine Stadt?"]
     with sqlite3.connect(log_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_a_follow_ups_context_is_logged(log_path: Path, pipeline: Pipeline) -> None:
+    from qa.context import Context
+
+    turn = pipeline.answer("Where was Albert Einstein born?", context=Context(subject="Q937", answers=("Q3012",)))
+    with SessionLog(log_path) as log:
+        [row] = [log.get_turn(log.log_turn(turn, session_id="s"))]
+    assert row is not None and row["context"] == turn.context and row["context"]["given"]["subject"] == "Q937"

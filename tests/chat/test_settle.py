@@ -34,7 +34,8 @@ def test_settle_answers_what_a_closed_drain_left(tiny_kg_client, tmp_path: Path,
         next(drain)  # the first answer is shown, then the event is closed (the tab's stream went away)
         drain.close()
         assert len(state.pending) == 2 and not state.draining
-        update = asyncio.run(settle(state, None))
+        update, stored = asyncio.run(settle(state, None))
         rows = list(log.turns())
     assert len(rows) == 3 and not state.pending
     assert [m["role"] for m in update["value"]] == ["user"] * 3 + ["assistant"] * 3
+    assert stored["history"] == update["value"]  # what the browser keeps for a reload

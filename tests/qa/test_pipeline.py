@@ -154,9 +154,12 @@ def test_unsupported_language_code_falls_back_with_a_note():
     assert turn.lang == "en" and turn.notes and "xx" in turn.notes[0]
 
 
-def test_pick_label_prefers_related_language():
-    assert pick_label({"ru": ["Москва"], "en": ["Moscow"]}, "uk") == ("Москва", "ru")
-    assert pick_label({"ceb": ["X"]}, "de") == ("X", "ceb")
+def test_pick_label_goes_from_the_users_language_to_english_to_the_kgs_label_never_a_third_language():
+    assert pick_label({"ru": ["Москва"], "en": ["Moscow"]}, "uk") == ("Moscow", "en")
+    assert pick_label({"es": ["capital"], "en": ["capital city"]}, "fr") == ("capital city", "en")
+    assert pick_label({"zh-hans": ["北京"], "en": ["Beijing"]}, "zh") == ("北京", "zh-hans")
+    assert pick_label({"ceb": ["X"], "": ["Y"]}, "de") == ("Y", None)
+    assert pick_label({"ceb": ["X"]}, "de") == (None, None)
     assert pick_label({}, "de") == (None, None)
 
 
@@ -209,7 +212,7 @@ def test_timings_are_keyed_by_the_stages_in_question_flow_order():
     turn = validated.answer("Where was Einstein born?", "en")
     assert list(turn.timings_ms) == [*STAGES, "total"]
     off = validated.answer("Where was Einstein born?", "en", use_validator=False)
-    assert list(off.timings_ms) == ["detect", "generate", "execute", "label", "name", "total"]
+    assert list(off.timings_ms) == ["detect", "context", "generate", "execute", "label", "name", "total"]
     assert list(_pipeline({}).answer("", "en").timings_ms) == ["detect", "total"]
 
 

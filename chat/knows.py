@@ -1,0 +1,83 @@
+"""What the first screen says the chat knows (issue 36): the size of the knowledge graph in
+plain words, counted once from the embedded store (read-only, in the background: the UI is
+served meanwhile and says it without numbers until the count is in)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+LABELLED = "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+
+
+@dataclass(frozen=True)
+class KGSize:
+    """Statements in the store (facts and names) and entities with a name."""
+
+    facts: int
+    entities: int
+
+
+_sizes: dict[Path, KGSize | None] = {}
+_lock = threading.Lock()
+
+
+def count(store_dir: Path) -> KGSize | None:
+    """Count the store at ``store_dir`` (``None`` when it cannot be opened or read)."""
+    import pyoxigraph
+
+    try:
+        store = pyoxigraph.Store.read_only(str(store_dir))
+        row = next(iter(store.query(LABELLED)))
+        return KGSize(facts=len(store), entities=int(row["n"].value))
+    except (OSError, ValueError, StopIteration) as exc:
+        log.warning("could not count the KG at %s: %s", store_dir, exc)
+        return None
+
+
+def store_dir(settings: Settings) -> Path | None:
+    """The embedded store of ``settings`` once built (``None`` for a remote endpoint)."""
+    if settings.kg_endpoint:
+        return None
+    from kg.store import kg_paths
+
+    try:
+        paths = kg_paths(settings.kg_source, settings.cache_dir)
+    except OSError:
+        return None
+    return paths.store if paths.is_built() else None
+
+
+def kg_size(settings: Settings) -> KGSize | None:
+    """The size counted for ``settings``' store, or ``None`` until it is counted (or when it
+    cannot be: a remote endpoint, a store not built yet)."""
+    where = store_dir(settings)
+    if where is None:
+        return None
+    with _lock:
+        return _sizes.get(where)
+
+
+def count_in_background(settings: Settings) -> threading.Thread | None:
+    """Start counting ``settings``' store once (a daemon thread); ``None`` when there is
+    nothing to count or it is counted already."""
+    where = store_dir(settings)
+    with _lock:
+        if where is None or where in _sizes:
+            return None
+        _sizes[where] = None
+
+    def work() -> None:
+        size = count(where)
+        with _lock:
+            _sizes[where] = size
+
+    thread = threading.Thread(target=work, name="kgqa-kg-size", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,5 @@
+"""English names: the written variants of the language a name may come from."""
+
+LABEL_FALLBACKS: tuple[str, ...] = ("en", "en-gb", "en-us", "en-ca")
+"""The language and its written variants, in order (then English, then the KG's own label:
+:func:`qa.label.label_chain`)."""

@@ -1,5 +1,0 @@
-"""Spanish names: where a name comes from when the KG has none in Spanish."""
-
-LABEL_FALLBACKS: tuple[str, ...] = ("es", "pt", "it", "en")
-"""The languages whose label or alias names a thing, in order (this one first): the
-closest languages, then English (:data:`qa.label.LABEL_FALLBACKS`)."""

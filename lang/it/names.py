@@ -1,5 +1,0 @@
-"""Italian names: where a name comes from when the KG has none in Italian."""
-
-LABEL_FALLBACKS: tuple[str, ...] = ("it", "es", "fr", "en")
-"""The languages whose label or alias names a thing, in order (this one first): the
-closest languages, then English (:data:`qa.label.LABEL_FALLBACKS`)."""

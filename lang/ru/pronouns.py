@@ -1,0 +1,20 @@
+"""Russian words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
+
+from lang.base import Pronouns
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+PRONOUNS = Pronouns(
+    person=_words('он она его её ее ему ей него неё нее нему ней ним нём нем'),
+    thing=_words('оно'),
+    place=_words('там'),
+    possessive=_words('его её ее их'),
+    owner_after=True,
+    openers=('а как насчёт', 'а как насчет', 'а что насчёт', 'а что насчет', 'что насчёт', 'а', 'и'),
+    joiners=_words('и а'),
+    second_starts=_words('когда где кто что какой какая какое какие сколько как почему чем куда откуда'),
+    who="Кто {}?", what="Какая {}?",
+)

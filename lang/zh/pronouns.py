@@ -1,0 +1,18 @@
+"""Chinese words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
+
+from lang.base import Pronouns
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+PRONOUNS = Pronouns(
+    person=_words('她 他'),
+    thing=_words('它'),
+    place=_words('那里 那儿'),
+    possessive=frozenset(),
+    openers=('那么', '还有', '那'),
+    attached=True,
+    not_pronouns=('其他', '其它', '他们', '她们', '它们', '吉他'),
+)
