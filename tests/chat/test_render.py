@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from html.parser import HTMLParser
 
+import pyoxigraph as ox
 import pytest
 
 from backends.fake import FakeBackend
@@ -19,8 +20,10 @@ from chat.render import (
     render_question_html,
     render_text,
 )
+from kg.client import EmbeddedKG
 from qa.candidate import Candidate
 from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn, Validation
+from tests import tiny_kg
 from tests.stages import Verbalize
 from tests.tiny_kg import WD
 from validator.gate import GatePolicy
@@ -134,10 +137,12 @@ def test_a_name_in_the_users_language_or_the_kgs_own_label_gets_no_badge() -> No
     assert "kgqa-fallback" not in render_html(turn)
 
 
-def test_a_value_without_a_name_is_never_an_answer(tiny_kg_client) -> None:
-    nameless = "SELECT DISTINCT ?answer WHERE { VALUES ?answer { wd:Q123456 } }"
-    turn = _pipeline(tiny_kg_client, {"Where was Einstein born?": [Candidate(nameless, 0.9)]}).answer(
-        "Where was Einstein born?")
+def test_a_value_without_a_name_is_never_an_answer() -> None:
+    store = tiny_kg.memory_store()  # Einstein's place of death is a thing with no name in the KG
+    store.add(ox.Quad(tiny_kg.e("Q937"), tiny_kg.p("P20"), tiny_kg.e("Q123456")))
+    nameless = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P20 ?answer }"
+    turn = _pipeline(EmbeddedKG(store), {"Where did Einstein die?": [Candidate(nameless, 0.9)]}).answer(
+        "Where did Einstein die?")
     assert not turn.answered and not turn.answers and turn.status == "abstained"
     assert any("without a name" in note for note in turn.notes)
 

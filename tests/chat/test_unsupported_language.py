@@ -9,8 +9,9 @@ import pytest
 from backends.fake import FakeBackend
 from chat.render import render_html
 from kg.client import EmbeddedKG
+from lang import supported
 from qa.answer import answer_and_log
-from qa.detect import LANGUAGE_NAMES, detect_language, unsupported_language
+from qa.detect import detect_language, unsupported_language
 from qa.pipeline import Pipeline
 from qa.turn import Status
 from tests import tiny_kg
@@ -46,7 +47,7 @@ def test_the_reply_is_in_the_ui_language_and_in_english_listing_the_supported_on
     assert turn.detected_lang == "pl" and turn.lang == "de" and not turn.answers
     assert "Polnisch" in done.shown and "Polish" in done.shown
     assert 'lang="de"' in done.shown and 'lang="en"' in done.shown
-    assert all(name in done.shown for name in LANGUAGE_NAMES.values())
+    assert all(name in done.shown for name in (language.name for language in supported()))
 
 
 def test_an_english_ui_says_it_once_and_a_chosen_question_language_is_respected() -> None:
