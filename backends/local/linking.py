@@ -93,7 +93,7 @@ class Mention:
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
         return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
-                    span=(self.start, self.end))
+                    span=(self.start, self.end), is_class=self.is_class)
 
 
 @dataclass

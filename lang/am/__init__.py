@@ -1,5 +1,6 @@
 """Amharic: everything the product knows of the language (see :mod:`lang`)."""
 
+from lang.am.stop_words import STOP_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("am", seed=True)
+LANGUAGE = Language("am", stop_words=STOP_WORDS, seed=True)

@@ -1,5 +1,6 @@
 """Bashkir: everything the product knows of the language (see :mod:`lang`)."""
 
+from lang.ba.stop_words import STOP_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("ba", seed=True)
+LANGUAGE = Language("ba", stop_words=STOP_WORDS, seed=True)

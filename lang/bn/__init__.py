@@ -1,5 +1,6 @@
 """Bengali: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.bn.stop_words import STOP_WORDS
 
-LANGUAGE = Language("bn", seed=True)
+LANGUAGE = Language("bn", stop_words=STOP_WORDS, seed=True)

@@ -1,5 +1,6 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.de.stop_words import STOP_WORDS
 
-LANGUAGE = Language("de")
+LANGUAGE = Language("de", stop_words=STOP_WORDS)

@@ -1,5 +1,6 @@
 """English: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.en.stop_words import STOP_WORDS
 
-LANGUAGE = Language("en")
+LANGUAGE = Language("en", stop_words=STOP_WORDS)

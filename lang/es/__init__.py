@@ -1,5 +1,6 @@
 """Spanish: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.es.stop_words import STOP_WORDS
 
-LANGUAGE = Language("es")
+LANGUAGE = Language("es", stop_words=STOP_WORDS)

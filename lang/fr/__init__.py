@@ -1,5 +1,6 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.fr.stop_words import STOP_WORDS
 
-LANGUAGE = Language("fr")
+LANGUAGE = Language("fr", stop_words=STOP_WORDS)

@@ -1,5 +1,6 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.pt.stop_words import STOP_WORDS
 
-LANGUAGE = Language("pt")
+LANGUAGE = Language("pt", stop_words=STOP_WORDS)

@@ -1,5 +1,6 @@
 """Russian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ru.stop_words import STOP_WORDS
 
-LANGUAGE = Language("ru")
+LANGUAGE = Language("ru", stop_words=STOP_WORDS)

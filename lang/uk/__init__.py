@@ -1,5 +1,6 @@
 """Ukrainian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.uk.stop_words import STOP_WORDS
 
-LANGUAGE = Language("uk")
+LANGUAGE = Language("uk", stop_words=STOP_WORDS)

@@ -1,0 +1,6 @@
+"""Armenian function words: the ``stopwords-iso`` list with the words the product always read as
+function or question words of Armenian (see :mod:`lang.stopwords`)."""
+
+from lang.stopwords import stop_words
+
+STOP_WORDS: frozenset[str] = stop_words("hy")
