@@ -127,6 +127,8 @@ class Turn:
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
     rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
     read_as: str | None = None  # the question as the stages read it, when not as typed (courtesies, capitals)
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # each decision component's verdict (qa.decisions)
+    withheld_by: str | None = None  # the decision component that withheld the answer, if one did
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -175,6 +177,8 @@ class Turn:
             "names": {k: list(v) for k, v in self.names.items()},
             "rejected": self.rejected,
             "read_as": self.read_as,
+            "decisions": self.decisions,
+            "withheld_by": self.withheld_by,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

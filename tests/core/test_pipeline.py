@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from backends.fake import FakeBackend
 from chat.messages import turn_message
 from core.errors import BackendTimeout, BackendUnavailable, InputError, KGUnavailable
+from core.text import tokenize
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate, Link
 from qa.guard import DEFAULT_LIMIT
@@ -23,14 +26,22 @@ NOTHING = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P36 ?answer . }"
 
 
 def _pipeline(answers, **kwargs) -> Pipeline:
-    return Pipeline(FakeBackend(answers), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
+    """A pipeline over the tiny KG whose scripted candidates each say they explain the whole
+    question (unless one says otherwise), as the local generator says what it read: the
+    coverage decision then lets them through, and these tests see the other stages."""
+    def whole(question, lang):
+        cands = answers(question, lang) if callable(answers) else answers.get(question, [])
+        span = ((0, len(tokenize(question)), "property"),)
+        return [c if c.explains else replace(c, explains=span) for c in cands]
+
+    return Pipeline(FakeBackend(whole), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
 
 
-def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 5), kind: str = "label"):
+def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 6), kind: str = "label"):
     """« Which member of The Rolling Stones appeared in Titanic? »: the kept candidate reads
-    Titanic's cast (tokens 7-8), another links the band's typed name."""
+    Titanic's cast (token 8), another links the band's typed name (tokens 3-5)."""
     cast = Candidate(BIRTHPLACE, 0.9, entities=("Q937",),
-                     links=(Link("Q937", "titanic", "titanic", "label", 0.9, span=(7, 8), name_words=1),))
+                     links=(Link("Q937", "titanic", "titanic", "label", 0.9, span=(8, 9), name_words=1),))
     band = Candidate(CAPITAL, 0.5, entities=("Q183",),
                      links=(Link("Q183", "the rolling stones", "the rolling stones", kind, 0.9, span=band_span,
                                  name_words=band_words),))
@@ -41,7 +52,7 @@ def test_ignored_name_is_a_typed_name_another_candidate_links_and_the_kept_one_l
     assert ignored_name(_film_and_band(), 0).qid == "Q183"
     assert ignored_name(_film_and_band(band_words=0), 0) is None  # not written as a name (or no case)
     assert ignored_name(_film_and_band(band_words=1), 0) is None  # one capitalized word says too little
-    assert ignored_name(_film_and_band(band_span=(6, 8)), 0) is None  # overlaps the kept mention
+    assert ignored_name(_film_and_band(band_span=(7, 9)), 0) is None  # overlaps the kept mention
     assert ignored_name(_film_and_band(kind="fuzzy"), 0) is None  # not the name as written
     cands = _film_and_band()
     unplaced = [Candidate(BIRTHPLACE, 0.9, links=(Link("Q937", "titanic", "titanic", "label", 0.9),)), cands[1]]
@@ -51,7 +62,8 @@ def test_ignored_name_is_a_typed_name_another_candidate_links_and_the_kept_one_l
 def test_the_pipeline_abstains_when_the_kept_reading_leaves_out_a_typed_name():
     question = "Which member of The Rolling Stones appeared in Titanic?"
     turn = _pipeline({question: _film_and_band()}).answer(question)
-    assert not turn.answered and turn.status == "abstained" and turn.message_key == "dont_know"
+    assert not turn.answered and turn.status == "abstained" and turn.message_key == "not_understood"
+    assert turn.withheld_by == "coverage"
     assert any("leaves out the name 'the rolling stones'" in n for n in turn.notes)
     lowered = question.lower()
     assert _pipeline({lowered: _film_and_band(band_words=0)}).answer(lowered).answered
@@ -105,7 +117,8 @@ def test_empty_result_abstains_instead_of_answering_nothing():
     turn = pipe.answer("q", "en")
     assert not turn.answered and turn.status == "abstained"
     assert turn.sparql is None and not any(c.kept for c in turn.candidates)
-    assert "don't know" in turn_message(turn)
+    # the reading covers the question whole, but the KG holds nothing for it
+    assert turn.message_key == "understood_no_value" and turn.message_args == {"entity": "Q937", "property": "P36"}
 
 
 @pytest.mark.parametrize("question, key", [("", "Please"), ("   \n\t ", "Please"), ("x" * 1001, "too long")])

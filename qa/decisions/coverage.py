@@ -1,0 +1,222 @@
+"""The ``coverage`` component: answer only what was understood whole.
+
+A reading is shown only when it accounts for every content word of the question.  A
+candidate says which tokens it explains (:attr:`qa.candidate.Candidate.explains`: entity
+mentions, the property phrase, class nouns as type constraints); a candidate that does not
+say (a foreign backend, the complex layer) is aligned with its verbalization instead: a
+question word is explained when a word of how the candidate is said has its stem or shares
+its beginning (« children » and "child"); with neither (the validator off) nothing is
+judged.  A word needs no explaining when it is a function word of the question's
+language (:func:`function_word`, the maintained lists of :mod:`lang.stopwords`), unless it
+is a cue word: an ordinal ("the second largest"), a superlative or a comparison word,
+which only a candidate of the matching shape explains.
+
+Which words are *content* words: those some reading of the question can read (a word any
+of the first candidates explains as an entity, class or property, or a cue word), or, when
+no candidate says what it explains, every word that is no function word.  A word no
+reading can place ("famous") is not held against the kept one.
+
+Also here, as they are coverage of names: a link that covers only part of the name the
+user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
+whole that the kept reading leaves out (:func:`ignored_name`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from backends.local.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
+from core.text import fold, is_cjk, is_stopword_in, normalize_cue_text, stem, tokenize
+from lang import SUPPORTED
+from lang import get as language
+from qa.candidate import EXACT_LINKS, Candidate, Link
+from qa.decisions import Case, Verdict, passed, withheld
+from qa.turn import CandidateView
+
+READ_BY = 10
+"""The first candidates whose explained words make a word a content word."""
+SHAPES_FOR_CUE = {"superlative": frozenset({"order"}), "comparative": frozenset({"order", "filter", "ask"}),
+                  "ordinal": frozenset()}
+"""Which candidate shapes explain a cue word of each kind (no shape reads an ordinal)."""
+MIN_PREFIX = 4
+
+
+class Coverage:
+    """Withholds a reading that leaves a content word of the question unexplained, one whose
+    entity matches only part of a typed name (``only_know``), or one that leaves out a typed
+    name another reading links whole."""
+
+    name = "coverage"
+    after_execute = False
+
+    def __call__(self, case: Case) -> Verdict:
+        kept = case.kept
+        if kept is None:
+            return passed(self.name)
+        partial = partial_link(kept)
+        if partial is not None:
+            return withheld(self.name, f"{partial.qid} only matches part of {partial.mention!r}", "only_know",
+                            {"qid": partial.qid, "name": partial.name})
+        ignored = ignored_name(case.candidates, case.chosen or 0)
+        if ignored is not None:
+            return withheld(self.name, f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
+        view = case.kept_view
+        words = unexplained(case, kept, view.verbalization if view is not None else None)
+        if words:
+            placed = ", ".join(case.tokens[i] for i in words)
+            return withheld(self.name, f"the kept candidate leaves {placed!r} unexplained", "not_understood",
+                            {"unplaced": placed, **about(kept)})
+        return passed(self.name, "every content word is explained")
+
+
+def about(candidate: Candidate) -> dict[str, str]:
+    """``{"entity": Q…, "property": P…}`` of what a candidate reads, when it names both."""
+    if candidate.entities and candidate.properties:
+        return {"entity": candidate.entities[0], "property": candidate.properties[0]}
+    return {}
+
+
+def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]:
+    """The positions of the question's content words that ``candidate`` leaves unexplained
+    (``said``: how it is said in words, for a candidate that does not say what it explains)."""
+    tokens, lang = case.tokens, case.lang
+    if not candidate.explains and not said:
+        return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
+    cues = cue_positions(case.question, tokens, lang)
+    pool = [*case.candidates[:READ_BY], *case.readings]
+    told = any(c.explains for c in pool)
+    readable = {i for c in pool for a, b, _ in c.explains for i in range(a, b)}
+    content = [i for i, t in enumerate(tokens)
+               if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or not told or i in readable)]
+    explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
+    explained |= {i for link in candidate.links if link.span is not None for i in range(*link.span)}
+    explained |= aligned(tokens, said, lang)
+    out = []
+    for i in content:
+        if i in explained and i not in cues:
+            continue
+        kind = cues.get(i)
+        if kind is not None and (candidate.shape in SHAPES_FOR_CUE[kind] or _named(candidate, i)):
+            continue
+        if kind is None and i in explained:
+            continue
+        out.append(i)
+    return out
+
+
+def _named(candidate: Candidate, i: int) -> bool:
+    """Whether token ``i`` is part of a name the candidate links ("the Second World War")."""
+    return any(link.span is not None and link.span[0] <= i < link.span[1] and link.span[1] - link.span[0] > 1
+               for link in candidate.links)
+
+
+def _word(token: str) -> bool:
+    """A word that may need explaining: letters, not a CJK character (a character is no word)."""
+    return token.isalpha() and not any(is_cjk(ch) for ch in token)
+
+
+def function_word(token: str, lang: str) -> bool:
+    """Whether ``token`` (as :func:`core.text.tokenize` gives it) is a function or question
+    word of ``lang``: the language's maintained list (:mod:`lang.stopwords`), else the
+    product's own lists."""
+    if lang in SUPPORTED:
+        words = language(lang).stop_words
+        if token in words or fold(token) in words:
+            return True
+    return is_stopword_in(token, lang)
+
+
+def cue_positions(question: str, tokens: Sequence[str], lang: str) -> dict[int, str]:
+    """Token positions of the question's cue words by kind: ``ordinal`` ("second", "40th"),
+    ``superlative`` ("largest"), ``comparative`` ("more than")."""
+    text = normalize_cue_text(question)
+    hits: list[tuple[str, str]] = []
+    for kind, table in (("ordinal", ORDINAL_WORDS), ("superlative", SUPERLATIVE_WORDS), ("comparative", THAN_WORDS)):
+        hits += [(kind, text[s:e]) for s, e, _ in find_words(text, words_for(table, lang))]
+    form = ORDINAL_FORMS.get(lang)
+    if form is not None:
+        hits += [("ordinal", m.group(0)) for m in re.finditer(form, text)]
+    out: dict[int, str] = {}
+    for kind, found in hits:
+        words = [w for w in tokenize(found) if _word(w)]
+        for i in _occurrences(tokens, words):
+            out.setdefault(i, kind)
+    return out
+
+
+def _occurrences(tokens: Sequence[str], words: Sequence[str]) -> list[int]:
+    """Positions of every occurrence of the word sequence ``words`` in ``tokens``."""
+    n = len(words)
+    if not n:
+        return []
+    return [j for i in range(len(tokens) - n + 1) if list(tokens[i:i + n]) == list(words) for j in range(i, i + n)]
+
+
+def aligned(tokens: Sequence[str], said: str | None, lang: str) -> set[int]:
+    """Positions of question tokens that a word of ``said`` (a verbalization) accounts for:
+    the same folded word, the same stem, or a shared beginning of at least
+    :data:`MIN_PREFIX` letters that leaves at most three letters of either over."""
+    if not said:
+        return set()
+    words = _said_words(said, lang)
+    return {i for i, t in enumerate(tokens) if _word(t) and _matches(fold(t), lang, words)}
+
+
+@cache
+def _said_words(said: str, lang: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in tokenize(said) if _word(w))
+
+
+def _matches(word: str, lang: str, said: frozenset[str]) -> bool:
+    if word in said:
+        return True
+    own = stem(word, lang)
+    for other in said:
+        if own is not None and own == stem(other, lang):
+            return True
+        common = 0
+        for x, y in zip(word, other, strict=False):
+            if x != y:
+                break
+            common += 1
+        if common >= MIN_PREFIX and common >= min(len(word), len(other)) - 3:
+            return True
+    return False
+
+
+def partial_link(candidate: Candidate) -> Link | None:
+    """An entity link that covers only part of the name the user typed ("Roger Federer"
+    linked to Roger Troutman by "Roger"), else ``None``."""
+    return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def ignored_name(candidates: list[Candidate], chosen: int, top: int = READ_BY) -> Link | None:
+    """A name of two or more capitalized words the user typed that another of the first
+    ``top`` candidates links exactly (by a label or an alias, the whole name) and the kept
+    candidate leaves out: none of its words is in the kept candidate's mentions (by
+    position) and its entity is none of the kept candidate's.  « Which member of The
+    Rolling Stones appeared in Pirates of the Caribbean: At World's End? » kept as the
+    film's cast list answers another question.  ``None`` when there is none, or when the
+    kept candidate's mentions carry no span (a backend that does not say where it linked)."""
+    kept = candidates[chosen]
+    spans = [link.span for link in kept.links]
+    if not spans or any(span is None for span in spans):
+        return None
+    taken = {i for span in spans if span is not None for i in range(*span)}
+    for candidate in candidates[:top]:
+        for link in candidate.links:
+            if (link.name_words >= 2 and link.name_cover == 1.0 and link.kind in EXACT_LINKS
+                    and link.span is not None and link.qid not in kept.entities
+                    and not taken.intersection(range(*link.span))):
+                return link
+    return None
+
+
+def covers(case: Case, candidate: Candidate, view: CandidateView | None = None) -> bool:
+    """Whether ``candidate`` reads the question whole: no partial name, and no content word
+    left unexplained (a candidate that says nothing of what it reads covers nothing)."""
+    said = view.verbalization if view is not None else None
+    if not candidate.explains and not said:
+        return False  # nothing says what it reads
+    return partial_link(candidate) is None and not unexplained(case, candidate, said)
