@@ -3,6 +3,7 @@ turns them into these messages by key."""
 
 from __future__ import annotations
 
+from chat.messages_trust import NEW_MESSAGES as TRUST_MESSAGES
 from qa.turn import Turn
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -1041,6 +1042,7 @@ SEED_TRANSLATIONS: dict[str, dict[str, str]] = {
 }
 for _key, _table in SEED_TRANSLATIONS.items():
     MESSAGES[_key].update(_table)
+MESSAGES.update(TRUST_MESSAGES)
 
 
 def turn_message(turn: Turn) -> str:

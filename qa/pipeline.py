@@ -27,7 +27,7 @@ from kg.sparql import entity_iri, local_id
 from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.confidence import Confidence, Decision
 from qa.decisions import Case, Component, Verdict
-from qa.decisions.coverage import Coverage, ignored_name, partial_link
+from qa.decisions.coverage import Coverage, ignored_name, partial_link, worded_positions
 from qa.decisions.gate import Gate as GateDecision
 from qa.decisions.guard import Guard
 from qa.decisions.kind import TypeCheck
@@ -108,7 +108,7 @@ class Pipeline:
         self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
         self.guard = Guard()
         self.checks: tuple[Component, ...] = (
-            Namesake(), Coverage(), TypeCheck(kg, answer_types, timeout_s=query_timeout_s),
+            Namesake(), Coverage(answer_types), TypeCheck(kg, answer_types, timeout_s=query_timeout_s),
             NumberCheck(kg, answer_types, timeout_s=query_timeout_s))
         """The decisions after the gate, in order (:data:`qa.decisions.ORDER`)."""
 
@@ -130,6 +130,7 @@ class Pipeline:
             candidates = [c for c in generated if not c.no_value]
             case = Case(read(turn), parse_lang(turn), candidates, turn.candidates,
                         readings=[c for c in generated if c.no_value], rejected=len(turn.rejected))
+            case.worded = worded_positions(case.question, case.tokens, case.lang, self.answer_types)
             guarded = self._record(turn, self.guard(case))
             if candidates:
                 self._answer(turn, case, self.validation if use_validator else None,

@@ -303,17 +303,20 @@ class Generated:
         """The candidate's SPARQL text."""
         return select(self.triples)
 
-    def candidate(self, evidence: Mapping[str, Link], forms: Sequence[str] = ()) -> Candidate:
+    def candidate(self, evidence: Mapping[str, Link], forms: Sequence[str] = (),
+                  type_words: Mapping[str, frozenset[int]] | None = None) -> Candidate:
         """The ranked candidate with its structure: a plain ``SELECT``, its triple patterns in
         compact tokens, its entities and properties, how each linked entity was linked, and
         which words of the question it explains (``forms``: the question's tokens as the
-        property phrases are matched, :meth:`PropertyText.form`)."""
+        property phrases are matched, :meth:`PropertyText.form`; ``type_words``: per entity,
+        the words naming its class, « den Film Titanic »)."""
         triples = tuple((sparql_node(s), sparql_pred(p), sparql_node(o)) for s, p, o in self.triples)
         entities = entities_of(triples)
         links = tuple(evidence[q] for q in entities if q in evidence)
         return Candidate(self.sparql, self.score, tuple(sorted(self.features.items())), shape="plain",
                          triples=triples, entities=entities, properties=properties_of(triples),
-                         links=links, explains=explained_spans(links, self.words, forms, self.class_span))
+                         links=links, explains=explained_spans(links, self.words, forms, self.class_span,
+                                                               _typed(entities, type_words or {})))
 
 
 @dataclass
@@ -454,7 +457,7 @@ class LocalBackend:
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m, words in zip(linked, beside, strict=True)}
         forms = [self.props.form(t) for t in q.tokens]
-        simple = [g.candidate(evidence, forms) for g in ranked]
+        simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
         out = extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
         return out + self.no_value_readings(q, evidence, forms)
 
@@ -482,7 +485,7 @@ class LocalBackend:
                 continue
             g = Generated(forward(m.qid, pid), "fwd", {"no_value": 1.0}, answers=0, anchor=m.qid,
                           words=matches[pid].words)
-            out.append(replace(g.candidate(evidence, forms), score=0.0, no_value=True))
+            out.append(replace(g.candidate(evidence, forms, q.type_words), score=0.0, no_value=True))
             if len(out) >= limit:
                 break
         return out
@@ -907,17 +910,24 @@ def _relative_features(cands: Sequence[Generated]) -> None:
         f["explained_gap"] = best_explained - f["explained"]
 
 
+def _typed(entities: Sequence[str], type_words: Mapping[str, frozenset[int]]) -> frozenset[int]:
+    """The question's words that name a class of one of ``entities`` (« den Film Titanic »)."""
+    return frozenset(i for qid in entities for i in type_words.get(qid, ()))
+
+
 def explained_spans(links: Sequence[Link], words: frozenset[str], forms: Sequence[str],
-                    class_span: tuple[int, int] | None = None) -> tuple[Explained, ...]:
+                    class_span: tuple[int, int] | None = None, typed: Iterable[int] = ()) -> tuple[Explained, ...]:
     """What a simple candidate explains of the question: its entities' mentions, the words
     its property phrases matched (``words``, as matched, at each position of ``forms`` outside
-    a mention) and the class noun it reads as a type constraint."""
+    a mention), the class noun it reads as a type constraint, and the words naming a class
+    of its entities (``typed``)."""
     spans: list[Explained] = [(*link.span, "class" if link.is_class else "entity")
                               for link in links if link.span is not None]
     inside = {i for a, b, _ in spans for i in range(a, b)}
     spans += [(i, i + 1, "property") for i, form in enumerate(forms) if form in words and i not in inside]
     if class_span is not None and class_span[0] not in inside:
         spans.append((*class_span, "class"))
+    spans += [(i, i + 1, "class") for i in typed if i not in inside]
     return tuple(sorted(set(spans)))
 
 

@@ -45,6 +45,7 @@ class Case:
     chosen: int | None = None
     result: QueryResult | None = None
     tokens: list[str] = field(default_factory=list)
+    worded: frozenset[int] = frozenset()  # tokens some property phrase of the lexicon says (any property)
 
     def __post_init__(self) -> None:
         if not self.tokens:

@@ -12,9 +12,9 @@ is a cue word: an ordinal ("the second largest"), a superlative or a comparison 
 which only a candidate of the matching shape explains.
 
 Which words are *content* words: those some reading of the question can read (a word any
-of the first candidates explains as an entity, class or property, or a cue word), or, when
-no candidate says what it explains, every word that is no function word.  A word no
-reading can place ("famous") is not held against the kept one.
+of the first candidates explains as an entity, class or property, a word of a property
+phrase of the lexicon found in the question, :func:`worded_positions`, or a cue word).  A
+word no reading can place ("famous") is not held against the kept one.
 
 Also here, as they are coverage of names: a link that covers only part of the name the
 user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
@@ -32,6 +32,7 @@ from lang import SUPPORTED
 from lang import get as language
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
+from qa.expect import AnswerTypes
 from qa.turn import CandidateView
 
 READ_BY = 10
@@ -45,10 +46,14 @@ MIN_PREFIX = 4
 class Coverage:
     """Withholds a reading that leaves a content word of the question unexplained, one whose
     entity matches only part of a typed name (``only_know``), or one that leaves out a typed
-    name another reading links whole."""
+    name another reading links whole.  ``answer_types``: how each property is said, which
+    explains the words of a candidate that does not say what it explains ("born" for ``P19``)."""
 
     name = "coverage"
     after_execute = False
+
+    def __init__(self, answer_types: AnswerTypes | None = None) -> None:
+        self.answer_types = answer_types
 
     def __call__(self, case: Case) -> Verdict:
         kept = case.kept
@@ -62,12 +67,32 @@ class Coverage:
         if ignored is not None:
             return withheld(self.name, f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
         view = case.kept_view
-        words = unexplained(case, kept, view.verbalization if view is not None else None)
+        words = unexplained(case, kept, said_as(kept, view, case.lang, self.answer_types))
         if words:
             placed = ", ".join(case.tokens[i] for i in words)
             return withheld(self.name, f"the kept candidate leaves {placed!r} unexplained", "not_understood",
                             {"unplaced": placed, **about(kept)})
         return passed(self.name, "every content word is explained")
+
+
+def worded_positions(question: str, tokens: Sequence[str], lang: str, answer_types: AnswerTypes | None
+                     ) -> frozenset[int]:
+    """Positions of the question's tokens that some property phrase of the lexicon says (any
+    property's): content words a reading must explain, whatever backend wrote it."""
+    if answer_types is None:
+        return frozenset()
+    words = answer_types.property_words(question, lang)
+    return frozenset(i for i, t in enumerate(tokens) if t in words and not function_word(t, lang))
+
+
+def said_as(candidate: Candidate, view: CandidateView | None, lang: str,
+            answer_types: AnswerTypes | None) -> str | None:
+    """How a candidate is said: its verbalization, and its properties' phrases in ``lang``
+    and English (``None`` when neither is known)."""
+    parts = [view.verbalization] if view is not None and view.verbalization else []
+    if parts and answer_types is not None:
+        parts += [p for pid in candidate.properties for code in {lang, "en"} for p in answer_types.phrases(pid, code)]
+    return " ".join(parts) or None
 
 
 def about(candidate: Candidate) -> dict[str, str]:
@@ -85,10 +110,9 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
         return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
     cues = cue_positions(case.question, tokens, lang)
     pool = [*case.candidates[:READ_BY], *case.readings]
-    told = any(c.explains for c in pool)
-    readable = {i for c in pool for a, b, _ in c.explains for i in range(a, b)}
+    readable = {i for c in pool for a, b, _ in c.explains for i in range(a, b)} | case.worded
     content = [i for i, t in enumerate(tokens)
-               if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or not told or i in readable)]
+               if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
     explained |= {i for link in candidate.links if link.span is not None for i in range(*link.span)}
     explained |= aligned(tokens, said, lang)

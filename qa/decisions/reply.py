@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from backends.local.names import aligned_cased
-from qa.candidate import EXACT_LINKS, Candidate
+from qa.candidate import EXACT_LINKS
 from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
 
@@ -43,11 +43,14 @@ def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool
 def unknown_name(case: Case) -> str | None:
     """A name the user typed (a run of capitalized words that are no function words and that
     no reading explains as a property or class) that no candidate links whole by a label or
-    an alias; ``None`` when every typed name is known or the question has no capitals."""
+    an alias; ``None`` when every typed name is known, the question has no capitals, or a
+    candidate does not say where it linked."""
     cased = aligned_cased(case.question, len(case.tokens))
     if cased is None:
         return None
     pool = [*case.candidates[:READ_BY], *case.readings]
+    if any(c.entities and not any(link.span is not None for link in c.links) for c in pool):
+        return None  # a backend that does not say where it linked: no evidence of what is unknown
     worded = {i for c in pool for a, b, role in c.explains if role in ("property", "class") for i in range(a, b)}
     named = [link.span for c in pool for link in c.links
              if link.span is not None and link.kind in EXACT_LINKS and link.name_cover == 1.0]
@@ -79,8 +82,3 @@ def unplaced(case: Case) -> dict[str, Any]:
         if words:
             return {"unplaced": ", ".join(case.tokens[i] for i in words), **about(candidate)}
     return {}
-
-
-def is_reading(candidate: Candidate) -> bool:
-    """Whether ``candidate`` is a no-value reading (never executed)."""
-    return candidate.no_value
