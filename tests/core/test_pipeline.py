@@ -396,3 +396,53 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
     assert [lang for lang, sparql in said if sparql.startswith(NOTHING.rstrip())] == ["de"]
     scorer.seen.clear()
     assert pipe.answer("Where was Einstein born?", "en").answered and len(scorer.seen) == 2  # English: one reading
+
+
+def test_no_answer_is_shown_without_a_validator_score_whatever_its_shape():
+    """One gate for every candidate: plain, count, superlative (order), filter and yes/no
+    candidates are verbalized, scored and gated alike; every shown answer carries its score,
+    and a kept candidate without one (a learned decision over candidates it did not score)
+    is withheld by the gate, which the turn records."""
+    shapes = {
+        "Where was Einstein born?": Candidate(BIRTHPLACE, 0.9),
+        "How many cities are in Germany?": Candidate(
+            "SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 . }", 0.9,
+            shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515"))),
+        "Which city of Germany has the most inhabitants?": Candidate(
+            "SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P1082 ?n . } ORDER BY DESC(?n) LIMIT 1",
+            0.9, shape="order"),
+        "Which cities of Germany have more than a million inhabitants?": Candidate(
+            "SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P1082 ?n . FILTER(?n > 1000000) }", 0.9,
+            shape="filter"),
+        "Was Einstein born in Ulm?": Candidate("ASK { wd:Q937 wdt:P19 wd:Q3012 }", 0.9, shape="ask"),
+    }
+
+    class Sure:
+        def predict(self, pairs):
+            return [0.99] * len(pairs)
+
+    pipe = _pipeline({q: [c] for q, c in shapes.items()},
+                     validation=Validation(Verbalize(), Sure(), GatePolicy("mix", 0.5, complex_threshold=0.9)),
+                     threshold=0.8)
+    answered = 0
+    for question in shapes:
+        turn = pipe.answer(question, "en")
+        kept = [c for c in turn.candidates if c.kept]
+        if turn.answered:
+            answered += 1
+            assert len(kept) == 1 and kept[0].validator_score is not None and kept[0].compared is not None, question
+        data = turn.to_json()
+        assert [d["name"] for d in data["decisions"]][:2] == ["guard", "gate"], (question, turn.status, turn.rejected)
+    assert answered == 5  # every shape is answered, each with its score
+
+    from qa.confidence import Decision
+
+    class Unscored:  # keeps the first candidate but scores none of them
+        def decide(self, question, lang, candidates):
+            return Decision(0, 0.97, (), 0.9)
+
+    question = "Which city of Germany has the most inhabitants?"
+    turn = _pipeline({question: [shapes[question]]}, confidence=Unscored()).answer(question, "en")
+    assert not turn.answered and turn.withheld_by == "gate"
+    assert turn.to_json()["withheld_by"] == "gate" and turn.to_json()["message_key"] in (
+        "not_understood", "unknown_entity", "understood_no_value")
