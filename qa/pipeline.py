@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, is_service_fault
-from core.text import read_case
 from kg.client import KG, QueryResult, Term
 from kg.sparql import entity_iri, local_id
+from lang.stopwords import read_case
 from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.confidence import Confidence, Decision
 from qa.decisions import Case, Component, Verdict

@@ -60,11 +60,12 @@ from core.errors import (
     KGUnavailable,
     LexiconError,
 )
-from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
+from core.text import fold, is_cjk, tokenize
 from kg.build import ensure_label_index
 from kg.client import KG, Term, fetch_labels, value_kind
 from kg.labels import LabelIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
+from lang.stopwords import is_stopword, is_stopword_as_written, is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Explained, Link
 from qa.generate import MAX_CANDIDATES
 

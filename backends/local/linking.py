@@ -24,7 +24,6 @@ from core.text import (
     inflection_prefix,
     is_cjk,
     is_katakana,
-    is_stopword,
     latin_form,
     phonetic_key,
     same_word,
@@ -32,6 +31,7 @@ from core.text import (
     tokenize,
 )
 from kg.labels import LabelIndex, NameHit
+from lang.stopwords import is_stopword
 from qa.candidate import Link
 
 MAX_SPAN_TOKENS = 10

@@ -3,4 +3,7 @@ function or question words of Armenian (see :mod:`lang.stopwords`)."""
 
 from lang.stopwords import stop_words
 
+OWN = ""
+"""No function words of its own beyond the maintained list."""
+
 STOP_WORDS: frozenset[str] = stop_words("hy")
