@@ -5,16 +5,23 @@
 * a COUNT over a list the KG may hold only in part is shown as "my data lists N: …" with
   the things it counted (``data_lists``), never as a bare number;
 * a number the question states ("in 2013", "the 40th") must be accounted for by the
-  reading (:func:`qa.expect.unused_numbers`)."""
+  reading (:func:`qa.expect.unused_numbers`);
+* a list where one thing was asked for ("which country …", a question word of the
+  ``which`` kind, :attr:`lang.base.Language.question_words`, before a class noun written
+  as its singular label) is not shown."""
 
 from __future__ import annotations
 
 from core.errors import KGQueryError, KGTimeout
 from kg.client import KG
 from kg.sparql import local_id
+from lang import SUPPORTED
+from lang import get as language
+from qa.candidate import Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.expect import AnswerTypes, count_mismatch, unused_numbers
 
+READ_BY = 10
 LISTED = 10
 """At most this many of the counted things are named."""
 
@@ -41,6 +48,10 @@ class NumberCheck:
         said = [view.verbalization] if view is not None and view.verbalization else []
         if unused := unused_numbers(case.question, kept.shape, said, kept.links, result):
             return withheld(self.name, f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused")
+        one = singular_asked(case)
+        answers = {t.value for t in result.column() if t is not None}
+        if one is not None and kept.shape == "plain" and result.boolean is None and len(answers) > 1:
+            return withheld(self.name, f"one {one.mention!r} was asked for, but the reading lists {len(answers)}")
         if kept.shape == "count" and kept.triples:
             return self._listed(case)
         return passed(self.name)
@@ -62,3 +73,18 @@ class NumberCheck:
         ids = [qid for row in rows if (t := row.get(var[1:])) is not None and (qid := local_id(t.value))]
         return Verdict(self.name, False, "a count over a list is worded as the list counted", "data_lists",
                        {"ids": ids[:LISTED], "more": len(ids) > LISTED})
+
+
+def singular_asked(case: Case) -> Link | None:
+    """The class noun of a question that asks for one thing: a ``which`` question word
+    (:attr:`lang.base.Language.question_words`) right before a class noun linked by its
+    label as written (a Wikidata label is singular; a plural is linked as an inflected form)."""
+    if case.lang not in SUPPORTED:
+        return None
+    which = {w for w, kind in language(case.lang).question_words.items() if kind == "which"}
+    for candidate in case.candidates[:READ_BY]:
+        for link in candidate.links:
+            if (link.is_class and link.kind == "label" and link.span is not None and link.span[0] > 0
+                    and case.tokens[link.span[0] - 1] in which):
+                return link
+    return None

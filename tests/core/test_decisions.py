@@ -216,3 +216,16 @@ def test_which_dont_know_is_said_from_what_was_understood(question: str, expecte
         assert args == {"entity": "Q937", "property": "P19"}
     if key == "unknown_entity":
         assert args == {"name": "Xavier Quillfeather"}
+
+
+def test_a_list_is_not_shown_where_one_thing_was_asked_for(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    country = Link("Q6256", "country", "country", "label", 0.9, span=(1, 2), is_class=True)
+    countries = Link("Q6256", "countries", "country", "inflected", 0.9, span=(1, 2), is_class=True)
+    cities = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.9, shape="plain", links=(country,))
+    many = _uris("Q183", "Q159")
+    one = check(_case("Which country borders France?", [cities], result=many))
+    assert one.withheld and "one 'country'" in one.reason
+    assert not check(_case("Which country borders France?", [cities], result=_uris("Q183"))).withheld
+    plural = replace(cities, links=(countries,))
+    assert not check(_case("Which countries border France?", [plural], result=many)).withheld
