@@ -51,6 +51,8 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
+NAMED_ARGS = frozenset({"only_know", "understood_no_value", "not_understood", "data_lists"})
+"""Replies whose arguments are ids to name (:mod:`qa.decisions.reply`, ``data_lists``)."""
 STAGES = ("detect", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
@@ -440,8 +442,9 @@ def _complex_mask(candidates: list[Candidate]) -> list[bool]:
 def _ids_to_name(turn: Turn) -> set[str]:
     ids = {i for view in turn.candidates[:NAMED_CANDIDATES] for i in (*view.entities, *view.properties)}
     args = turn.message_args
-    ids.update(str(args[k]) for k in ("qid", "entity", "property") if k in args)
-    ids.update(str(i) for i in args.get("ids", ()))
+    if turn.message_key in NAMED_ARGS:  # ids the decisions' replies name (other messages carry text)
+        ids.update(str(args[k]) for k in ("qid", "entity", "property") if k in args)
+        ids.update(str(i) for i in args.get("ids", ()))
     return ids
 
 
