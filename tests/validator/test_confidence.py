@@ -168,7 +168,7 @@ def test_pipeline_abstains_below_the_threshold():
     question = "What is the capital of Germany?"
     turn = _confident_pipeline({question: [Candidate(CAPITAL, 0.9)]}, model).answer(question)
     assert not turn.answered and turn.status == "abstained" and turn.confidence is None
-    assert turn.message_key == "dont_know"
+    assert turn.message_key == "not_understood" and turn.withheld_by == "gate"
     assert turn.candidates[0].passed is False
 
 
