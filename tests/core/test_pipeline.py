@@ -15,7 +15,7 @@ from qa.candidate import Candidate, Link
 from qa.guard import DEFAULT_LIMIT
 from qa.label import pick_label
 from qa.pipeline import STAGES, Pipeline, Validation, ignored_name, namesake_rival
-from qa.turn import Status
+from qa.turn import Status, Turn
 from tests import tiny_kg
 from tests.stages import PrefersEnglish, Verbalize
 from validator.gate import GatePolicy
@@ -446,3 +446,14 @@ def test_no_answer_is_shown_without_a_validator_score_whatever_its_shape():
     assert not turn.answered and turn.withheld_by == "gate"
     assert turn.to_json()["withheld_by"] == "gate" and turn.to_json()["message_key"] in (
         "not_understood", "unknown_entity", "understood_no_value")
+
+
+@pytest.mark.parametrize("question, key", [
+    ("Who is Xavier Quillfeather?", "unknown_entity"),  # a typed name nothing is called
+    ("what is the meaning of life?", "not_understood"),  # nothing read, no name typed
+])
+def test_the_json_contract_carries_which_dont_know_by_its_name(question, key):
+    turn = _pipeline({}).answer(question, "en")
+    data = Turn.from_json(turn.to_json()).to_json()  # as `kgqa ask --json` and /api/ask carry it
+    assert data["message_key"] == key and data["answered"] is False
+    assert data["decisions"][0]["name"] == "guard" and "withheld_by" in data
