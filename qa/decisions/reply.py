@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from backends.local.names import aligned_cased
-from qa.candidate import EXACT_LINKS
+from qa.candidate import EXACT_LINKS, Candidate
 from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
 
@@ -29,7 +29,7 @@ def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool
     kept = case.kept
     if executed_empty and kept is not None and covers(case, kept, case.kept_view):
         return "understood_no_value", about(kept)
-    reading = next((r for r in case.readings if about(r) and covers(case, r)), None)
+    reading = next((r for r in case.readings if about(r) and covers(case, r) and not _held(case, r)), None)
     if reading is not None and (verdict is None or verdict.component in ("gate", "guard")):
         return "understood_no_value", about(reading)
     name = unknown_name(case)
@@ -38,6 +38,14 @@ def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool
     if verdict is not None and verdict.message_key == "not_understood":
         return "not_understood", dict(verdict.message_args)
     return "not_understood", unplaced(case)
+
+
+def _held(case: Case, reading: Candidate) -> bool:
+    """Whether a candidate reads the same words as another entity that does hold the
+    reading's property (a namesake with the value): then "my data has no value" would mislead."""
+    spans = {link.span for link in reading.links}
+    return any(set(reading.properties) & set(c.properties) and spans & {link.span for link in c.links}
+               for c in case.candidates[:READ_BY])
 
 
 def unknown_name(case: Case) -> str | None:

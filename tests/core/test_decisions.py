@@ -229,3 +229,13 @@ def test_a_list_is_not_shown_where_one_thing_was_asked_for(tiny_kg_client) -> No
     assert not check(_case("Which country borders France?", [cities], result=_uris("Q183"))).withheld
     plural = replace(cities, links=(countries,))
     assert not check(_case("Which countries border France?", [plural], result=many)).withheld
+
+
+def test_no_value_is_not_said_when_a_namesake_holds_the_value() -> None:
+    reading = Candidate(BIRTHPLACE, 0.0, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
+                        explains=((2, 3, "entity"), (3, 4, "property")), no_value=True)
+    namesake = Link("Q1", "einstein", "Einstein", "label", 0.8, span=(2, 3), name_words=1)
+    held = Candidate("SELECT ?answer WHERE { wd:Q1 wdt:P19 ?answer }", 0.4, entities=("Q1",), properties=("P19",),
+                     links=(namesake,), explains=((2, 3, "entity"), (3, 4, "property")))
+    key, _ = which_dont_know(_case("Where was Einstein born?", [held], chosen=None, readings=[reading]), None)
+    assert key == "not_understood"
