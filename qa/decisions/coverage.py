@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from backends.local.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
-from core.text import fold, is_cjk, normalize_cue_text, stem, tokenize
+from core.text import fold, is_cjk, lemmas, normalize_cue_text, stem, tokenize
 from lang import SUPPORTED
 from lang import get as language
 from lang.stopwords import is_stopword_in
@@ -180,8 +180,9 @@ def _occurrences(tokens: Sequence[str], words: Sequence[str]) -> list[int]:
 
 def aligned(tokens: Sequence[str], said: str | None, lang: str) -> set[int]:
     """Positions of question tokens that a word of ``said`` (a verbalization) accounts for:
-    the same folded word, the same stem, or a shared beginning of at least
-    :data:`MIN_PREFIX` letters that leaves at most three letters of either over."""
+    the same folded word, the same Snowball stem, the same dictionary form
+    (:func:`core.text.lemmas`), or a shared beginning of at least :data:`MIN_PREFIX`
+    letters that leaves at most three letters of either over."""
     if not said:
         return set()
     words = _said_words(said, lang)
@@ -197,8 +198,11 @@ def _matches(word: str, lang: str, said: frozenset[str]) -> bool:
     if word in said:
         return True
     own = stem(word, lang)
+    forms = lemmas(word, lang)
     for other in said:
         if own is not None and own == stem(other, lang):
+            return True
+        if forms and forms & lemmas(other, lang):  # the same dictionary form (« жены », « жена »)
             return True
         common = 0
         for x, y in zip(word, other, strict=False):

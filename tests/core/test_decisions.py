@@ -239,3 +239,11 @@ def test_no_value_is_not_said_when_a_namesake_holds_the_value() -> None:
                      links=(namesake,), explains=((2, 3, "entity"), (3, 4, "property")))
     key, _ = which_dont_know(_case("Where was Einstein born?", [held], chosen=None, readings=[reading]), None)
     assert key == "not_understood"
+
+
+def test_alignment_reads_stems_and_dictionary_forms() -> None:
+    from qa.decisions.coverage import aligned
+
+    assert aligned(["where", "was", "einstein", "s", "wife", "born"], "Albert Einstein · place of birth", "en") == {2}
+    assert aligned(["how", "many", "children"], "number of child", "en") == {2}  # a shared beginning
+    assert 1 in aligned(["де", "франції"], "столиця Франція", "uk")  # the same dictionary form
