@@ -52,6 +52,10 @@ class AnswerTypes(Protocol):
         """The words of the question that some property's phrase says."""
         ...
 
+    def answer_type(self, pid: str) -> str | None:
+        """The kind of value property ``pid`` yields (``person``, ``place`` …), or ``None``."""
+        ...
+
 
 def count_mismatch(expected: str | None, shape: str, result: QueryResult) -> bool:
     """Whether a count was asked but a plain candidate's answers are not all numbers."""

@@ -27,7 +27,7 @@ from lang.stopwords import read_case
 from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.confidence import Confidence, Decision
 from qa.decisions import Case, Component, Verdict
-from qa.decisions.coverage import Coverage, ignored_name, partial_link, worded_positions
+from qa.decisions.coverage import Coverage, ignored_name, partial_link, person_properties, worded_positions
 from qa.decisions.gate import Gate as GateDecision
 from qa.decisions.guard import Guard
 from qa.decisions.kind import TypeCheck
@@ -133,6 +133,7 @@ class Pipeline:
             case = Case(read(turn), parse_lang(turn), candidates, turn.candidates,
                         readings=[c for c in generated if c.no_value], rejected=len(turn.rejected))
             case.worded = worded_positions(case.question, case.tokens, case.lang, self.answer_types)
+            case.person_properties = person_properties(generated, self.answer_types)
             guarded = self._record(turn, self.guard(case))
             if candidates:
                 self._answer(turn, case, self.validation if use_validator else None,

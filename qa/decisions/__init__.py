@@ -46,6 +46,7 @@ class Case:
     result: QueryResult | None = None
     tokens: list[str] = field(default_factory=list)
     worded: frozenset[int] = frozenset()  # tokens some property phrase of the lexicon says (any property)
+    person_properties: frozenset[str] = frozenset()  # properties whose values are persons (the lexicon's types)
 
     def __post_init__(self) -> None:
         if not self.tokens:

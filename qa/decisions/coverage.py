@@ -11,10 +11,11 @@ language (:func:`function_word`, the maintained lists of :mod:`lang.stopwords`),
 is a cue word: an ordinal ("the second largest"), a superlative or a comparison word,
 which only a candidate of the matching shape explains.
 
-Which words are *content* words: those some reading of the question can read (a word any
-of the first candidates explains as an entity, class or property, a word of a property
-phrase of the lexicon found in the question, :func:`worded_positions`, or a cue word).  A
-word no reading can place ("famous") is not held against the kept one.
+Which words are *content* words: cue words; words another reading explains as a relation of
+the kept reading's own entity to a person (:func:`chained`: "Where was Einstein's *wife*
+born?"); and, for a candidate that does not say what it explains, the words of property
+phrases of the lexicon found in the question (:func:`worded_positions`).  A word no reading
+can place ("famous") is not held against the kept one.
 
 Also here, as they are coverage of names: a link that covers only part of the name the
 user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
@@ -76,6 +77,13 @@ class Coverage:
         return passed(self.name, "every content word is explained")
 
 
+def person_properties(candidates: Sequence[Candidate], answer_types: AnswerTypes | None) -> frozenset[str]:
+    """Of the candidates' properties, those whose values are persons (the lexicon's answer types)."""
+    if answer_types is None:
+        return frozenset()
+    return frozenset(p for c in candidates for p in c.properties if answer_types.answer_type(p) == "person")
+
+
 def worded_positions(question: str, tokens: Sequence[str], lang: str, answer_types: AnswerTypes | None
                      ) -> frozenset[int]:
     """Positions of the question's tokens that some property phrase of the lexicon says (any
@@ -110,8 +118,7 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     if not candidate.explains and not said:
         return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
     cues = cue_positions(case.question, tokens, lang)
-    pool = [*case.candidates[:READ_BY], *case.readings]
-    readable = {i for c in pool for a, b, _ in c.explains for i in range(a, b)} | case.worded
+    readable = chained(case, candidate) if candidate.explains else set(case.worded)
     content = [i for i, t in enumerate(tokens)
                if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
@@ -127,6 +134,25 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
         if kind is None and i in explained:
             continue
         out.append(i)
+    return out
+
+
+def chained(case: Case, candidate: Candidate) -> set[int]:
+    """The words another reading explains as a relation of the kept reading's own entity to a
+    person (« Einstein's *wife* », « le *mari* de … »): the question asks about that person,
+    and a reading of the entity itself answers another question.  (Words other readings
+    explain in other ways, an entity, a class, a property of another entity, are a looser
+    constraint the validator and the type decision weigh: benchmark questions hold many such
+    words that add nothing, "the *main* language of Israel".)"""
+    anchor = candidate.entities[0] if candidate.entities else None
+    person = case.person_properties
+    out: set[int] = set()
+    for other in [*case.candidates[:READ_BY], *case.readings]:
+        if other is candidate or not other.entities or other.entities[0] != anchor:
+            continue
+        if not set(other.properties) & person or set(other.properties) & set(candidate.properties):
+            continue
+        out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)}
     return out
 
 

@@ -101,7 +101,7 @@ def test_function_words_come_from_the_maintained_lists_and_cue_words_are_never_f
         3: "ordinal", 4: "superlative"}
 
 
-def test_a_reading_that_leaves_out_a_word_another_reading_explains_is_withheld_and_says_which() -> None:
+def test_a_reading_that_leaves_out_a_person_related_to_its_entity_is_withheld_and_says_which() -> None:
     question = "Where was Einstein's partner born?"  # where was einstein s partner born
     born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
                      explains=((2, 3, "entity"), (5, 6, "property")))
@@ -109,6 +109,7 @@ def test_a_reading_that_leaves_out_a_word_another_reading_explains_is_withheld_a
                         properties=("P451",), links=(_einstein((2, 3)),),
                         explains=((2, 3, "entity"), (4, 5, "property")))
     case = _case(question, [born, partner])
+    case.person_properties = frozenset({"P451"})  # the lexicon's answer type of P451: a person
     verdict = Coverage()(case)
     assert verdict.withheld and verdict.message_key == "not_understood"
     assert verdict.message_args == {"unplaced": "partner", "entity": "Q937", "property": "P19"}
