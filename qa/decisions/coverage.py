@@ -145,6 +145,10 @@ def chained(case: Case, candidate: Candidate) -> set[int]:
     constraint the validator and the type decision weigh: benchmark questions hold many such
     words that add nothing, "the *main* language of Israel".)"""
     anchor = candidate.entities[0] if candidate.entities else None
+    span = next((link.span for link in candidate.links if link.qid == anchor and link.span is not None), None)
+    if span is None:
+        return set()
+    beside = attached(case.tokens, span, case.lang)
     person = case.person_properties
     out: set[int] = set()
     for other in [*case.candidates[:READ_BY], *case.readings]:
@@ -152,8 +156,21 @@ def chained(case: Case, candidate: Candidate) -> set[int]:
             continue
         if not set(other.properties) & person or set(other.properties) & set(candidate.properties):
             continue
-        out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)}
+        out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)} & beside
     return out
+
+
+def attached(tokens: Sequence[str], span: tuple[int, int], lang: str) -> set[int]:
+    """The positions where a word is attached to the name at ``span`` as what it names:
+    after a possessive ("Einstein 's wife"), before it with one function word between (« la
+    moglie di Einstein », « die Ehefrau von Einstein ») or right before it (« жена Эйнштейна »)."""
+    start, end = span
+    out = {start - 1}
+    if end + 1 < len(tokens) and tokens[end] == "s":
+        out.add(end + 1)
+    if start >= 2 and function_word(tokens[start - 1], lang):
+        out.add(start - 2)
+    return {i for i in out if 0 <= i < len(tokens)}
 
 
 def _named(candidate: Candidate, i: int) -> bool:

@@ -248,3 +248,15 @@ def test_alignment_reads_stems_and_dictionary_forms() -> None:
     assert aligned(["where", "was", "einstein", "s", "wife", "born"], "Albert Einstein · place of birth", "en") == {2}
     assert aligned(["how", "many", "children"], "number of child", "en") == {2}  # a shared beginning
     assert 1 in aligned(["де", "франції"], "столиця Франція", "uk")  # the same dictionary form
+
+
+def test_a_related_person_counts_only_where_its_word_is_attached_to_the_name() -> None:
+    from core.text import tokenize
+    from qa.decisions.coverage import attached
+
+    assert 4 in attached(tokenize("where was einstein s wife born"), (2, 3), "en")  # Einstein's wife
+    assert 2 in attached(tokenize("wo wurde ehefrau von einstein geboren"), (4, 5), "de")  # die Ehefrau von Einstein
+    assert 1 in attached(tokenize("где жена эйнштейна родилась"), (2, 3), "ru")
+    hendrix = tokenize("what style of music did jimi hendrix play")
+    assert 7 not in attached(hendrix, (5, 7), "en")  # the verb after the name is no relation of it
+    assert 6 not in attached(tokenize("jules verne was influenced by which artist"), (0, 2), "en")
