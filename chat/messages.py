@@ -131,12 +131,22 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
           "This looks like {language}, which I do not speak yet. I can answer in: {supported}."),
     _text("ui_new_conversation", "New conversation"),
     _text("too_long_kept",
-          "Your question is too long: {length} characters, the limit is {limit}. It is still in the box: please shorten it."),
+          "Your question is too long: {length} characters, the limit is {limit}. "
+          "It is still in the box: please shorten it."),
     _text("yes_sentence", "Yes: {object} is the {property} of {subject}."),
     _text("no_sentence", "No: {object} is not the {property} of {subject}."),
     _text("badge_fallback", "The name in {language}: I have none in your language."),
     _text("ui_knows",
-          "I know {facts} facts about {entities} people, places, countries and works, taken from Wikidata: where and when someone was born or died, capitals, languages, authors, members, dates and numbers. I answer in {languages} languages, and you can follow up (“and where did he die?”). Many facts are missing, so I often say “I don't know” rather than guess."),
+          "I know {facts} facts about {entities} people, places, countries and works, taken from Wikidata: "
+          "where and when someone was born or died, capitals, languages, authors, members, dates and numbers. "
+          "I answer in {languages} languages, and you can follow up (“and where did he die?”). "
+          "Many facts are missing, so I often say “I don't know” rather than guess."),
+    _text("unknown_entity", "I don't know anyone or anything called {name}."),
+    _text("not_understood_unplaced",
+          "I'm not sure I understood your question: I could not place «{unplaced}», so I give no answer."),
+    _text("not_understood_partly",
+          "I understood the {property} of {entity}, but not «{unplaced}», so I give no answer."),
+    _text("data_lists", "My data lists {n}: {items}"),
 )}
 # ---- end of the messages ----
 

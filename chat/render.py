@@ -17,7 +17,7 @@ so a Markdown renderer sees a single HTML block and leaves its content alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from string import Formatter
@@ -220,6 +220,9 @@ def render_text(turn: Turn) -> str:
         return dont_know_text(turn)
     if turn.boolean is not None:
         return format_boolean(turn.boolean, lang)
+    listed = listed_text(turn)
+    if listed is not None:
+        return listed
     shown = turn.answers[:LIST_LIMIT]
     parts = []
     for item in shown:
@@ -294,35 +297,64 @@ def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
                         property=name_html(prop, turn))
 
 
+DONT_KNOW_KEYS = ("understood_no_value", "unknown_entity", "not_understood", "only_know")
+"""The kinds of "I don't know" the pipeline names (:mod:`qa.decisions.reply`)."""
+
+
 def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
-    """Which "I don't know" a turn gets: ``no_value`` with the (entity, property) that was
-    understood but has no value in the data, ``not_understood``, or ``other`` (its own
+    """Which "I don't know" a turn gets, as the pipeline named it (``turn.message_key``):
+    ``no_value`` with the (entity, property) that was understood but has no value in the
+    data, ``unknown_entity``, ``not_understood``, ``only_know``, or ``other`` (its own
     message: comparisons, bad input, faults)."""
-    if turn.message_key == "only_know":
-        return "only_know", None
-    if turn.message_key not in ("", "dont_know") or turn.status not in (Status.ABSTAINED, Status.NO_CANDIDATES):
+    key, args = turn.message_key, turn.message_args
+    if key == "understood_no_value" and "entity" in args and "property" in args:
+        return "no_value", (str(args["entity"]), str(args["property"]))
+    if key in DONT_KNOW_KEYS and key != "understood_no_value":
+        return key, None
+    if key not in ("", "dont_know") or turn.status not in (Status.ABSTAINED, Status.NO_CANDIDATES):
         return "other", None
-    if turn.candidates and turn.status == Status.ABSTAINED:
-        best, passed = _best_rejected(turn)
-        about = understood(turn, turn.candidates[best]) if passed else None
-        if about is not None:
-            return "no_value", about
     return "not_understood", None
 
 
+def _not_understood(turn: Turn, ui: str, name: Callable[[str], str], text: Callable[[str], str]) -> str:
+    """The ``not_understood`` reply: what it could not place (and the reading that covered
+    the rest) when the pipeline said so."""
+    args = turn.message_args
+    if "unplaced" in args and "entity" in args and "property" in args:
+        return _fill("not_understood_partly", ui, text, unplaced=text(str(args["unplaced"])),
+                     entity=name(str(args["entity"])), property=name(str(args["property"])))
+    if "unplaced" in args:
+        return _fill("not_understood_unplaced", ui, text, unplaced=text(str(args["unplaced"])))
+    return text(message("not_understood", ui))
+
+
+def _fill(key: str, ui: str, text: Callable[[str], str], **parts: str) -> str:
+    """Message ``key`` with its literal text through ``text`` and ``parts`` in its fields."""
+    template = MESSAGES[key].get(ui) or MESSAGES[key]["en"]
+    out = []
+    for literal, field_name, _spec, _conv in Formatter().parse(template):
+        out.append(text(literal))
+        if field_name is not None:
+            out.append(parts[field_name])
+    return "".join(out)
+
+
 def dont_know_html(turn: Turn) -> str:
-    """The two kinds of "I don't know": understood but no value (entity named and linked),
-    or not sure what was asked.  Other messages (comparisons, bad input) keep their key."""
+    """The kinds of "I don't know": understood but no value (entity named and linked), a
+    name nothing is called, only part of a typed name known, or not sure what was asked
+    (saying what could not be placed).  Other messages (comparisons, bad input) keep their key."""
     ui = ui_language(turn.lang)
     kind, about = dont_know_kind(turn)
     if kind == "no_value" and about is not None:
         entity, prop = about
         return message_html("understood_no_value", ui, entity=name_html(entity, turn),
                             property=name_html(prop, turn))
-    if turn.message_key == "only_know":
+    if kind == "only_know":
         return message_html("only_know", ui, name=name_html(str(turn.message_args["qid"]), turn))
+    if kind == "unknown_entity":
+        return message_html("unknown_entity", ui, name=escape(str(turn.message_args.get("name", ""))))
     if kind == "not_understood":
-        return escape(message("not_understood", ui))
+        return _not_understood(turn, ui, lambda i: name_html(i, turn), escape)
     return escape(turn_message(turn))
 
 
@@ -330,15 +362,29 @@ def dont_know_text(turn: Turn) -> str:
     """Plain-text form of :func:`dont_know_html` (for the terminal)."""
     ui = ui_language(turn.lang)
     kind, about = dont_know_kind(turn)
+
+    def named(item_id: str) -> str:
+        return turn.names.get(item_id, (None, None))[0] or item_id
+
     if kind == "no_value" and about is not None:
-        entity, prop = (turn.names.get(i, (None, None))[0] or i for i in about)
+        entity, prop = (named(i) for i in about)
         return message("understood_no_value", ui, entity=entity, property=prop)
-    if turn.message_key == "only_know":
+    if kind == "only_know":
         qid = str(turn.message_args["qid"])
         return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args["name"])
+    if kind == "unknown_entity":
+        return message("unknown_entity", ui, name=str(turn.message_args.get("name", "")))
     if kind == "not_understood":
-        return message("not_understood", ui)
+        return _not_understood(turn, ui, named, lambda t: t)
     return turn_message(turn)
+
+
+def listed_text(turn: Turn) -> str | None:
+    """"My data lists N: a, b" for a COUNT shown as the list it counted (``data_lists``)."""
+    if turn.message_key != "data_lists" or "items" not in turn.message_args:
+        return None
+    return message("data_lists", ui_language(turn.lang), n=turn.message_args.get("n", ""),
+                   items=turn.message_args["items"])
 
 
 def answer_html(turn: Turn) -> str:
@@ -349,6 +395,9 @@ def answer_html(turn: Turn) -> str:
         return f'<p class="kgqa-dont-know" data-kind="{kind}">{dont_know_html(turn)}</p>'
     kept = next((c for c in turn.candidates if c.kept), None)
     line = understood_line_html(turn, kept) if kept is not None else None
+    listed = listed_text(turn)
+    if listed is not None:
+        return f'<p class="kgqa-values kgqa-listed">{escape(listed)}</p>'
     if turn.boolean is not None:
         sentence = boolean_sentence_html(turn, kept) if kept is not None else None
         if sentence is not None:
@@ -428,7 +477,7 @@ def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str) -> li
     """Plain-language rows first (what was understood, the check); the model's input,
     the backend rank and the SPARQL go to a collapsed developer view, last."""
     rows = []
-    line = understood_line_html(turn, view)
+    line = understood_line_html(turn, view) if view.kept and turn.answered else None  # only a reading shown whole
     if line:
         rows.append(_row("expl_understood", line.rstrip(":：").rstrip(), lang))
     rows.append(_row("expl_gate", escape(check_text(view, lang)), lang))

@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from core.errors import KGError, KGUnavailable
 from core.resilience import HttpCaller, HttpReply
-from core.text import LABEL_SCRIPTS, is_cjk, is_stopword, script_share
+from core.text import LABEL_SCRIPTS, is_cjk, script_share
 from kg.cldr import cldr_english
 from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
+from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
     from core.settings import Settings

@@ -41,6 +41,13 @@ class Link:
     name_cover: float = 1.0  # share of the name the user typed (its capitalized words) that the mention covers
     span: tuple[int, int] | None = None  # the mention's question tokens [start, end) (core.text.tokenize)
     name_words: int = 0  # capitalized words of the mention when it is written as a name (0: not, or no case)
+    is_class: bool = False  # the entity is a class (a noun such as "country" names it): a type constraint
+
+
+Explained = tuple[int, int, str]
+"""Question tokens ``[start, end)`` (:func:`core.text.tokenize`) a candidate explains, and as
+what: ``entity``, ``property`` (the property phrase), ``class`` (a class noun read as a type
+constraint), ``cue`` (count, superlative, comparison words) or ``number``."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,11 @@ class Candidate:
     diagnostics from the local generator.  ``shape`` is one of :data:`SHAPES` (empty when
     a foreign backend did not say); ``entities``/``properties`` are ids (``Q…``/``P…``);
     ``links`` tell how each entity was linked; ``comparison`` is set for a two-entity
-    comparison, which the execute stage evaluates itself.
+    comparison, which the execute stage evaluates itself.  ``explains`` says which words
+    of the question the candidate accounts for (:data:`Explained`; the coverage decision,
+    :mod:`qa.decisions`, reads it); a ``no_value`` candidate is a reading of the question
+    (an entity and the property its words name) that the KG holds no value for: it only
+    tells "I know X, but my data has no <property> for X".
     """
 
     sparql: str
@@ -64,6 +75,8 @@ class Candidate:
     properties: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
     comparison: ComparisonSpec | None = None
+    explains: tuple[Explained, ...] = ()  # what of the question it explains (empty: the generator did not say)
+    no_value: bool = False  # read from the question only: the KG holds no such triple (never executed)
 
 
 SHAPES = ("plain", "count", "ask", "order", "filter")

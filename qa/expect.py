@@ -36,11 +36,25 @@ CAST_PROPERTIES: frozenset[str] = frozenset({"P161", "P725"})
 
 class AnswerTypes(Protocol):
     """What a question's words announce: the type its question word asks for (``"count"``,
-    ``"person"``, … or ``None``), and its cue words by family (``{"role": ["role"], …}``)."""
+    ``"person"``, … or ``None``), its cue words by family (``{"role": ["role"], …}``), and
+    how each property is said (the coverage decision aligns a candidate's properties with
+    the question's words by them)."""
 
     def expected_answer_type(self, question: str, lang: str) -> str | None: ...
 
     def find_cues(self, question: str, lang: str) -> dict[str, list[str]]: ...
+
+    def phrases(self, pid: str, lang: str) -> list[str]:
+        """The ways ``lang`` says property ``pid`` ("born", "birthplace" for ``P19``)."""
+        ...
+
+    def property_words(self, question: str, lang: str) -> frozenset[str]:
+        """The words of the question that some property's phrase says."""
+        ...
+
+    def answer_type(self, pid: str) -> str | None:
+        """The kind of value property ``pid`` yields (``person``, ``place`` …), or ``None``."""
+        ...
 
 
 def count_mismatch(expected: str | None, shape: str, result: QueryResult) -> bool:

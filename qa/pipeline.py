@@ -21,12 +21,20 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from core.errors import InputError, KGQAError, QuestionTooLong, UnsupportedLanguage, is_service_fault
-from core.text import read_case
 from kg.client import KG, QueryResult, Term, question_budget
 from kg.sparql import entity_iri, local_id, prop_iri
-from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate, Link
+from lang.stopwords import read_case
+from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.context import Context, Facts, Resolution, split_parts, ties
 from qa.context import resolve as resolve_followup
+from qa.decisions import Case, Component, Verdict
+from qa.decisions.coverage import Coverage, ignored_name, partial_link, person_properties, worded_positions
+from qa.decisions.gate import Gate as GateDecision
+from qa.decisions.guard import Guard
+from qa.decisions.kind import TypeCheck
+from qa.decisions.namesake import Namesake, better_known_reading, namesake_rival
+from qa.decisions.number import NumberCheck
+from qa.decisions.reply import which_dont_know
 from qa.detect import (
     SUPPORTED_LANGUAGES,
     clean_question,
@@ -36,21 +44,23 @@ from qa.detect import (
     unsupported_language,
 )
 from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.expect import AnswerTypes, count_mismatch, role_mismatch, unused_numbers
+from qa.expect import AnswerTypes
 from qa.gate import Gate, Probability
 from qa.generate import Backend
-from qa.guard import Screened, screen
+from qa.guard import Screened
 from qa.label import fetch_names, names_for_ids
 from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer, readings_with_english
 
 __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", "Pipeline", "Status", "Turn",
-           "Validation"]
+           "Validation", "better_known_reading", "ignored_name", "namesake_rival", "partial_link"]
 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
+NAMED_ARGS = frozenset({"only_know", "understood_no_value", "not_understood", "data_lists"})
+"""Replies whose arguments are ids to name (:mod:`qa.decisions.reply`, ``data_lists``)."""
 STAGES = ("detect", "context", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
@@ -108,6 +118,11 @@ class Pipeline:
         self.query_timeout_s = query_timeout_s
         self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
         self.kg_budget_s = kg_budget_s  # a remote KG's time per question (kg.client.question_budget); None: unbounded
+        self.guard = Guard()
+        self.checks: tuple[Component, ...] = (
+            Namesake(), Coverage(answer_types), TypeCheck(kg, answer_types, timeout_s=query_timeout_s),
+            NumberCheck(kg, answer_types, timeout_s=query_timeout_s))
+        """The decisions after the gate, in order (:data:`qa.decisions.ORDER`)."""
 
     # ------------------------------------------------------------------ entry points
 
@@ -141,15 +156,24 @@ class Pipeline:
         return turn
 
     def _after_detect(self, turn: Turn, use_validator: bool, resolution: Resolution | None) -> None:
-        """generate .. name (the stages that read the KG, after the context stage)."""
-        candidates = self._timed(turn, "generate", lambda: self.generate(turn, resolution))
+        """generate .. name (the stages that read the KG, after the context stage), with the
+        decision components (:mod:`qa.decisions`) after the gate."""
+        generated = self._timed(turn, "generate", lambda: self.generate(turn, resolution))
+        candidates = [c for c in generated if not c.no_value]
+        case = Case(read(turn), parse_lang(turn), candidates, turn.candidates,
+                    readings=[c for c in generated if c.no_value], rejected=len(turn.rejected))
+        case.worded = worded_positions(case.question, case.tokens, case.lang, self.answer_types)
+        case.person_properties = person_properties(generated, self.answer_types)
+        guarded = self._record(turn, self.guard(case))
         if candidates:
-            self._answer(turn, candidates, self.validation if use_validator else None)
+            self._answer(turn, case, self.validation if use_validator else None)
         else:
             turn.status = Status.NO_CANDIDATES
+            self._dont_know(turn, case, guarded if guarded.withheld else None)
         ids = _ids_to_name(turn)
         if ids:
             self._timed(turn, "name", lambda: self.name(turn, ids))
+        _word_listed(turn)
 
     def candidates(self, question: str | None, lang: str | None = None) -> Generated:
         """The first half of :meth:`answer` (detect, generate), as QAnswer's ``/api/qa/full``
@@ -157,7 +181,7 @@ class Pipeline:
         :class:`~core.errors.BackendError` / :class:`~core.errors.KGError` on faults."""
         turn = Turn(question=question or "", lang="en", detected_lang=None, backend=self.backend.name)
         self.detect(turn, question, lang)
-        return Generated(read(turn), turn.lang, self._screened(turn).as_written)
+        return Generated(read(turn), turn.lang, [c for c in self._screened(turn).as_written if not c.no_value])
 
     # ------------------------------------------------------------------ the stages, in order
 
@@ -253,13 +277,13 @@ class Pipeline:
                 screened = self._screened(turn)
         candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
-                                         properties=c.properties) for c in candidates]
+                                         properties=c.properties) for c in candidates if not c.no_value]
         return candidates
 
     def _screened(self, turn: Turn) -> Screened:
         """The backend's candidates through the SPARQL allow-list (:mod:`qa.guard`): nothing
         later runs, scores or shows a rejected candidate."""
-        return screen(self.backend.ask(read(turn), parse_lang(turn)))
+        return self.guard.screen(self.backend.ask(read(turn), parse_lang(turn)))
 
     def could_pass(self, turn: Turn, candidates: list[Candidate], gate: Gate) -> list[bool]:
         """Per candidate: whether it could pass ``gate`` at all, i.e. with a perfect validator
@@ -314,16 +338,6 @@ class Pipeline:
                                           yes_no=view.shape == "ask")
         return gate.choose(backend, values, self.threshold, complex_mask)
 
-    def _better_known(self, turn: Turn, candidates: list[Candidate], chosen: int) -> int:
-        """The kept candidate once a name two entities share is read as the better-known one
-        (when its reading passes too)."""
-        passed = [bool(v.passed) for v in turn.candidates]
-        while (rival := namesake_rival(candidates, chosen, passed)) is not None:
-            chosen = better_known_reading(candidates, passed, rival[1], turn.candidates)
-            turn.notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
-                              f"both readings pass, the better-known {rival[1].qid} is read")
-        return chosen
-
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
         two-entity comparison (both values fetched, compared in Python)."""
@@ -346,62 +360,78 @@ class Pipeline:
 
     # ------------------------------------------------------------------ wiring
 
-    def _answer(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> None:
-        """Stages verbalize .. label for a non-empty candidate list."""
-        chosen = self._choose(turn, candidates, validation)
-        if chosen is None:
-            turn.status = Status.ABSTAINED
-            return
-        chosen = self._better_known(turn, candidates, chosen)
-        if validation is None and (twin := namesake_twin(candidates, chosen)) is not None:
-            turn.notes.append(f"{candidates[chosen].links[0].mention!r}: the same question of the better-known "
+    def _answer(self, turn: Turn, case: Case, validation: Validation | None) -> None:
+        """Stages verbalize .. label for a non-empty candidate list, then the decision
+        components (:mod:`qa.decisions`) in order: the first that withholds ends the turn
+        with "I don't know", and which one it is (:func:`qa.decisions.reply.which_dont_know`)."""
+        candidates = case.candidates
+        case.chosen = self._choose(turn, candidates, validation)
+        if validation is None and case.chosen is not None and (twin := namesake_twin(candidates,
+                                                                                     case.chosen)) is not None:
+            turn.notes.append(f"{candidates[case.chosen].links[0].mention!r}: the same question of the better-known "
                               f"namesake {twin[1]} is read (no validator to tell them apart)")
-            chosen = twin[0]
-        partial = partial_link(candidates[chosen])
-        if partial is not None:  # the entity only shares part of the name typed: never answer for it
-            turn.status = Status.ABSTAINED
-            turn.message_key, turn.message_args = "only_know", {"qid": partial.qid, "name": partial.name}
-            turn.notes.append(f"{partial.qid} only matches part of {partial.mention!r}")
-            return
-        ignored = ignored_name(candidates, chosen)
-        if ignored is not None:  # the reading leaves out a name the user typed: it answers another question
-            turn.status = Status.ABSTAINED
-            turn.notes.append(f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
-            return
+            case.chosen = twin[0]
+        gate = GateDecision(requires_score=validation is not None)
+        for component in (gate, *(c for c in self.checks if not c.after_execute)):
+            verdict = self._record(turn, component(case))
+            if verdict.withheld:
+                self._withhold(turn, case, verdict)
+                return
+        chosen = case.chosen
+        assert chosen is not None  # the gate withholds when nothing was kept
         view = turn.candidates[chosen]
         view.kept = True
         turn.rank = chosen + 1
         turn.sparql = view.sparql
         turn.confidence = answer_probability(view, validation)
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
-        if isinstance(result, QueryResult) and (why := self._not_what_was_asked(turn, candidates[chosen], view,
-                                                                                 result)):
-            turn.notes.append(why)
-            view.passed = False  # not "understood": the reading does not answer what was asked
-            result = QueryResult(result.vars, [])  # shown as nothing: the pipeline abstains below
+        if isinstance(result, QueryResult):
+            case.result = result
+            for component in (c for c in self.checks if c.after_execute):
+                verdict = self._record(turn, component(case))
+                if verdict.withheld:
+                    view.passed = False  # not "understood": the reading does not answer what was asked
+                    self._unkeep(turn)
+                    self._withhold(turn, case, verdict)
+                    return
+                if verdict.message_key:
+                    turn.message_key, turn.message_args = verdict.message_key, dict(verdict.message_args)
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
         if not turn.answered:
+            self._unkeep(turn)
             turn.status = Status.ABSTAINED
-            view.kept = False
-            turn.sparql = None
-            turn.confidence = None
-            turn.rank = None
+            if not turn.message_key:
+                turn.message_key, turn.message_args = which_dont_know(case, None, executed_empty=True)
 
-    def _not_what_was_asked(self, turn: Turn, kept: Candidate, view: CandidateView,
-                            result: QueryResult) -> str | None:
-        """Why the kept candidate's answers do not answer the question (:mod:`qa.expect`), or
-        ``None``."""
-        if self.answer_types is not None:
-            question, lang = read(turn), parse_lang(turn)
-            if count_mismatch(self.answer_types.expected_answer_type(question, lang), kept.shape, result):
-                return "a count was asked, but the kept candidate's answers are not numbers"
-            if role_mismatch(self.answer_types.find_cues(question, lang), kept.shape, kept.properties):
-                return "a role was asked about, but the kept candidate lists a work's whole cast"
-        said = [view.verbalization] if view.verbalization else []
-        if unused := unused_numbers(read(turn), kept.shape, said, kept.links, result):
-            return f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused"
-        return None
+    def _record(self, turn: Turn, verdict: Verdict) -> Verdict:
+        """Note a component's verdict in the turn (and which one withheld the answer)."""
+        turn.decisions.append(verdict.to_json())
+        if verdict.reason and verdict.component not in ("guard", "gate") and (verdict.withheld
+                                                                                or verdict.component == "namesake"):
+            turn.notes.append(verdict.reason)
+        if verdict.withheld and turn.withheld_by is None:
+            turn.withheld_by = verdict.component
+        return verdict
+
+    def _withhold(self, turn: Turn, case: Case, verdict: Verdict) -> None:
+        """End the turn with "I don't know", saying which (:func:`which_dont_know`)."""
+        turn.status = Status.ABSTAINED
+        self._dont_know(turn, case, verdict)
+
+    def _dont_know(self, turn: Turn, case: Case, verdict: Verdict | None) -> None:
+        turn.message_key, turn.message_args = which_dont_know(case, verdict)
+
+    @staticmethod
+    def _unkeep(turn: Turn) -> None:
+        for view in turn.candidates:
+            view.kept = False
+        turn.sparql = None
+        turn.confidence = None
+        turn.rank = None
+        turn.answers = []
+        turn.boolean = None
+        turn.total_answers = 0
 
     def _choose(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> int | None:
         """verbalize -> score -> gate; without validation the backend's top candidate."""
@@ -417,6 +447,8 @@ class Pipeline:
 
     def _fail(self, turn: Turn, status: Status, exc: Exception) -> None:
         turn.status = status
+        turn.message_key, turn.message_args = "", {}  # a fault's message, not a decision's
+        turn.withheld_by = None
         if isinstance(exc, QuestionTooLong):
             turn.message_key, turn.message_args = "too_long", {"limit": exc.limit}
         elif isinstance(exc, UnsupportedLanguage):
@@ -486,55 +518,11 @@ def _complex_mask(candidates: list[Candidate]) -> list[bool]:
 
 def _ids_to_name(turn: Turn) -> set[str]:
     ids = {i for view in turn.candidates[:NAMED_CANDIDATES] for i in (*view.entities, *view.properties)}
-    if turn.message_key == "only_know":
-        ids.add(turn.message_args["qid"])
+    args = turn.message_args
+    if turn.message_key in NAMED_ARGS:  # ids the decisions' replies name (other messages carry text)
+        ids.update(str(args[k]) for k in ("qid", "entity", "property") if k in args)
+        ids.update(str(i) for i in args.get("ids", ()))
     return ids
-
-
-def partial_link(candidate: Candidate) -> Link | None:
-    """An entity link that covers only part of the name the user typed ("Roger Federer"
-    linked to Roger Troutman by "Roger"), else ``None``."""
-    return next((link for link in candidate.links if link.name_cover < 1.0), None)
-
-
-def ignored_name(candidates: list[Candidate], chosen: int, top: int = NAMED_CANDIDATES) -> Link | None:
-    """A name of two or more capitalized words the user typed that another of the first
-    ``top`` candidates links exactly (by a label or an alias, the whole name) and the kept
-    candidate leaves out: none of its words is in the kept candidate's mentions (by
-    position) and its entity is none of the kept candidate's.  « Which member of The
-    Rolling Stones appeared in Pirates of the Caribbean: At World's End? » kept as the
-    film's cast list answers another question.  ``None`` when there is none, or when the
-    kept candidate's mentions carry no span (a backend that does not say where it linked)."""
-    kept = candidates[chosen]
-    spans = [link.span for link in kept.links]
-    if not spans or any(span is None for span in spans):
-        return None
-    taken = {i for span in spans if span is not None for i in range(*span)}
-    for candidate in candidates[:top]:
-        for link in candidate.links:
-            if (link.name_words >= 2 and link.name_cover == 1.0 and link.kind in EXACT_LINKS
-                    and link.span is not None and link.qid not in kept.entities
-                    and not taken.intersection(range(*link.span))):
-                return link
-    return None
-
-
-def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool | None]) -> tuple[Link, Link] | None:
-    """``(kept link, rival link)`` when another candidate that passed the gate links the same
-    words of the question to another, better-known entity (more facts in the KG), else
-    ``None``.  « Italien » names both the Kingdom of Italy and Italy: when the reading of the
-    lesser-known one is kept while Italy's passes too, the pipeline reads the name as Italy,
-    as a reader assumes (Hungary over the Kingdom of Hungary), instead of the backend's
-    order."""
-    kept = {link.mention: link for link in candidates[chosen].links}
-    for i, candidate in enumerate(candidates):
-        if i == chosen or not (i < len(passed) and passed[i]):
-            continue
-        for link in candidate.links:
-            mine = kept.get(link.mention)
-            if mine is not None and mine.qid != link.qid and link.degree > mine.degree:
-                return mine, link
-    return None
 
 
 def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] | None:
@@ -562,14 +550,16 @@ def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] |
     return None if best is None else (best[0], best[2])
 
 
-def better_known_reading(candidates: list[Candidate], passed: list[bool], link: Link,
-                         views: list[CandidateView]) -> int:
-    """The passing candidate that reads ``link``'s words as ``link``'s entity with the
-    highest compared score (one exists: :func:`namesake_rival` found it)."""
-    readings = [i for i, c in enumerate(candidates)
-                if i < len(passed) and passed[i] and any(k.mention == link.mention and k.qid == link.qid
-                                                         for k in c.links)]
-    return max(readings, key=lambda i: (views[i].compared.score if views[i].compared is not None else 0.0, -i))
+
+def _word_listed(turn: Turn) -> None:
+    """A COUNT worded as the list it counted (``data_lists``): its count and the things
+    counted, named in the user's language."""
+    if turn.message_key != "data_lists" or not turn.answered:
+        return
+    args = turn.message_args
+    names = [turn.names.get(str(i), (None, None))[0] or str(i) for i in args.get("ids", ())]
+    args["n"] = turn.answers[0].label if turn.answers else str(len(names))
+    args["items"] = ", ".join(names) + ("…" if args.get("more") else "")
 
 
 def read(turn: Turn) -> str:

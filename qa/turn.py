@@ -129,6 +129,8 @@ class Turn:
     read_as: str | None = None  # the question as the stages read it, when not as typed (courtesies, capitals)
     context: dict[str, Any] | None = None  # the previous turn's context and how a follow-up was tied to it (qa.context)
     second_part: str | None = None  # a two-part question's second part, not answered in this turn (qa.context)
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # each decision component's verdict (qa.decisions)
+    withheld_by: str | None = None  # the decision component that withheld the answer, if one did
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -180,6 +182,8 @@ class Turn:
             "read_as": self.read_as,
             "context": self.context,
             "second_part": self.second_part,
+            "decisions": self.decisions,
+            "withheld_by": self.withheld_by,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

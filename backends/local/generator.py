@@ -62,12 +62,13 @@ from core.errors import (
     KGUnavailable,
     LexiconError,
 )
-from core.text import fold, is_cjk, is_stopword, is_stopword_as_written, is_stopword_in, tokenize
+from core.text import fold, is_cjk, tokenize
 from kg.client import KG, Term, fetch_labels, value_kind
 from kg.endpoint import endpoint_profile, open_index
 from kg.index import KGIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
-from qa.candidate import EXACT_LINKS, Candidate, Link
+from lang.stopwords import is_stopword, is_stopword_as_written, is_stopword_in
+from qa.candidate import EXACT_LINKS, Candidate, Explained, Link
 from qa.generate import MAX_CANDIDATES
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ TYPE_MAX_ANSWERS = 1500
 TWO_HOP_FIRST = 3
 TWO_HOP_MAX_MID = 25
 QUERY_TIMEOUT_S = 3.0
+NO_VALUE_READINGS = 3  # readings of entities the KG holds no value of the asked property for
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 # --------------------------------------------------------------------------- property text
@@ -297,20 +299,27 @@ class Generated:
     answers: int = -1
     anchor: str = ""
     words: frozenset[str] = frozenset()  # question words the query's properties explain
+    class_span: tuple[int, int] | None = None  # the class noun a typed graph reads as its type constraint
 
     @property
     def sparql(self) -> str:
         """The candidate's SPARQL text."""
         return select(self.triples)
 
-    def candidate(self, evidence: Mapping[str, Link]) -> Candidate:
+    def candidate(self, evidence: Mapping[str, Link], forms: Sequence[str] = (),
+                  type_words: Mapping[str, frozenset[int]] | None = None) -> Candidate:
         """The ranked candidate with its structure: a plain ``SELECT``, its triple patterns in
-        compact tokens, its entities and properties, and how each linked entity was linked."""
+        compact tokens, its entities and properties, how each linked entity was linked, and
+        which words of the question it explains (``forms``: the question's tokens as the
+        property phrases are matched, :meth:`PropertyText.form`; ``type_words``: per entity,
+        the words naming its class, « den Film Titanic »)."""
         triples = tuple((sparql_node(s), sparql_pred(p), sparql_node(o)) for s, p, o in self.triples)
         entities = entities_of(triples)
+        links = tuple(evidence[q] for q in entities if q in evidence)
         return Candidate(self.sparql, self.score, tuple(sorted(self.features.items())), shape="plain",
                          triples=triples, entities=entities, properties=properties_of(triples),
-                         links=tuple(evidence[q] for q in entities if q in evidence))
+                         links=links, explains=explained_spans(links, self.words, forms, self.class_span,
+                                                               _typed(entities, type_words or {})))
 
 
 @dataclass
@@ -487,8 +496,39 @@ class LocalBackend:
                                                             _caseless_cover(words, own.get(m.qid))),
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m, words in zip(linked, beside, strict=True)}
-        simple = [g.candidate(evidence) for g in ranked]
-        return extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
+        forms = [self.props.form(t) for t in q.tokens]
+        simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
+        out = extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
+        return out + self.no_value_readings(q, evidence, forms)
+
+    def no_value_readings(self, q: _Question, evidence: Mapping[str, Link], forms: Sequence[str],
+                          limit: int = NO_VALUE_READINGS) -> list[Candidate]:
+        """Readings of the question that the KG holds no value for: an entity named whole
+        (by a label or alias, every typed word of its name) and a property whose lexicon
+        phrase the rest of the question says well (:data:`ASKED_WORD_SCORE`) but which the
+        entity has in neither direction.  They are never executed: they let the pipeline say
+        "I know X, but my data has no <property> for X" instead of blaming the question."""
+        out: list[Candidate] = []
+        cache: dict[tuple, dict[str, PropertyMatch]] = {}
+        for m in q.mentions:
+            link = evidence.get(m.qid)
+            if link is None or link.kind not in EXACT_LINKS or link.name_cover < 1.0 or m.is_class:
+                continue
+            matches = self._prop_matches(q, [(m.start, m.end)], cache)
+            said = [(pm.lexicon, pid) for pid, pm in matches.items()
+                    if pm.lexicon >= ASKED_WORD_SCORE and pm.lexicon == pm.score]
+            if not said:
+                continue
+            _, pid = max(said)
+            held = {a.pid for a in (*self.adjacency(m.qid, outgoing=True), *self.adjacency(m.qid, outgoing=False))}
+            if pid in held:
+                continue
+            g = Generated(forward(m.qid, pid), "fwd", {"no_value": 1.0}, answers=0, anchor=m.qid,
+                          words=matches[pid].words)
+            out.append(replace(g.candidate(evidence, forms, q.type_words), score=0.0, no_value=True))
+            if len(out) >= limit:
+                break
+        return out
 
     def _name_forms(self, qids: Iterable[str]) -> dict[str, frozenset[str] | None]:
         """Per entity, the word forms of its own names (:func:`name_word_forms`), read from
@@ -793,7 +833,8 @@ class LocalBackend:
         class_type = self.types.class_type.get(cls)
         if class_type in _SPECIFIC:
             feats["type_fit"], feats["type_mismatch"] = _fit(class_type, q.qtype)
-        return Generated(triples, g.shape + suffix, feats, answers=n, anchor=g.anchor, words=g.words)
+        return Generated(triples, g.shape + suffix, feats, answers=n, anchor=g.anchor, words=g.words,
+                         class_span=(mention.start, mention.end) if mention is not None else None)
 
     def _answer_classes(self, triples: Sequence[IdTriple]) -> dict[str, int]:
         """``{class: how many answers are direct instances}`` of a graph's answers."""
@@ -1052,6 +1093,27 @@ def _relative_features(cands: Sequence[Generated]) -> None:
         f["prop_gap"] = best_prop - f["prop_score"]
         f["prop_gap_anchor"] = per_anchor[g.anchor] - f["prop_score"]
         f["explained_gap"] = best_explained - f["explained"]
+
+
+def _typed(entities: Sequence[str], type_words: Mapping[str, frozenset[int]]) -> frozenset[int]:
+    """The question's words that name a class of one of ``entities`` (« den Film Titanic »)."""
+    return frozenset(i for qid in entities for i in type_words.get(qid, ()))
+
+
+def explained_spans(links: Sequence[Link], words: frozenset[str], forms: Sequence[str],
+                    class_span: tuple[int, int] | None = None, typed: Iterable[int] = ()) -> tuple[Explained, ...]:
+    """What a simple candidate explains of the question: its entities' mentions, the words
+    its property phrases matched (``words``, as matched, at each position of ``forms`` outside
+    a mention), the class noun it reads as a type constraint, and the words naming a class
+    of its entities (``typed``)."""
+    spans: list[Explained] = [(*link.span, "class" if link.is_class else "entity")
+                              for link in links if link.span is not None]
+    inside = {i for a, b, _ in spans for i in range(a, b)}
+    spans += [(i, i + 1, "property") for i, form in enumerate(forms) if form in words and i not in inside]
+    if class_span is not None and class_span[0] not in inside:
+        spans.append((*class_span, "class"))
+    spans += [(i, i + 1, "class") for i in typed if i not in inside]
+    return tuple(sorted(set(spans)))
 
 
 def _exactly_named(mentions: Sequence[Mention]) -> frozenset[int]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
-from core.text import fold_yo, is_cjk, normalize_phrase
+from core.text import fold_yo, is_cjk, normalize_phrase, tokenize
 from lang import SUPPORTED
 from lang import get as language
 
@@ -283,6 +283,11 @@ class PropertyLexicon:
                 matches.extend(Match(pid, phrase, start, end, exact) for pid in pids)
         matches.sort(key=lambda m: (-m.weight, -len(m.phrase), m.start, _pid_key(m.pid)))
         return matches
+
+    def property_words(self, question: str, lang: str) -> frozenset[str]:
+        """The words of every lexicon phrase of ``lang`` found in ``question`` (normalized
+        tokens): the words some property reading of the question can explain."""
+        return frozenset(w for m in self.match_properties(question, lang) for w in tokenize(m.phrase))
 
     def expected_answer_type(self, question: str, lang: str) -> str | None:
         """The type announced by the question's question word (earliest, then longest), or ``None``.

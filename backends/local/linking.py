@@ -25,7 +25,6 @@ from core.text import (
     inflection_prefix,
     is_cjk,
     is_katakana,
-    is_stopword,
     latin_form,
     phonetic_key,
     same_word,
@@ -33,6 +32,7 @@ from core.text import (
     tokenize,
 )
 from kg.index import KGIndex, NameHit
+from lang.stopwords import is_stopword
 from qa.candidate import Link
 
 MAX_SPAN_TOKENS = 10
@@ -94,7 +94,7 @@ class Mention:
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
         return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
-                    span=(self.start, self.end))
+                    span=(self.start, self.end), is_class=self.is_class)
 
 
 @dataclass

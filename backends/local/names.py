@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from core.text import cased_tokens, is_cjk, is_stopword
+from core.text import cased_tokens, is_cjk
+from lang.stopwords import is_stopword
 
 
 def aligned_cased(question: str, n_tokens: int) -> list[str] | None:

@@ -2,6 +2,7 @@
 
 from lang.ar.pronouns import PRONOUNS
 from lang.ar.shape_words import SHAPE_WORDS
+from lang.ar.stop_words import STOP_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("ar", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS)
+LANGUAGE = Language("ar", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

@@ -3,5 +3,6 @@
 from lang.base import Language
 from lang.be.cue_words import CUE_WORDS
 from lang.be.pronouns import PRONOUNS
+from lang.be.stop_words import STOP_WORDS
 
-LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS)
+LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

@@ -6,7 +6,9 @@ from lang.de.endings import INFLECTION_ENDING
 from lang.de.examples import EXAMPLES
 from lang.de.numbers import FILTER_WORDS_BEFORE
 from lang.de.pronouns import PRONOUNS
+from lang.de.question_words import QUESTION_WORDS
 from lang.de.shape_words import SHAPE_WORDS
+from lang.de.stop_words import STOP_WORDS
 from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
@@ -19,4 +21,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

@@ -6,7 +6,9 @@ from lang.en.examples import EXAMPLES
 from lang.en.names import LABEL_FALLBACKS
 from lang.en.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
 from lang.en.pronouns import PRONOUNS
+from lang.en.question_words import QUESTION_WORDS
 from lang.en.shape_words import SHAPE_WORDS
+from lang.en.stop_words import STOP_WORDS
 from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
@@ -20,4 +22,6 @@ LANGUAGE = Language(
     filter_words_before=FILTER_WORDS_BEFORE,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

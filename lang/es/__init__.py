@@ -6,7 +6,9 @@ from lang.es.endings import INFLECTION_ENDING
 from lang.es.examples import EXAMPLES
 from lang.es.numbers import FILTER_WORDS_BEFORE
 from lang.es.pronouns import PRONOUNS
+from lang.es.question_words import QUESTION_WORDS
 from lang.es.shape_words import SHAPE_WORDS
+from lang.es.stop_words import STOP_WORDS
 from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
@@ -19,4 +21,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

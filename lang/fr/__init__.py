@@ -6,7 +6,9 @@ from lang.fr.endings import INFLECTION_ENDING
 from lang.fr.examples import EXAMPLES
 from lang.fr.numbers import FILTER_WORDS_BEFORE
 from lang.fr.pronouns import PRONOUNS
+from lang.fr.question_words import QUESTION_WORDS
 from lang.fr.shape_words import SHAPE_WORDS
+from lang.fr.stop_words import STOP_WORDS
 from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
@@ -19,4 +21,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

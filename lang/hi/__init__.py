@@ -3,5 +3,6 @@
 from lang.base import Language
 from lang.hi.pronouns import PRONOUNS
 from lang.hi.shape_words import SHAPE_WORDS
+from lang.hi.stop_words import STOP_WORDS
 
-LANGUAGE = Language("hi", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS)
+LANGUAGE = Language("hi", seed=True, shape_words=SHAPE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

@@ -6,7 +6,9 @@ from lang.it.endings import INFLECTION_ENDING
 from lang.it.examples import EXAMPLES
 from lang.it.numbers import FILTER_WORDS_BEFORE
 from lang.it.pronouns import PRONOUNS
+from lang.it.question_words import QUESTION_WORDS
 from lang.it.shape_words import SHAPE_WORDS
+from lang.it.stop_words import STOP_WORDS
 from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
@@ -18,4 +20,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

@@ -4,7 +4,9 @@ from lang.base import Language
 from lang.ja.examples import EXAMPLES
 from lang.ja.numbers import FILTER_WORDS_AFTER
 from lang.ja.pronouns import PRONOUNS
+from lang.ja.question_words import QUESTION_WORDS
 from lang.ja.shape_words import SHAPE_WORDS
+from lang.ja.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "ja",
@@ -12,4 +14,6 @@ LANGUAGE = Language(
     filter_words_after=FILTER_WORDS_AFTER,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

@@ -3,5 +3,6 @@
 from lang.base import Language
 from lang.lt.cue_words import CUE_WORDS
 from lang.lt.pronouns import PRONOUNS
+from lang.lt.stop_words import STOP_WORDS
 
-LANGUAGE = Language("lt", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS)
+LANGUAGE = Language("lt", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

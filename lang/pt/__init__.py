@@ -7,7 +7,9 @@ from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
 from lang.pt.numbers import FILTER_WORDS_BEFORE
 from lang.pt.pronouns import PRONOUNS
+from lang.pt.question_words import QUESTION_WORDS
 from lang.pt.shape_words import SHAPE_WORDS
+from lang.pt.stop_words import STOP_WORDS
 from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
@@ -20,4 +22,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

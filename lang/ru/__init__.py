@@ -6,7 +6,9 @@ from lang.ru.endings import INFLECTION_ENDING
 from lang.ru.examples import EXAMPLES
 from lang.ru.numbers import FILTER_WORDS_BEFORE
 from lang.ru.pronouns import PRONOUNS
+from lang.ru.question_words import QUESTION_WORDS
 from lang.ru.shape_words import SHAPE_WORDS
+from lang.ru.stop_words import STOP_WORDS
 from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
@@ -19,4 +21,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

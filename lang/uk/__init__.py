@@ -6,7 +6,9 @@ from lang.uk.endings import INFLECTION_ENDING
 from lang.uk.examples import EXAMPLES
 from lang.uk.numbers import FILTER_WORDS_BEFORE
 from lang.uk.pronouns import PRONOUNS
+from lang.uk.question_words import QUESTION_WORDS
 from lang.uk.shape_words import SHAPE_WORDS
+from lang.uk.stop_words import STOP_WORDS
 from lang.uk.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
@@ -18,4 +20,6 @@ LANGUAGE = Language(
     inflection_ending=INFLECTION_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

@@ -5,7 +5,9 @@ from lang.zh.examples import EXAMPLES
 from lang.zh.names import LABEL_FALLBACKS
 from lang.zh.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
 from lang.zh.pronouns import PRONOUNS
+from lang.zh.question_words import QUESTION_WORDS
 from lang.zh.shape_words import SHAPE_WORDS
+from lang.zh.stop_words import STOP_WORDS
 from lang.zh.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
@@ -17,4 +19,6 @@ LANGUAGE = Language(
     filter_words_before=FILTER_WORDS_BEFORE,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
+    stop_words=STOP_WORDS,
+    question_words=QUESTION_WORDS,
 )

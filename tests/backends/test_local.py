@@ -435,7 +435,8 @@ def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(
 def test_an_italian_elided_article_is_a_function_word():
     """« dell'Italia » tokenizes to "dell" + "italia": "dell" (di + l') is a function word,
     so Italia covers the question's content words as "la capitale della Francia" would."""
-    from core.text import is_stopword_in, tokenize
+    from core.text import tokenize
+    from lang.stopwords import is_stopword_in
 
     assert tokenize("Qual è la capitale dell'Italia?")[-2:] == ["dell", "italia"]
     assert all(is_stopword_in(w, "it") for w in ("dell", "nell", "sull", "dall", "dov", "cos"))

@@ -39,7 +39,8 @@ SCRIPT: dict[str, list[Candidate]] = {
     "Where was Einstein born?": [Candidate(Q.format(s="wd:Q937", p="wdt:P19"), 0.9, shape="plain",
                                            entities=("Q937",), properties=("P19",))],
     "Where did Albert Einstein die?": [Candidate(Q.format(s="wd:Q937", p="wdt:P20"), 0.9, shape="plain",
-                                                 entities=("Q937",), properties=("P20",))],  # no value
+                                                 entities=("Q937",), properties=("P20",),
+                                                 explains=((2, 4, "entity"), (4, 5, "property")))],  # no value
     "Quelles sont les langues officielles de la Suisse ?": [Candidate(
         Q.format(s="wd:Q39", p="wdt:P37"), 0.9, shape="plain", entities=("Q39",), properties=("P37",))],
     "Какая столица Германии?": [Candidate(Q.format(s="wd:Q183", p="wdt:P36"), 0.9, shape="plain",

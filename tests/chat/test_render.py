@@ -279,7 +279,12 @@ def test_a_candidate_below_the_mix_is_rejected_even_with_a_validator_score_above
 def test_no_candidates_is_explained(tiny_kg_client) -> None:
     turn = _pipeline(tiny_kg_client, {}).answer("Кто такой Иван?")
     html = render_html(turn)
-    assert "Я не уверен, что правильно понял вопрос" in html and "Бэкенд не нашёл запроса" in html
+    # the typed name matches nothing the backend linked: the reply names it, it does not blame the question
+    assert turn.message_key == "unknown_entity" and turn.message_args == {"name": "Иван"}
+    assert "Я не знаю никого и ничего с названием Иван" in html and "Бэкенд не нашёл запроса" in html
+    turn = _pipeline(tiny_kg_client, {}).answer("кто такой иван?")  # no capitals: no typed name to go by
+    assert turn.message_key == "not_understood"
+    assert "Я не уверен, что правильно понял вопрос" in render_html(turn)
 
 
 def test_validator_unavailable_is_stated_in_the_explanation(tiny_kg_client) -> None:

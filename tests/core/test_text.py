@@ -18,11 +18,10 @@ from core.text import (
     normalize,
     normalize_cue_text,
     normalize_phrase,
-    read_case,
     same_word,
     script_share,
-    uninformative_case,
 )
+from lang.stopwords import read_case, uninformative_case
 
 
 def test_the_three_normalizers_differ_where_their_stages_need_it():

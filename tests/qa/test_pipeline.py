@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from backends.fake import FakeBackend
 from chat.messages import turn_message
 from core.errors import BackendTimeout, BackendUnavailable, InputError, KGUnavailable
+from core.text import tokenize
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate, Link
 from qa.guard import DEFAULT_LIMIT
 from qa.label import pick_label
 from qa.pipeline import STAGES, Pipeline, Validation, ignored_name, namesake_rival
-from qa.turn import Status
+from qa.turn import Status, Turn
 from tests import tiny_kg
 from tests.stages import PrefersEnglish, Verbalize
 from validator.gate import GatePolicy
@@ -23,14 +26,22 @@ NOTHING = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P36 ?answer . }"
 
 
 def _pipeline(answers, **kwargs) -> Pipeline:
-    return Pipeline(FakeBackend(answers), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
+    """A pipeline over the tiny KG whose scripted candidates each say they explain the whole
+    question (unless one says otherwise), as the local generator says what it read: the
+    coverage decision then lets them through, and these tests see the other stages."""
+    def whole(question, lang):
+        cands = answers(question, lang) if callable(answers) else answers.get(question, [])
+        span = ((0, len(tokenize(question)), "property"),)
+        return [c if c.explains else replace(c, explains=span) for c in cands]
+
+    return Pipeline(FakeBackend(whole), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
 
 
-def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 5), kind: str = "label"):
+def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 6), kind: str = "label"):
     """« Which member of The Rolling Stones appeared in Titanic? »: the kept candidate reads
-    Titanic's cast (tokens 7-8), another links the band's typed name."""
+    Titanic's cast (token 8), another links the band's typed name (tokens 3-5)."""
     cast = Candidate(BIRTHPLACE, 0.9, entities=("Q937",),
-                     links=(Link("Q937", "titanic", "titanic", "label", 0.9, span=(7, 8), name_words=1),))
+                     links=(Link("Q937", "titanic", "titanic", "label", 0.9, span=(8, 9), name_words=1),))
     band = Candidate(CAPITAL, 0.5, entities=("Q183",),
                      links=(Link("Q183", "the rolling stones", "the rolling stones", kind, 0.9, span=band_span,
                                  name_words=band_words),))
@@ -41,7 +52,7 @@ def test_ignored_name_is_a_typed_name_another_candidate_links_and_the_kept_one_l
     assert ignored_name(_film_and_band(), 0).qid == "Q183"
     assert ignored_name(_film_and_band(band_words=0), 0) is None  # not written as a name (or no case)
     assert ignored_name(_film_and_band(band_words=1), 0) is None  # one capitalized word says too little
-    assert ignored_name(_film_and_band(band_span=(6, 8)), 0) is None  # overlaps the kept mention
+    assert ignored_name(_film_and_band(band_span=(7, 9)), 0) is None  # overlaps the kept mention
     assert ignored_name(_film_and_band(kind="fuzzy"), 0) is None  # not the name as written
     cands = _film_and_band()
     unplaced = [Candidate(BIRTHPLACE, 0.9, links=(Link("Q937", "titanic", "titanic", "label", 0.9),)), cands[1]]
@@ -51,7 +62,8 @@ def test_ignored_name_is_a_typed_name_another_candidate_links_and_the_kept_one_l
 def test_the_pipeline_abstains_when_the_kept_reading_leaves_out_a_typed_name():
     question = "Which member of The Rolling Stones appeared in Titanic?"
     turn = _pipeline({question: _film_and_band()}).answer(question)
-    assert not turn.answered and turn.status == "abstained" and turn.message_key == "dont_know"
+    assert not turn.answered and turn.status == "abstained" and turn.message_key == "not_understood"
+    assert turn.withheld_by == "coverage"
     assert any("leaves out the name 'the rolling stones'" in n for n in turn.notes)
     lowered = question.lower()
     assert _pipeline({lowered: _film_and_band(band_words=0)}).answer(lowered).answered
@@ -105,7 +117,8 @@ def test_empty_result_abstains_instead_of_answering_nothing():
     turn = pipe.answer("q", "en")
     assert not turn.answered and turn.status == "abstained"
     assert turn.sparql is None and not any(c.kept for c in turn.candidates)
-    assert "don't know" in turn_message(turn)
+    # the reading covers the question whole, but the KG holds nothing for it
+    assert turn.message_key == "understood_no_value" and turn.message_args == {"entity": "Q937", "property": "P36"}
 
 
 @pytest.mark.parametrize("question, key", [("", "Please"), ("   \n\t ", "Please"), ("x" * 1001, "too long")])
@@ -154,13 +167,6 @@ def test_unsupported_language_code_falls_back_with_a_note():
     assert turn.lang == "en" and turn.notes and "xx" in turn.notes[0]
 
 
-def test_pick_label_goes_from_the_users_language_to_english_to_the_kgs_label_never_a_third_language():
-    assert pick_label({"ru": ["Москва"], "en": ["Moscow"]}, "uk") == ("Moscow", "en")
-    assert pick_label({"es": ["capital"], "en": ["capital city"]}, "fr") == ("capital city", "en")
-    assert pick_label({"zh-hans": ["北京"], "en": ["Beijing"]}, "zh") == ("北京", "zh-hans")
-    assert pick_label({"ceb": ["X"], "": ["Y"]}, "de") == ("Y", None)
-    assert pick_label({"ceb": ["X"]}, "de") == (None, None)
-    assert pick_label({}, "de") == (None, None)
 
 
 def _unlimited(sparql: str, lang: str) -> str:
@@ -346,6 +352,8 @@ def test_when_both_readings_of_a_name_pass_the_better_known_entity_is_read():
     assert "the better-known Q183 is read" in turn.notes[-1]
 
 
+
+
 def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english():
     said = []
 
@@ -368,3 +376,61 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
     assert [lang for lang, sparql in said if sparql.startswith(NOTHING.rstrip())] == ["de"]
     scorer.seen.clear()
     assert pipe.answer("Where was Einstein born?", "en").answered and len(scorer.seen) == 2  # English: one reading
+
+
+def test_no_answer_is_shown_without_a_validator_score_whatever_its_shape():
+    """One gate for every candidate: plain, count, superlative (order), filter and yes/no
+    candidates are verbalized, scored and gated alike; every shown answer carries its score,
+    and a kept candidate without one (a learned decision over candidates it did not score)
+    is withheld by the gate, which the turn records."""
+    shapes = {
+        "Where was Einstein born?": Candidate(BIRTHPLACE, 0.9),
+        "How many cities are in Germany?": Candidate(
+            "SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 . }", 0.9,
+            shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515"))),
+        "Which city of Germany has the most inhabitants?": Candidate(
+            "SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P1082 ?n . } ORDER BY DESC(?n) LIMIT 1",
+            0.9, shape="order"),
+        "Which cities of Germany have more than a million inhabitants?": Candidate(
+            "SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P1082 ?n . FILTER(?n > 1000000) }", 0.9,
+            shape="filter"),
+        "Was Einstein born in Ulm?": Candidate("ASK { wd:Q937 wdt:P19 wd:Q3012 }", 0.9, shape="ask"),
+    }
+
+    class Sure:
+        def predict(self, pairs):
+            return [0.99] * len(pairs)
+
+    pipe = _pipeline({q: [c] for q, c in shapes.items()},
+                     validation=Validation(Verbalize(), Sure(), GatePolicy("mix", 0.5, complex_threshold=0.9)),
+                     threshold=0.8)
+    answered = 0
+    for question in shapes:
+        turn = pipe.answer(question, "en")
+        kept = [c for c in turn.candidates if c.kept]
+        if turn.answered:
+            answered += 1
+            assert len(kept) == 1 and kept[0].validator_score is not None and kept[0].compared is not None, question
+        data = turn.to_json()
+        assert [d["name"] for d in data["decisions"]][:2] == ["guard", "gate"], (question, turn.status, turn.rejected)
+    assert answered == 5  # every shape is answered, each with its score
+
+
+@pytest.mark.parametrize("question, key", [
+    ("Who is Xavier Quillfeather?", "unknown_entity"),  # a typed name nothing is called
+    ("what is the meaning of life?", "not_understood"),  # nothing read, no name typed
+])
+def test_the_json_contract_carries_which_dont_know_by_its_name(question, key):
+    turn = _pipeline({}).answer(question, "en")
+    data = Turn.from_json(turn.to_json()).to_json()  # as `kgqa ask --json` and /api/ask carry it
+    assert data["message_key"] == key and data["answered"] is False
+    assert data["decisions"][0]["name"] == "guard" and "withheld_by" in data
+
+
+def test_pick_label_goes_from_the_users_language_to_english_to_the_kgs_label_never_a_third_language():
+    assert pick_label({"ru": ["Москва"], "en": ["Moscow"]}, "uk") == ("Moscow", "en")
+    assert pick_label({"es": ["capital"], "en": ["capital city"]}, "fr") == ("capital city", "en")
+    assert pick_label({"zh-hans": ["北京"], "en": ["Beijing"]}, "zh") == ("北京", "zh-hans")
+    assert pick_label({"ceb": ["X"], "": ["Y"]}, "de") == ("Y", None)
+    assert pick_label({"ceb": ["X"]}, "de") == (None, None)
+    assert pick_label({}, "de") == (None, None)

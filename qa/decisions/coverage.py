@@ -1,0 +1,308 @@
+"""The ``coverage`` component: answer only what was understood whole.
+
+A reading is shown only when it accounts for every content word of the question.  A
+candidate says which tokens it explains (:attr:`qa.candidate.Candidate.explains`: entity
+mentions, the property phrase, class nouns as type constraints); a candidate that does not
+say (a foreign backend, the complex layer) is aligned with its verbalization instead: a
+question word is explained when a word of how the candidate is said has its stem or shares
+its beginning (« children » and "child"); with neither (the validator off) nothing is
+judged.  A word needs no explaining when it is a function word of the question's
+language (:func:`function_word`, the maintained lists of :mod:`lang.stopwords`), unless it
+is a cue word: an ordinal ("the second largest"), a superlative or a comparison word,
+which only a candidate of the matching shape explains.
+
+Which words are *content* words: cue words; words another reading explains as a relation of
+the kept reading's own entity to a person (:func:`chained`: "Where was Einstein's *wife*
+born?"); the noun a "which" word asks for when no reading explains it (:func:`unread_kind`);
+and, for a candidate that does not say what it explains, the words of property phrases of
+the lexicon found in the question (:func:`worded_positions`).  A word no reading can place
+("famous") is not held against the kept one.
+
+Also here, as they are coverage of names: a link that covers only part of the name the
+user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
+whole that the kept reading leaves out (:func:`ignored_name`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from backends.local.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
+from core.text import fold, is_cjk, lemmas, normalize_cue_text, stem, tokenize
+from lang import SUPPORTED
+from lang import get as language
+from lang.stopwords import is_stopword_in
+from qa.candidate import EXACT_LINKS, Candidate, Link
+from qa.decisions import Case, Verdict, passed, withheld
+from qa.expect import AnswerTypes
+from qa.turn import CandidateView
+
+READ_BY = 10
+"""The first candidates whose explained words make a word a content word."""
+SHAPES_FOR_CUE = {"superlative": frozenset({"order"}), "comparative": frozenset({"order", "filter", "ask"}),
+                  "ordinal": frozenset()}
+"""Which candidate shapes explain a cue word of each kind (no shape reads an ordinal)."""
+MIN_PREFIX = 4
+
+
+class Coverage:
+    """Withholds a reading that leaves a content word of the question unexplained, one whose
+    entity matches only part of a typed name (``only_know``), or one that leaves out a typed
+    name another reading links whole.  ``answer_types``: how each property is said, which
+    explains the words of a candidate that does not say what it explains ("born" for ``P19``)."""
+
+    name = "coverage"
+    after_execute = False
+
+    def __init__(self, answer_types: AnswerTypes | None = None) -> None:
+        self.answer_types = answer_types
+
+    def __call__(self, case: Case) -> Verdict:
+        kept = case.kept
+        if kept is None:
+            return passed(self.name)
+        partial = partial_link(kept)
+        if partial is not None:
+            return withheld(self.name, f"{partial.qid} only matches part of {partial.mention!r}", "only_know",
+                            {"qid": partial.qid, "name": partial.name})
+        ignored = ignored_name(case.candidates, case.chosen or 0)
+        if ignored is not None:
+            return withheld(self.name, f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
+        view = case.kept_view
+        words = unexplained(case, kept, said_as(kept, view, case.lang, self.answer_types))
+        if words:
+            placed = ", ".join(case.tokens[i] for i in words)
+            return withheld(self.name, f"the kept candidate leaves {placed!r} unexplained", "not_understood",
+                            {"unplaced": placed, **about(kept)})
+        return passed(self.name, "every content word is explained")
+
+
+def person_properties(candidates: Sequence[Candidate], answer_types: AnswerTypes | None) -> frozenset[str]:
+    """Of the candidates' properties, those whose values are persons (the lexicon's answer types)."""
+    if answer_types is None:
+        return frozenset()
+    return frozenset(p for c in candidates for p in c.properties if answer_types.answer_type(p) == "person")
+
+
+def worded_positions(question: str, tokens: Sequence[str], lang: str, answer_types: AnswerTypes | None
+                     ) -> frozenset[int]:
+    """Positions of the question's tokens that some property phrase of the lexicon says (any
+    property's): content words a reading must explain, whatever backend wrote it."""
+    if answer_types is None:
+        return frozenset()
+    words = answer_types.property_words(question, lang)
+    return frozenset(i for i, t in enumerate(tokens) if t in words and not function_word(t, lang))
+
+
+def said_as(candidate: Candidate, view: CandidateView | None, lang: str,
+            answer_types: AnswerTypes | None) -> str | None:
+    """How a candidate is said: its verbalization, and its properties' phrases in ``lang``
+    and English (``None`` when neither is known)."""
+    parts = [view.verbalization] if view is not None and view.verbalization else []
+    if parts and answer_types is not None:
+        parts += [p for pid in candidate.properties for code in {lang, "en"} for p in answer_types.phrases(pid, code)]
+    return " ".join(parts) or None
+
+
+def about(candidate: Candidate) -> dict[str, str]:
+    """``{"entity": Q…, "property": P…}`` of what a candidate reads, when it names both."""
+    if candidate.entities and candidate.properties:
+        return {"entity": candidate.entities[0], "property": candidate.properties[0]}
+    return {}
+
+
+def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]:
+    """The positions of the question's content words that ``candidate`` leaves unexplained
+    (``said``: how it is said in words, for a candidate that does not say what it explains)."""
+    tokens, lang = case.tokens, case.lang
+    if not candidate.explains and not said:
+        return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
+    cues = cue_positions(case.question, tokens, lang)
+    readable = (chained(case, candidate) | unread_kind(case)) if candidate.explains else set(case.worded)
+    content = [i for i, t in enumerate(tokens)
+               if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
+    explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
+    explained |= {i for link in candidate.links if link.span is not None for i in range(*link.span)}
+    explained |= aligned(tokens, said, lang)
+    out = []
+    for i in content:
+        if i in explained and i not in cues:
+            continue
+        kind = cues.get(i)
+        if kind is not None and (candidate.shape in SHAPES_FOR_CUE[kind] or _named(candidate, i)):
+            continue
+        if kind is None and i in explained:
+            continue
+        out.append(i)
+    return out
+
+
+def chained(case: Case, candidate: Candidate) -> set[int]:
+    """The words another reading explains as a relation of the kept reading's own entity to a
+    person (« Einstein's *wife* », « le *mari* de … »): the question asks about that person,
+    and a reading of the entity itself answers another question.  (Words other readings
+    explain in other ways, an entity, a class, a property of another entity, are a looser
+    constraint the validator and the type decision weigh: benchmark questions hold many such
+    words that add nothing, "the *main* language of Israel".)"""
+    anchor = candidate.entities[0] if candidate.entities else None
+    span = next((link.span for link in candidate.links if link.qid == anchor and link.span is not None), None)
+    if span is None:
+        return set()
+    beside = attached(case.tokens, span, case.lang)
+    person = case.person_properties
+    out: set[int] = set()
+    for other in [*case.candidates[:READ_BY], *case.readings]:
+        if other is candidate or not other.entities or other.entities[0] != anchor:
+            continue
+        if not set(other.properties) & person or set(other.properties) & set(candidate.properties):
+            continue
+        out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)} & beside
+    return out
+
+
+def unread_kind(case: Case) -> set[int]:
+    """The noun a "which" word asks for (« На каком *острове* … »), when no reading of the
+    question explains it at all: then no reading knows what kind of thing is asked."""
+    which = {w for w, kind in language(case.lang).question_words.items() if kind in ("which", "what")} \
+        if case.lang in SUPPORTED else set()
+    pool = [*case.candidates[:READ_BY], *case.readings]
+    read = {i for c in pool for a, b, _ in c.explains for i in range(a, b)} | set(case.worded)
+    read |= {i for c in pool for link in c.links if link.span is not None for i in range(*link.span)}
+    tokens = case.tokens
+    return {i + 1 for i, t in enumerate(tokens[:-1]) if t in which and i + 1 not in read
+            and _word(tokens[i + 1]) and not function_word(tokens[i + 1], case.lang)}
+
+
+def attached(tokens: Sequence[str], span: tuple[int, int], lang: str) -> set[int]:
+    """The positions where a word is attached to the name at ``span`` as what it names:
+    after a possessive ("Einstein 's wife"), before it with one function word between (« la
+    moglie di Einstein », « die Ehefrau von Einstein ») or right before it (« жена Эйнштейна »)."""
+    start, end = span
+    out = {start - 1}
+    if end + 1 < len(tokens) and tokens[end] == "s":
+        out.add(end + 1)
+    if start >= 2 and function_word(tokens[start - 1], lang):
+        out.add(start - 2)
+    return {i for i in out if 0 <= i < len(tokens)}
+
+
+def _named(candidate: Candidate, i: int) -> bool:
+    """Whether token ``i`` is part of a name the candidate links ("the Second World War")."""
+    return any(link.span is not None and link.span[0] <= i < link.span[1] and link.span[1] - link.span[0] > 1
+               for link in candidate.links)
+
+
+def _word(token: str) -> bool:
+    """A word that may need explaining: letters, not a CJK character (a character is no word)."""
+    return token.isalpha() and not any(is_cjk(ch) for ch in token)
+
+
+def function_word(token: str, lang: str) -> bool:
+    """Whether ``token`` (as :func:`core.text.tokenize` gives it) is a function or question
+    word of ``lang``: the language's maintained list (:mod:`lang.stopwords`), else the
+    product's own lists."""
+    if lang in SUPPORTED:
+        words = language(lang).stop_words
+        if token in words or fold(token) in words:
+            return True
+    return is_stopword_in(token, lang)
+
+
+def cue_positions(question: str, tokens: Sequence[str], lang: str) -> dict[int, str]:
+    """Token positions of the question's cue words by kind: ``ordinal`` ("second", "40th"),
+    ``superlative`` ("largest"), ``comparative`` ("more than")."""
+    text = normalize_cue_text(question)
+    hits: list[tuple[str, str]] = []
+    for kind, table in (("ordinal", ORDINAL_WORDS), ("superlative", SUPERLATIVE_WORDS), ("comparative", THAN_WORDS)):
+        hits += [(kind, text[s:e]) for s, e, _ in find_words(text, words_for(table, lang))]
+    form = ORDINAL_FORMS.get(lang)
+    if form is not None:
+        hits += [("ordinal", m.group(0)) for m in re.finditer(form, text)]
+    out: dict[int, str] = {}
+    for kind, found in hits:
+        words = [w for w in tokenize(found) if _word(w)]
+        for i in _occurrences(tokens, words):
+            out.setdefault(i, kind)
+    return out
+
+
+def _occurrences(tokens: Sequence[str], words: Sequence[str]) -> list[int]:
+    """Positions of every occurrence of the word sequence ``words`` in ``tokens``."""
+    n = len(words)
+    if not n:
+        return []
+    return [j for i in range(len(tokens) - n + 1) if list(tokens[i:i + n]) == list(words) for j in range(i, i + n)]
+
+
+def aligned(tokens: Sequence[str], said: str | None, lang: str) -> set[int]:
+    """Positions of question tokens that a word of ``said`` (a verbalization) accounts for:
+    the same folded word, the same Snowball stem, the same dictionary form
+    (:func:`core.text.lemmas`), or a shared beginning of at least :data:`MIN_PREFIX`
+    letters that leaves at most three letters of either over."""
+    if not said:
+        return set()
+    words = _said_words(said, lang)
+    return {i for i, t in enumerate(tokens) if _word(t) and _matches(fold(t), lang, words)}
+
+
+@cache
+def _said_words(said: str, lang: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in tokenize(said) if _word(w))
+
+
+def _matches(word: str, lang: str, said: frozenset[str]) -> bool:
+    if word in said:
+        return True
+    own = stem(word, lang)
+    forms = lemmas(word, lang)
+    for other in said:
+        if own is not None and own == stem(other, lang):
+            return True
+        if forms and forms & lemmas(other, lang):  # the same dictionary form (« жены », « жена »)
+            return True
+        common = 0
+        for x, y in zip(word, other, strict=False):
+            if x != y:
+                break
+            common += 1
+        if common >= MIN_PREFIX and common >= min(len(word), len(other)) - 3:
+            return True
+    return False
+
+
+def partial_link(candidate: Candidate) -> Link | None:
+    """An entity link that covers only part of the name the user typed ("Roger Federer"
+    linked to Roger Troutman by "Roger"), else ``None``."""
+    return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def ignored_name(candidates: list[Candidate], chosen: int, top: int = READ_BY) -> Link | None:
+    """A name of two or more capitalized words the user typed that another of the first
+    ``top`` candidates links exactly (by a label or an alias, the whole name) and the kept
+    candidate leaves out: none of its words is in the kept candidate's mentions (by
+    position) and its entity is none of the kept candidate's.  « Which member of The
+    Rolling Stones appeared in Pirates of the Caribbean: At World's End? » kept as the
+    film's cast list answers another question.  ``None`` when there is none, or when the
+    kept candidate's mentions carry no span (a backend that does not say where it linked)."""
+    kept = candidates[chosen]
+    spans = [link.span for link in kept.links]
+    if not spans or any(span is None for span in spans):
+        return None
+    taken = {i for span in spans if span is not None for i in range(*span)}
+    for candidate in candidates[:top]:
+        for link in candidate.links:
+            if (link.name_words >= 2 and link.name_cover == 1.0 and link.kind in EXACT_LINKS
+                    and link.span is not None and link.qid not in kept.entities
+                    and not taken.intersection(range(*link.span))):
+                return link
+    return None
+
+
+def covers(case: Case, candidate: Candidate, view: CandidateView | None = None) -> bool:
+    """Whether ``candidate`` reads the question whole: no partial name, and no content word
+    left unexplained (a candidate that says nothing of what it reads covers nothing)."""
+    said = view.verbalization if view is not None else None
+    if not candidate.explains and not said:
+        return False  # nothing says what it reads
+    return partial_link(candidate) is None and not unexplained(case, candidate, said)

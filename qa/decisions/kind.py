@@ -1,0 +1,154 @@
+"""The ``type`` component: the answers are of the kind the question asks for.
+
+The expected kind comes from the question word (:class:`qa.expect.AnswerTypes`: who -> a
+person, where -> a place, when -> a date, how many -> a number) and from a class noun the
+question names ("which *country*", "what *sport*"): a class the linker read (an exact
+:class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
+It is checked against the answers in one batched query: their classes (``P31/P279*``) and
+any statement naming the class ("which actor": occupation actor), and their datatypes.
+
+Before execution it also withholds a role question answered by a work's whole cast
+(:func:`qa.expect.role_mismatch`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.errors import KGQueryError, KGTimeout
+from core.text import fold, tokenize
+from kg.client import KG, Term, value_kind
+from kg.sparql import entity_iri, local_id
+from lang import SUPPORTED
+from lang import get as language
+from qa.candidate import EXACT_LINKS, Link
+from qa.decisions import Case, Verdict, passed, withheld
+from qa.expect import AnswerTypes, role_mismatch
+
+HUMAN = "Q5"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+CHECKED_ANSWERS = 50
+"""At most this many answers are looked up (the first ones)."""
+READ_BY = 10
+
+
+class TypeCheck:
+    """Withholds answers whose kind the question did not ask for."""
+
+    name = "type"
+    after_execute = True
+
+    def __init__(self, kg: KG, answer_types: AnswerTypes | None, *, timeout_s: float = 5.0) -> None:
+        self.kg = kg
+        self.answer_types = answer_types
+        self.timeout_s = timeout_s
+
+    def __call__(self, case: Case) -> Verdict:
+        kept, result = case.kept, case.result
+        if kept is None or result is None or result.boolean is not None:
+            return passed(self.name)
+        if self.answer_types is not None and role_mismatch(self.answer_types.find_cues(case.question, case.lang),
+                                                           kept.shape, kept.properties):
+            return withheld(self.name, "a role was asked about, but the kept candidate lists a work's whole cast")
+        if kept.shape != "plain":
+            return passed(self.name)
+        terms = [t for t in result.column() if t is not None][:CHECKED_ANSWERS]
+        if not terms:
+            return passed(self.name)
+        expected = self.answer_types.expected_answer_type(case.question, case.lang) if self.answer_types else None
+        kinds = {value_kind(t) for t in terms}
+        if why := literal_mismatch(expected, kinds):
+            return withheld(self.name, why)
+        classes = asked_classes(case)
+        uris = [t.value for t in terms if t.kind == "uri"]
+        if not uris or (expected != "place" and not classes):
+            return passed(self.name, f"expected {expected or 'anything'}")
+        wanted = {c.qid for c in classes} | ({HUMAN} if expected == "place" else set())
+        found = self._named(uris, wanted)
+        if found is None:
+            return passed(self.name, "the answers' classes could not be read")
+        if expected == "place" and all(HUMAN in found.get(u, ()) for u in uris):
+            return withheld(self.name, "a place was asked for, but every answer is a person")
+        missing = [c for c in classes if not any(c.qid in found.get(u, ()) for u in uris)]
+        if missing:
+            named = self._class_names(uris)
+            for c in missing:
+                words = set(tokenize(c.mention)) | {fold(w) for w in tokenize(c.mention)}
+                if named is not None and not any(words & names for names in named.values()):
+                    return withheld(self.name, f"{c.mention!r} ({c.qid}) was asked for, but no answer is one")
+        return passed(self.name, "the answers are of the kind asked for")
+
+    def _class_names(self, uris: Sequence[str]) -> dict[str, set[str]] | None:
+        """Per answer IRI, the words of its classes' names in any language (« capital city »
+        is a city even where the KG holds no ``P279`` path to "city"); ``None`` when the
+        query fails."""
+        values = " ".join(f"<{u}>" for u in uris)
+        sparql = (f"SELECT ?a ?l WHERE {{ VALUES ?a {{ {values} }} "
+                  f"?a <http://www.wikidata.org/prop/direct/P31> ?k . ?k <{RDFS_LABEL}> ?l }}")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=2000).rows
+        except (KGTimeout, KGQueryError):
+            return None
+        out: dict[str, set[str]] = {}
+        for row in rows:
+            a, label = row.get("a"), row.get("l")
+            if isinstance(a, Term) and isinstance(label, Term):
+                words = tokenize(label.value)
+                out.setdefault(a.value, set()).update(words, (fold(w) for w in words))
+        return out
+
+    def _named(self, uris: Sequence[str], classes: set[str]) -> dict[str, set[str]] | None:
+        """Per answer IRI, which of ``classes`` it is an instance of (``P31/P279*``) or names in
+        any statement; ``None`` when the query fails."""
+        values = " ".join(f"<{u}>" for u in uris)
+        wanted = " ".join(f"<{entity_iri(c)}>" for c in sorted(classes))
+        sparql = (f"SELECT DISTINCT ?a ?c WHERE {{ VALUES ?a {{ {values} }} VALUES ?c {{ {wanted} }} "
+                  f"{{ ?a <http://www.wikidata.org/prop/direct/P31>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
+                  f" UNION {{ ?a ?p ?c }} }}")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=len(uris) * len(classes) + 1).rows
+        except (KGTimeout, KGQueryError):
+            return None
+        out: dict[str, set[str]] = {}
+        for row in rows:
+            a, c = row.get("a"), row.get("c")
+            qid = local_id(c.value) if isinstance(c, Term) else None
+            if isinstance(a, Term) and qid:
+                out.setdefault(a.value, set()).add(qid)
+        return out
+
+
+def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:
+    """Why answers of these value kinds (:func:`kg.client.value_kind`) are not of the
+    ``expected`` kind, or ``None``."""
+    if expected == "date" and kinds == {"uri"}:
+        return "a date was asked for, but the answers are entities"
+    if expected in ("person", "place", "organization", "work") and "uri" not in kinds:
+        return f"a {expected} was asked for, but the answers are values ({', '.join(sorted(kinds))})"
+    return None
+
+
+def asked_classes(case: Case) -> list[Link]:
+    """Class nouns the question asks for (exact class links of the first candidates, right
+    after a "which" or "what" word) that the kept candidate does not explain itself (not in
+    its triples, its mentions or its explained words): the answers must be such things."""
+    kept = case.kept
+    if kept is None or not kept.explains:
+        return []
+    explained = {i for a, b, _ in kept.explains for i in range(a, b)}
+    asking = asking_words(case.lang)
+    out: dict[str, Link] = {}
+    for candidate in case.candidates[:READ_BY]:
+        for link in candidate.links:
+            if (link.is_class and link.kind in EXACT_LINKS and link.span is not None and link.span[0] > 0
+                    and case.tokens[link.span[0] - 1] in asking
+                    and link.qid not in kept.entities and not explained.intersection(range(*link.span))):
+                out.setdefault(link.qid, link)
+    return list(out.values())
+
+
+def asking_words(lang: str) -> frozenset[str]:
+    """The question words that ask for a thing of the class noun after them ("which
+    country", "what sport"; :attr:`lang.base.Language.question_words`)."""
+    if lang not in SUPPORTED:
+        return frozenset()
+    return frozenset(w for w, kind in language(lang).question_words.items() if kind in ("which", "what"))

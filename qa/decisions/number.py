@@ -1,0 +1,90 @@
+"""The ``number`` component: the answer's number fits the question.
+
+* a "how many" question answered by a plain lookup is shown only when the answers are
+  numbers: an explicit quantity (« number of children »), never entities;
+* a COUNT over a list the KG may hold only in part is shown as "my data lists N: …" with
+  the things it counted (``data_lists``), never as a bare number;
+* a number the question states ("in 2013", "the 40th") must be accounted for by the
+  reading (:func:`qa.expect.unused_numbers`);
+* a list where one thing was asked for ("which country …", a question word of the
+  ``which`` kind, :attr:`lang.base.Language.question_words`, before a class noun written
+  as its singular label) is not shown."""
+
+from __future__ import annotations
+
+from core.errors import KGQueryError, KGTimeout
+from kg.client import KG
+from kg.sparql import local_id
+from lang import SUPPORTED
+from lang import get as language
+from qa.candidate import Link
+from qa.decisions import Case, Verdict, passed, withheld
+from qa.expect import AnswerTypes, count_mismatch, unused_numbers
+
+READ_BY = 10
+LISTED = 10
+"""At most this many of the counted things are named."""
+
+
+class NumberCheck:
+    """Withholds a count asked of a list, or a reading that ignores a stated number; words
+    a COUNT as the list it counted."""
+
+    name = "number"
+    after_execute = True
+
+    def __init__(self, kg: KG, answer_types: AnswerTypes | None, *, timeout_s: float = 5.0) -> None:
+        self.kg = kg
+        self.answer_types = answer_types
+        self.timeout_s = timeout_s
+
+    def __call__(self, case: Case) -> Verdict:
+        kept, view, result = case.kept, case.kept_view, case.result
+        if kept is None or result is None:
+            return passed(self.name)
+        if self.answer_types is not None and count_mismatch(
+                self.answer_types.expected_answer_type(case.question, case.lang), kept.shape, result):
+            return withheld(self.name, "a count was asked, but the kept candidate's answers are not numbers")
+        said = [view.verbalization] if view is not None and view.verbalization else []
+        if unused := unused_numbers(case.question, kept.shape, said, kept.links, result):
+            return withheld(self.name, f"the kept candidate leaves the question's number(s) {', '.join(unused)} unused")
+        one = singular_asked(case)
+        answers = {t.value for t in result.column() if t is not None}
+        if one is not None and kept.shape == "plain" and result.boolean is None and len(answers) > 1:
+            return withheld(self.name, f"one {one.mention!r} was asked for, but the reading lists {len(answers)}")
+        if kept.shape == "count" and kept.triples:
+            return self._listed(case)
+        return passed(self.name)
+
+    def _listed(self, case: Case) -> Verdict:
+        """A COUNT worded as the list it counted: "my data lists N: a, b, …"."""
+        kept = case.kept
+        assert kept is not None
+        variables = sorted({t for triple in kept.triples for t in triple if t.startswith("?")})
+        if not variables:
+            return passed(self.name)
+        var = "?x" if "?x" in variables else variables[0]
+        body = " ".join(f"{s} {p} {o} ." for s, p, o in kept.triples)
+        try:
+            rows = self.kg.query(f"SELECT DISTINCT {var} WHERE {{ {body} }}", timeout_s=self.timeout_s,
+                                 max_rows=LISTED + 1).rows
+        except (KGTimeout, KGQueryError):
+            return withheld(self.name, "a count whose list could not be read is not shown as a bare number")
+        ids = [qid for row in rows if (t := row.get(var[1:])) is not None and (qid := local_id(t.value))]
+        return Verdict(self.name, False, "a count over a list is worded as the list counted", "data_lists",
+                       {"ids": ids[:LISTED], "more": len(ids) > LISTED})
+
+
+def singular_asked(case: Case) -> Link | None:
+    """The class noun of a question that asks for one thing: a ``which`` question word
+    (:attr:`lang.base.Language.question_words`) right before a class noun linked by its
+    label as written (a Wikidata label is singular; a plural is linked as an inflected form)."""
+    if case.lang not in SUPPORTED:
+        return None
+    which = {w for w, kind in language(case.lang).question_words.items() if kind == "which"}
+    for candidate in case.candidates[:READ_BY]:
+        for link in candidate.links:
+            if (link.is_class and link.kind == "label" and link.span is not None and link.span[0] > 0
+                    and case.tokens[link.span[0] - 1] in which):
+                return link
+    return None

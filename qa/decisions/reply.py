@@ -1,0 +1,92 @@
+"""Which "I don't know" a question gets, from what was understood rather than from what
+the data holds (``Turn.message_key``, with exactly these names):
+
+* ``only_know``: the entity found matches only part of the name typed ("I only know Y");
+* ``understood_no_value``: a reading covers the question whole (an entity named whole and
+  the property its words say), but the KG holds no value for it ("I know X, but my data
+  has no <property> for X");
+* ``unknown_entity``: a name the user typed that no entity of the KG is called
+  ("I don't know anyone or anything called X");
+* ``not_understood``: no reading covers the question; with ``unplaced`` (the words no
+  reading placed) and, when a reading covered the rest, its ``entity`` and ``property``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backends.local.names import aligned_cased
+from qa.candidate import EXACT_LINKS, Candidate
+from qa.decisions import Case, Verdict
+from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
+
+
+def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool = False) -> tuple[str, dict[str, Any]]:
+    """The message key and its arguments for a question answered with "I don't know";
+    ``verdict``: the decision that withheld the answer (``None``: the gate kept nothing, or
+    the kept reading found nothing, ``executed_empty``)."""
+    if verdict is not None and verdict.message_key == "only_know":
+        return "only_know", dict(verdict.message_args)
+    kept = case.kept
+    if executed_empty and kept is not None and covers(case, kept, case.kept_view):
+        return "understood_no_value", about(kept)
+    reading = next((r for r in case.readings if about(r) and covers(case, r) and not _held(case, r)), None)
+    if reading is not None and (verdict is None or verdict.component in ("gate", "guard")):
+        return "understood_no_value", about(reading)
+    name = unknown_name(case)
+    if name is not None:
+        return "unknown_entity", {"name": name}
+    if verdict is not None and verdict.message_key == "not_understood":
+        return "not_understood", dict(verdict.message_args)
+    return "not_understood", unplaced(case)
+
+
+def _held(case: Case, reading: Candidate) -> bool:
+    """Whether a candidate reads the same words as another entity that does hold the
+    reading's property (a namesake with the value): then "my data has no value" would mislead."""
+    spans = {link.span for link in reading.links}
+    return any(set(reading.properties) & set(c.properties) and spans & {link.span for link in c.links}
+               for c in case.candidates[:READ_BY])
+
+
+def unknown_name(case: Case) -> str | None:
+    """A name the user typed (a run of capitalized words that are no function words and that
+    no reading explains as a property or class) that no candidate links whole by a label or
+    an alias; ``None`` when every typed name is known, the question has no capitals, or a
+    candidate does not say where it linked."""
+    cased = aligned_cased(case.question, len(case.tokens))
+    if cased is None:
+        return None
+    pool = [*case.candidates[:READ_BY], *case.readings]
+    if any(c.entities and not any(link.span is not None for link in c.links) for c in pool):
+        return None  # a backend that does not say where it linked: no evidence of what is unknown
+    worded = {i for c in pool for a, b, role in c.explains if role in ("property", "class") for i in range(a, b)}
+    named = [link.span for c in pool for link in c.links
+             if link.span is not None and link.kind in EXACT_LINKS and link.name_cover == 1.0]
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, word in enumerate([*cased, ""]):
+        capital = (bool(word) and word[0].isupper() and word.isalpha() and i not in worded
+                   and not function_word(word.lower(), case.lang))
+        if capital and start is None:
+            start = i
+        elif not capital and start is not None:
+            runs.append((start, i))
+            start = None
+    for a, b in runs:
+        if not any(s <= a and b <= e for s, e in named):
+            return " ".join(cased[a:b])
+    return None
+
+
+def unplaced(case: Case) -> dict[str, Any]:
+    """``{"unplaced": words}`` of the backend's first reading that names an entity and a
+    property in full (no partial name) and leaves some content words unexplained, with
+    that reading's ``entity`` and ``property``; empty when there is none."""
+    for candidate in case.candidates[:3]:
+        if not about(candidate) or partial_link(candidate) is not None or not candidate.explains:
+            continue
+        view = case.views[case.candidates.index(candidate)] if candidate in case.candidates else None
+        words = unexplained(case, candidate, view.verbalization if view is not None else None)
+        if words:
+            return {"unplaced": ", ".join(case.tokens[i] for i in words), **about(candidate)}
+    return {}

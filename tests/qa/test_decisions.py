@@ -1,0 +1,275 @@
+"""Each decision component (qa.decisions) on its own, over the tiny KG where it reads one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from backends.local.lexicon import default_lexicon
+from kg.client import QueryResult, Term
+from qa.candidate import Candidate, Link
+from qa.decisions import ORDER, Case
+from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
+from qa.decisions.gate import Gate
+from qa.decisions.guard import Guard
+from qa.decisions.kind import TypeCheck
+from qa.decisions.namesake import Namesake
+from qa.decisions.number import NumberCheck
+from qa.decisions.reply import which_dont_know
+from qa.turn import CandidateView, Compared
+
+WD = "http://www.wikidata.org/entity/"
+BIRTHPLACE = "SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer }"
+
+
+def _case(question: str, candidates: list[Candidate], *, chosen: int | None = 0, lang: str = "en",
+          result: QueryResult | None = None, readings: list[Candidate] | None = None,
+          said: list[str | None] | None = None) -> Case:
+    candidates = [c if c.shape else replace(c, shape="plain") for c in candidates]  # as a backend says
+    views = [CandidateView(c.sparql, c.score, shape=c.shape, entities=c.entities,
+                           properties=c.properties, verbalization=(said or [None] * len(candidates))[i])
+             for i, c in enumerate(candidates)]
+    return Case(question, lang, candidates, views, readings=readings or [], chosen=chosen, result=result)
+
+
+def _einstein(span: tuple[int, int], kind: str = "label", cover: float = 1.0) -> Link:
+    return Link("Q937", "einstein", "Einstein", kind, 0.9, span=span, name_cover=cover, name_words=1)
+
+
+def _uris(*qids: str) -> QueryResult:
+    return QueryResult(["answer"], [{"answer": Term("uri", WD + q)} for q in qids])
+
+
+def test_the_components_are_named_in_their_order() -> None:
+    assert ORDER == ("guard", "gate", "namesake", "coverage", "type", "number")
+    names = [Guard().name, Gate().name, Namesake().name, Coverage().name, TypeCheck(None, None).name,  # type: ignore[arg-type]
+             NumberCheck(None, None).name]  # type: ignore[arg-type]
+    assert tuple(names) == ORDER
+
+
+# ----------------------------------------------------------------------------- guard
+
+
+def test_guard_screens_with_the_allow_list_and_withholds_when_it_rejected_every_candidate() -> None:
+    screened = Guard().screen([Candidate("DELETE WHERE { ?s ?p ?o }", 0.9), Candidate(BIRTHPLACE, 0.5)])
+    assert [c.sparql.split()[0] for c in screened.accepted] == ["SELECT"] and len(screened.report()) == 1
+    nothing = Case("q", "en", [], [], rejected=1)
+    assert Guard()(nothing).withheld and "rejected all 1" in Guard()(nothing).reason
+    assert not Guard()(_case("q", [Candidate(BIRTHPLACE, 0.5)])).withheld
+
+
+# ----------------------------------------------------------------------------- gate
+
+
+def test_gate_withholds_nothing_kept_and_a_kept_candidate_without_a_score() -> None:
+    case = _case("q", [Candidate(BIRTHPLACE, 0.9)], chosen=None)
+    assert Gate()(case).withheld
+    case.chosen = 0
+    assert Gate()(case).withheld and "no validator score" in Gate()(case).reason
+    assert not Gate(requires_score=False)(case).withheld  # the validator off: unscored, as asked
+    case.views[0].compared = Compared(0.97, 0.9, "blended")
+    assert not Gate()(case).withheld and "blended score 0.970" in Gate()(case).reason
+
+
+# ----------------------------------------------------------------------------- namesake
+
+
+def test_namesake_reads_a_shared_name_as_the_better_known_entity_and_never_withholds() -> None:
+    kingdom = Candidate(BIRTHPLACE, 0.9, links=(Link("Q172579", "italien", "Italien", "label", 0.9, degree=30),))
+    italy = Candidate("SELECT ?answer WHERE { wd:Q38 wdt:P36 ?answer }", 0.8,
+                      links=(Link("Q38", "italien", "Italien", "label", 0.9, degree=900),))
+    case = _case("Hauptstadt von Italien", [kingdom, italy], lang="de")
+    for view in case.views:
+        view.passed = True
+    verdict = Namesake()(case)
+    assert not verdict.withheld and case.chosen == 1 and "better-known Q38" in verdict.reason
+    case.views[1].passed = False
+    case.chosen = 0
+    assert not Namesake()(case).withheld and case.chosen == 0  # the rival did not pass: nothing moves
+
+
+# ----------------------------------------------------------------------------- coverage
+
+
+def test_function_words_come_from_the_maintained_lists_and_cue_words_are_never_function_words() -> None:
+    assert all(function_word(w, "en") for w in ("could", "you", "please", "tell", "me", "the"))
+    assert function_word("welche", "de") and function_word("pourquoi", "fr") and function_word("вообще", "ru")
+    assert not function_word("partner", "en") and not function_word("island", "en")
+    assert cue_positions("What is the second largest city of Germany?", ["what", "is", "the", "second", "largest",
+                                                                          "city", "of", "germany"], "en") == {
+        3: "ordinal", 4: "superlative"}
+
+
+def test_a_reading_that_leaves_out_a_person_related_to_its_entity_is_withheld_and_says_which() -> None:
+    question = "Where was Einstein's partner born?"  # where was einstein s partner born
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
+                     explains=((2, 3, "entity"), (5, 6, "property")))
+    partner = Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P451 ?answer }", 0.6, entities=("Q937",),
+                        properties=("P451",), links=(_einstein((2, 3)),),
+                        explains=((2, 3, "entity"), (4, 5, "property")))
+    case = _case(question, [born, partner])
+    case.person_properties = frozenset({"P451"})  # the lexicon's answer type of P451: a person
+    verdict = Coverage()(case)
+    assert verdict.withheld and verdict.message_key == "not_understood"
+    assert verdict.message_args == {"unplaced": "partner", "entity": "Q937", "property": "P19"}
+    whole = _case("Could you please tell me where Einstein was born?", [
+        Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((6, 7)),),
+                  explains=((6, 7, "entity"), (8, 9, "property")))])
+    assert not Coverage()(whole).withheld  # courtesy and question words need no explaining
+
+
+def test_an_ordinal_is_explained_by_no_shape_and_a_superlative_only_by_an_ordering_one() -> None:
+    question = "What is the second largest city of Germany?"
+    tokens = 8
+    order = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 } ORDER BY DESC(?n) LIMIT 1", 0.9, shape="order",
+                      entities=("Q183",), links=(Link("Q183", "germany", "Germany", "label", 0.9, span=(7, 8)),),
+                      explains=((5, 6, "class"), (7, 8, "entity")))
+    assert unexplained(_case(question, [order]), order, None) == [3]  # "second"; "largest" is the order's
+    plain = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.9, shape="plain",
+                      entities=("Q183",), links=order.links, explains=order.explains)
+    assert unexplained(_case(question, [plain]), plain, None) == [3, 4]
+    assert tokens == len(_case(question, [plain]).tokens)
+
+
+def test_only_part_of_a_typed_name_is_only_know() -> None:
+    case = _case("Where was Roger Federer born?", [
+        Candidate(BIRTHPLACE, 0.9, entities=("Q937",), links=(_einstein((2, 3), "partial", 0.5),))])
+    verdict = Coverage()(case)
+    assert verdict.withheld and verdict.message_key == "only_know" and verdict.message_args["qid"] == "Q937"
+
+
+def test_a_candidate_that_does_not_say_what_it_explains_is_aligned_with_how_it_is_said() -> None:
+    lexicon = default_lexicon()
+    question = "Where was Einstein's wife born?"
+    foreign = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",))
+    case = _case(question, [foreign], said=["Albert Einstein · place of birth"])
+    case.worded = worded_positions(question, case.tokens, "en", lexicon)
+    assert 4 in case.worded  # "wife" is a property phrase's word (spouse)
+    verdict = Coverage(lexicon)(case)
+    assert verdict.withheld and verdict.message_args["unplaced"] == "wife"  # "born" is said by P19's phrases
+    alone = _case("Where was Einstein born?", [foreign], said=["Albert Einstein · place of birth"])
+    alone.worded = worded_positions(alone.question, alone.tokens, "en", lexicon)
+    assert not Coverage(lexicon)(alone).withheld
+    assert not Coverage(lexicon)(_case(question, [foreign])).withheld  # nothing said, nothing to judge
+
+
+# ----------------------------------------------------------------------------- type
+
+
+def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_word_asks(tiny_kg_client) -> None:
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    city = Link("Q515", "city", "city", "label", 0.9, span=(1, 2), is_class=True)
+    germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(6, 7))
+    capital = Candidate("SELECT ?answer WHERE { wd:Q183 wdt:P36 ?answer }", 0.9, entities=("Q183",),
+                        properties=("P36",), links=(germany,), explains=((4, 5, "property"), (6, 7, "entity")))
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.3, entities=("Q515",), links=(city,),
+                      explains=((1, 2, "class"),))
+    question = "Which city is the capital of Germany?"
+    ok = check(_case(question, [capital, typed], result=_uris("Q64")))
+    assert not ok.withheld
+    asked_country = Link("Q6256", "country", "country", "label", 0.9, span=(1, 2), is_class=True)
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((3, 4)),),
+                     explains=((3, 4, "entity"), (4, 5, "property")))
+    other = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q6256 }", 0.2, entities=("Q6256",),
+                      links=(asked_country,), explains=((1, 2, "class"),))
+    verdict = check(_case("Which country was Einstein born in?", [born, other], result=_uris("Q3012")))
+    assert verdict.withheld and "Q6256" in verdict.reason  # Ulm is a city, not a country
+    assert not check(_case("Which country was Einstein born in?", [born, other], result=_uris("Q183"))).withheld
+    when = check(_case("When was Einstein born?", [born], result=_uris("Q3012")))
+    assert when.withheld and "date" in when.reason
+    where = check(_case("Where was Einstein born?", [born], result=_uris("Q7200")))
+    assert where.withheld and "person" in where.reason
+
+
+# ----------------------------------------------------------------------------- number
+
+
+def test_number_words_a_count_as_the_list_it_counted_and_withholds_a_count_of_entities(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, default_lexicon())
+    count = Candidate("SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 }",
+                      0.9, shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515")))
+    number = QueryResult(["answer"], [{"answer": Term("literal", "2", datatype="http://www.w3.org/2001/XMLSchema#integer")}])
+    verdict = check(_case("How many cities are in Germany?", [count], result=number))
+    assert not verdict.withheld and verdict.message_key == "data_lists"
+    assert sorted(verdict.message_args["ids"]) == ["Q3012", "Q64"] and verdict.message_args["more"] is False
+    listed = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.9, shape="plain")
+    assert check(_case("How many cities are in Germany?", [listed], result=_uris("Q64", "Q3012"))).withheld
+    year = check(_case("Who was born in Ulm in 1879?", [listed], result=_uris("Q937")))
+    assert year.withheld and "1879" in year.reason
+
+
+# ----------------------------------------------------------------------------- which "I don't know"
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Where was Einstein born?", "understood_no_value"),
+    ("Where was Xavier Quillfeather born?", "unknown_entity"),
+    ("where was xavier quillfeather born?", "not_understood"),
+])
+def test_which_dont_know_is_said_from_what_was_understood(question: str, expected: str) -> None:
+    reading = Candidate(BIRTHPLACE, 0.0, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
+                        explains=((2, 3, "entity"), (3, 4, "property")), no_value=True)
+    readings = [reading] if "einstein" in question.lower() else []
+    key, args = which_dont_know(_case(question, [], chosen=None, readings=readings), None)
+    assert key == expected
+    if key == "understood_no_value":
+        assert args == {"entity": "Q937", "property": "P19"}
+    if key == "unknown_entity":
+        assert args == {"name": "Xavier Quillfeather"}
+
+
+def test_a_list_is_not_shown_where_one_thing_was_asked_for(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    country = Link("Q6256", "country", "country", "label", 0.9, span=(1, 2), is_class=True)
+    countries = Link("Q6256", "countries", "country", "inflected", 0.9, span=(1, 2), is_class=True)
+    cities = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.9, shape="plain", links=(country,))
+    many = _uris("Q183", "Q159")
+    one = check(_case("Which country borders France?", [cities], result=many))
+    assert one.withheld and "one 'country'" in one.reason
+    assert not check(_case("Which country borders France?", [cities], result=_uris("Q183"))).withheld
+    plural = replace(cities, links=(countries,))
+    assert not check(_case("Which countries border France?", [plural], result=many)).withheld
+
+
+def test_no_value_is_not_said_when_a_namesake_holds_the_value() -> None:
+    reading = Candidate(BIRTHPLACE, 0.0, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
+                        explains=((2, 3, "entity"), (3, 4, "property")), no_value=True)
+    namesake = Link("Q1", "einstein", "Einstein", "label", 0.8, span=(2, 3), name_words=1)
+    held = Candidate("SELECT ?answer WHERE { wd:Q1 wdt:P19 ?answer }", 0.4, entities=("Q1",), properties=("P19",),
+                     links=(namesake,), explains=((2, 3, "entity"), (3, 4, "property")))
+    key, _ = which_dont_know(_case("Where was Einstein born?", [held], chosen=None, readings=[reading]), None)
+    assert key == "not_understood"
+
+
+def test_alignment_reads_stems_and_dictionary_forms() -> None:
+    from qa.decisions.coverage import aligned
+
+    assert aligned(["where", "was", "einstein", "s", "wife", "born"], "Albert Einstein · place of birth", "en") == {2}
+    assert aligned(["how", "many", "children"], "number of child", "en") == {2}  # a shared beginning
+    assert 1 in aligned(["де", "франції"], "столиця Франція", "uk")  # the same dictionary form
+
+
+def test_a_related_person_counts_only_where_its_word_is_attached_to_the_name() -> None:
+    from core.text import tokenize
+    from qa.decisions.coverage import attached
+
+    assert 4 in attached(tokenize("where was einstein s wife born"), (2, 3), "en")  # Einstein's wife
+    assert 2 in attached(tokenize("wo wurde ehefrau von einstein geboren"), (4, 5), "de")  # die Ehefrau von Einstein
+    assert 1 in attached(tokenize("где жена эйнштейна родилась"), (2, 3), "ru")
+    hendrix = tokenize("what style of music did jimi hendrix play")
+    assert 7 not in attached(hendrix, (5, 7), "en")  # the verb after the name is no relation of it
+    assert 6 not in attached(tokenize("jules verne was influenced by which artist"), (0, 2), "en")
+
+
+def test_the_kind_a_which_word_asks_for_must_be_read_by_some_reading() -> None:
+    question = "On which island is the capital of Indonesia?"  # on which island is the capital of indonesia
+    capital = Candidate("SELECT ?answer WHERE { wd:Q252 wdt:P36 ?answer }", 0.9, entities=("Q252",),
+                        properties=("P36",), links=(Link("Q252", "indonesia", "Indonesia", "label", 0.9, span=(7, 8)),),
+                        explains=((5, 6, "property"), (7, 8, "entity")))
+    verdict = Coverage()(_case(question, [capital]))
+    assert verdict.withheld and verdict.message_args["unplaced"] == "island"
+    island = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q23442 }", 0.2, entities=("Q23442",),
+                       links=(Link("Q23442", "island", "island", "label", 0.9, span=(2, 3), is_class=True),),
+                       explains=((2, 3, "class"),))
+    assert not Coverage()(_case(question, [capital, island])).withheld  # read as a class: the type decision's
