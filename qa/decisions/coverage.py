@@ -13,10 +13,9 @@ which only a candidate of the matching shape explains.
 
 Which words are *content* words: cue words; words another reading explains as a relation of
 the kept reading's own entity to a person (:func:`chained`: "Where was Einstein's *wife*
-born?"); the noun a "which" word asks for when no reading explains it (:func:`unread_kind`);
-and, for a candidate that does not say what it explains, the words of property phrases of
-the lexicon found in the question (:func:`worded_positions`).  A word no reading can place
-("famous") is not held against the kept one.
+born?"); and, for a candidate that does not say what it explains, the words of property
+phrases of the lexicon found in the question (:func:`worded_positions`).  A word no reading
+can place ("famous") is not held against the kept one.
 
 Also here, as they are coverage of names: a link that covers only part of the name the
 user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
@@ -119,7 +118,7 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     if not candidate.explains and not said:
         return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
     cues = cue_positions(case.question, tokens, lang)
-    readable = (chained(case, candidate) | unread_kind(case)) if candidate.explains else set(case.worded)
+    readable = chained(case, candidate) if candidate.explains else set(case.worded)
     content = [i for i, t in enumerate(tokens)
                if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
@@ -159,19 +158,6 @@ def chained(case: Case, candidate: Candidate) -> set[int]:
             continue
         out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)} & beside
     return out
-
-
-def unread_kind(case: Case) -> set[int]:
-    """The noun a "which" word asks for (« На каком *острове* … »), when no reading of the
-    question explains it at all: then no reading knows what kind of thing is asked."""
-    which = {w for w, kind in language(case.lang).question_words.items() if kind in ("which", "what")} \
-        if case.lang in SUPPORTED else set()
-    pool = [*case.candidates[:READ_BY], *case.readings]
-    read = {i for c in pool for a, b, _ in c.explains for i in range(a, b)} | set(case.worded)
-    read |= {i for c in pool for link in c.links if link.span is not None for i in range(*link.span)}
-    tokens = case.tokens
-    return {i + 1 for i, t in enumerate(tokens[:-1]) if t in which and i + 1 not in read
-            and _word(tokens[i + 1]) and not function_word(tokens[i + 1], case.lang)}
 
 
 def attached(tokens: Sequence[str], span: tuple[int, int], lang: str) -> set[int]:

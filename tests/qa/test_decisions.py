@@ -260,16 +260,3 @@ def test_a_related_person_counts_only_where_its_word_is_attached_to_the_name() -
     hendrix = tokenize("what style of music did jimi hendrix play")
     assert 7 not in attached(hendrix, (5, 7), "en")  # the verb after the name is no relation of it
     assert 6 not in attached(tokenize("jules verne was influenced by which artist"), (0, 2), "en")
-
-
-def test_the_kind_a_which_word_asks_for_must_be_read_by_some_reading() -> None:
-    question = "On which island is the capital of Indonesia?"  # on which island is the capital of indonesia
-    capital = Candidate("SELECT ?answer WHERE { wd:Q252 wdt:P36 ?answer }", 0.9, entities=("Q252",),
-                        properties=("P36",), links=(Link("Q252", "indonesia", "Indonesia", "label", 0.9, span=(7, 8)),),
-                        explains=((5, 6, "property"), (7, 8, "entity")))
-    verdict = Coverage()(_case(question, [capital]))
-    assert verdict.withheld and verdict.message_args["unplaced"] == "island"
-    island = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q23442 }", 0.2, entities=("Q23442",),
-                       links=(Link("Q23442", "island", "island", "label", 0.9, span=(2, 3), is_class=True),),
-                       explains=((2, 3, "class"),))
-    assert not Coverage()(_case(question, [capital, island])).withheld  # read as a class: the type decision's
