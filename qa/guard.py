@@ -431,9 +431,22 @@ def _check_connected(triples: list[TriplePattern], bound: set[Variable], sparql:
                                 f"{len(loose)} triple pattern(s) not connected to a constant, "
                                 f"e.g. {s.n3()} {_n3(p)} {o.n3()}")
     groups = {find(("triple", i)) for i in with_variables}
-    if len(groups) > 1:
+    if len(groups) > 1 and not _facts_of_named_entities(triples, with_variables, len(groups)):
         raise CandidateRejected("cartesian_product", sparql,
                                 f"{len(groups)} groups of triple patterns share no variable")
+
+
+MAX_NAMED_GROUPS = 2
+"""Groups a query may join without a shared variable when each reads facts of named
+entities (a comparison of two entities' values: ``wd:A wdt:P ?a . wd:B wdt:P ?b``)."""
+
+
+def _facts_of_named_entities(triples: list[TriplePattern], with_variables: list[int], groups: int) -> bool:
+    """Whether a product of ``groups`` groups is bounded: at most :data:`MAX_NAMED_GROUPS`,
+    and every triple with a variable has an IRI subject and an IRI predicate (each group
+    reads the facts of a named entity, a handful of rows, never a scan)."""
+    return groups <= MAX_NAMED_GROUPS and all(
+        isinstance(triples[i][0], URIRef) and isinstance(triples[i][1], URIRef) for i in with_variables)
 
 
 def _check_answers_from_graph(algebra: CompValue, nodes: list[CompValue], triples: list[TriplePattern],

@@ -39,7 +39,7 @@ from qa.turn import CandidateView
 
 READ_BY = 10
 """The first candidates whose explained words make a word a content word."""
-SHAPES_FOR_CUE = {"superlative": frozenset({"order"}), "comparative": frozenset({"order", "filter", "ask"}),
+SHAPES_FOR_CUE = {"superlative": frozenset({"order"}), "comparative": frozenset({"order", "filter", "ask", "count"}),
                   "ordinal": frozenset()}
 """Which candidate shapes explain a cue word of each kind (no shape reads an ordinal)."""
 MIN_PREFIX = 4
@@ -118,7 +118,10 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     if not candidate.explains and not said:
         return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
     cues = cue_positions(case.question, tokens, lang)
-    readable = chained(case, candidate) if candidate.explains else set(case.worded)
+    if candidate.comparison is not None:
+        readable: set[int] = set()  # "which country …, A or B?": the answer is one of the two named, of their kind
+    else:
+        readable = chained(case, candidate) if candidate.explains else set(case.worded)
     content = [i for i, t in enumerate(tokens)
                if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}

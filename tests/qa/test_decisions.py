@@ -8,7 +8,7 @@ import pytest
 
 from backends.local.lexicon import default_lexicon
 from kg.client import QueryResult, Term
-from qa.candidate import Candidate, Link
+from qa.candidate import Candidate, ComparisonSpec, Link
 from qa.decisions import ORDER, Case
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
@@ -152,6 +152,25 @@ def test_a_candidate_that_does_not_say_what_it_explains_is_aligned_with_how_it_i
     alone.worded = worded_positions(alone.question, alone.tokens, "en", lexicon)
     assert not Coverage(lexicon)(alone).withheld
     assert not Coverage(lexicon)(_case(question, [foreign])).withheld  # nothing said, nothing to judge
+
+
+def test_a_comparison_of_two_named_entities_explains_the_class_noun_the_question_names_them_by() -> None:
+    lexicon = default_lexicon()
+    question = "Which country has more inhabitants, India or Pakistan?"
+    spec = ComparisonSpec("Q668", "Q843", "P1082", "DESC")
+    links = (Link("Q668", "india", "India", "label", 0.9, span=(5, 6)),
+             Link("Q843", "pakistan", "Pakistan", "label", 0.9, span=(7, 8)))
+    compared = Candidate("SELECT ?answer WHERE { VALUES ?answer { wd:Q668 wd:Q843 } ?answer wdt:P1082 ?n } "
+                         "ORDER BY DESC(?n) LIMIT 1", 0.9, shape="order", entities=("Q668", "Q843"),
+                         properties=("P1082",), links=links, comparison=spec)
+    case = _case(question, [compared], said=["India · population, Pakistan · population: the most"])
+    case.worded = worded_positions(question, case.tokens, "en", lexicon)
+    assert 1 in case.worded  # "country" is a property phrase's word (P17): a plain reading must explain it
+    assert not Coverage(lexicon)(case).withheld
+    plain = replace(compared, comparison=None)  # the same reading, not a comparison of the two named
+    as_plain = _case(question, [plain], said=["India · population"])
+    as_plain.worded = case.worded
+    assert Coverage(lexicon)(as_plain).withheld
 
 
 # ----------------------------------------------------------------------------- type

@@ -68,6 +68,8 @@ REJECTED = {
     "join_depth": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x1 . ?x1 wdt:P17 ?x2 . ?x2 wdt:P36 ?x3 . "
                    "?x3 wdt:P17 ?x4 . ?x4 wdt:P36 ?answer }", "join_depth"),
     "two_anchored_groups": ("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q5 . ?x wdt:P31 wd:Q5 }", "cartesian_product"),
+    "three_entities_facts": ("ASK { wd:Q1 wdt:P1082 ?a . wd:Q2 wdt:P1082 ?b . wd:Q3 wdt:P1082 ?c "
+                             "FILTER(?a > ?b && ?b > ?c) }", "cartesian_product"),
     "regex_repetition": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?l "
                          "FILTER(REGEX(?l, \"a{1000}{1000}\")) }", "regex"),
     "regex_variable_pattern": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?answer rdfs:label ?l "
@@ -96,6 +98,7 @@ ACCEPTED = {
     "count": "SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P102 wd:Q29468 }",
     "filter": "SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 . ?answer wdt:P1082 ?n FILTER(?n > 1000000) }",
     "ask": "ASK { wd:Q64 wdt:P17 wd:Q183 }",
+    "compare_two_entities": "ASK { wd:Q668 wdt:P1082 ?a . wd:Q843 wdt:P1082 ?b . FILTER(?a > ?b) }",
     "offset_and_comment": "SELECT ?a WHERE { wd:Q1 wdt:P1 ?a } OFFSET 1 # a comment",
     "superlative": "SELECT ?answer WHERE { ?answer wdt:P31 wd:Q6256 . ?answer wdt:P1082 ?value } "
                    "ORDER BY DESC(?value) LIMIT 1",
