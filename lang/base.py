@@ -127,6 +127,9 @@ class Language:
     """Questions in this language that the product answers (``lang/<code>/examples.py``)."""
     question_words: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
+    nouns_capitalized: bool = False
+    """Whether the language writes every noun with a capital (German): one capitalized word
+    is then no evidence of a name (:func:`qa.decisions.reply.unknown_name`)."""
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""

@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from backends.local.names import aligned_cased
+from lang import SUPPORTED
+from lang import get as language
 from qa.candidate import EXACT_LINKS, Candidate
 from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
@@ -72,6 +74,8 @@ def unknown_name(case: Case) -> str | None:
         elif not capital and start is not None:
             runs.append((start, i))
             start = None
+    if case.lang in SUPPORTED and language(case.lang).nouns_capitalized:
+        runs = [(a, b) for a, b in runs if b - a > 1]  # « Sinn », « Hauptstadt »: nouns, not names
     for a, b in runs:
         if not any(s <= a and b <= e for s, e in named):
             return " ".join(cased[a:b])

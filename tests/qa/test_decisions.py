@@ -279,3 +279,11 @@ def test_a_related_person_counts_only_where_its_word_is_attached_to_the_name() -
     hendrix = tokenize("what style of music did jimi hendrix play")
     assert 7 not in attached(hendrix, (5, 7), "en")  # the verb after the name is no relation of it
     assert 6 not in attached(tokenize("jules verne was influenced by which artist"), (0, 2), "en")
+
+
+def test_one_capitalized_german_word_is_a_noun_not_a_typed_name() -> None:
+    from qa.decisions.reply import unknown_name
+
+    assert unknown_name(_case("Was ist der Sinn des Lebens?", [], chosen=None, lang="de")) is None
+    assert unknown_name(_case("Wo wurde Xaver Quillfeder geboren?", [], chosen=None, lang="de")) == "Xaver Quillfeder"
+    assert unknown_name(_case("Who is Quillfeather?", [], chosen=None)) == "Quillfeather"
