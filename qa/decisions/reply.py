@@ -74,6 +74,7 @@ def unknown_name(case: Case) -> str | None:
         elif not capital and start is not None:
             runs.append((start, i))
             start = None
+    runs = [(a, b) for a, b in runs if a > 0 or b > 1]  # one word written first: the sentence's capital
     if case.lang in SUPPORTED and language(case.lang).nouns_capitalized:
         runs = [(a, b) for a, b in runs if b - a > 1]  # « Sinn », « Hauptstadt »: nouns, not names
     for a, b in runs:

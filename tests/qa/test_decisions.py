@@ -287,3 +287,4 @@ def test_one_capitalized_german_word_is_a_noun_not_a_typed_name() -> None:
     assert unknown_name(_case("Was ist der Sinn des Lebens?", [], chosen=None, lang="de")) is None
     assert unknown_name(_case("Wo wurde Xaver Quillfeder geboren?", [], chosen=None, lang="de")) == "Xaver Quillfeder"
     assert unknown_name(_case("Who is Quillfeather?", [], chosen=None)) == "Quillfeather"
+    assert unknown_name(_case("Дзе нарадзіўся Квілфедар?", [], chosen=None, lang="be")) == "Квілфедар"  # not « Дзе »
