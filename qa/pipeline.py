@@ -366,11 +366,6 @@ class Pipeline:
         with "I don't know", and which one it is (:func:`qa.decisions.reply.which_dont_know`)."""
         candidates = case.candidates
         case.chosen = self._choose(turn, candidates, validation)
-        if validation is None and case.chosen is not None and (twin := namesake_twin(candidates,
-                                                                                     case.chosen)) is not None:
-            turn.notes.append(f"{candidates[case.chosen].links[0].mention!r}: the same question of the better-known "
-                              f"namesake {twin[1]} is read (no validator to tell them apart)")
-            case.chosen = twin[0]
         gate = GateDecision(requires_score=validation is not None)
         for component in (gate, *(c for c in self.checks if not c.after_execute)):
             verdict = self._record(turn, component(case))
@@ -523,31 +518,6 @@ def _ids_to_name(turn: Turn) -> set[str]:
         ids.update(str(args[k]) for k in ("qid", "entity", "property") if k in args)
         ids.update(str(i) for i in args.get("ids", ()))
     return ids
-
-
-def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] | None:
-    """With no validator to tell namesakes apart: ``(index, qid)`` of the candidate that asks
-    the kept candidate's very question (same shape, the same triples) of a better-known
-    entity (more facts, or more sitelinks on an endpoint) linked by the same words to the
-    same name, else ``None``.  « Albert Einstein » names the physicist and a footballer
-    with two facts: the reader means the physicist."""
-    kept = candidates[chosen]
-    if not kept.triples:
-        return None
-    best: tuple[int, int, str] | None = None
-    for link in kept.links:
-        mine = f"wd:{link.qid}"
-        for i, other in enumerate(candidates):
-            if i == chosen or other.shape != kept.shape or len(other.triples) != len(kept.triples):
-                continue
-            for rival in other.links:
-                if (rival.mention != link.mention or rival.qid == link.qid or rival.name != link.name
-                        or rival.degree <= link.degree or (best is not None and rival.degree <= best[1])):
-                    continue
-                theirs = f"wd:{rival.qid}"
-                if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
-                    best = (i, rival.degree, rival.qid)
-    return None if best is None else (best[0], best[2])
 
 
 

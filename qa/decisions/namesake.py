@@ -23,6 +23,11 @@ class Namesake:
             case.chosen = better_known_reading(case.candidates, passing, rival[1], case.views)
             notes.append(f"{rival[0].mention!r} names {rival[0].qid} and {rival[1].qid}; "
                          f"both readings pass, the better-known {rival[1].qid} is read")
+        unscored = all(view.validator_score is None for view in case.views)  # the validator off
+        if unscored and (twin := namesake_twin(case.candidates, case.chosen)) is not None:
+            notes.append(f"{case.candidates[case.chosen].links[0].mention!r}: the same question of the better-known "
+                         f"namesake {twin[1]} is read (no validator to tell them apart)")
+            case.chosen = twin[0]
         return passed(self.name, "; ".join(notes))
 
 
@@ -52,3 +57,28 @@ def better_known_reading(candidates: list[Candidate], passed: list[bool], link: 
                 if i < len(passed) and passed[i] and any(k.mention == link.mention and k.qid == link.qid
                                                          for k in c.links)]
     return max(readings, key=lambda i: (views[i].compared.score if views[i].compared is not None else 0.0, -i))
+
+
+def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] | None:
+    """With no validator to tell namesakes apart: ``(index, qid)`` of the candidate that asks
+    the kept candidate's very question (same shape, the same triples) of a better-known
+    entity (more facts, or more sitelinks on an endpoint) linked by the same words to the
+    same name, else ``None``.  « Albert Einstein » names the physicist and a footballer
+    with two facts: the reader means the physicist."""
+    kept = candidates[chosen]
+    if not kept.triples:
+        return None
+    best: tuple[int, int, str] | None = None
+    for link in kept.links:
+        mine = f"wd:{link.qid}"
+        for i, other in enumerate(candidates):
+            if i == chosen or other.shape != kept.shape or len(other.triples) != len(kept.triples):
+                continue
+            for rival in other.links:
+                if (rival.mention != link.mention or rival.qid == link.qid or rival.name != link.name
+                        or rival.degree <= link.degree or (best is not None and rival.degree <= best[1])):
+                    continue
+                theirs = f"wd:{rival.qid}"
+                if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
+                    best = (i, rival.degree, rival.qid)
+    return None if best is None else (best[0], best[2])

@@ -288,3 +288,21 @@ def test_one_capitalized_german_word_is_a_noun_not_a_typed_name() -> None:
     assert unknown_name(_case("Wo wurde Xaver Quillfeder geboren?", [], chosen=None, lang="de")) == "Xaver Quillfeder"
     assert unknown_name(_case("Who is Quillfeather?", [], chosen=None)) == "Quillfeather"
     assert unknown_name(_case("Дзе нарадзіўся Квілфедар?", [], chosen=None, lang="be")) == "Квілфедар"  # not « Дзе »
+
+
+def test_with_the_validator_off_the_same_question_of_the_better_known_namesake_is_read() -> None:
+    from qa.decisions.namesake import Namesake
+
+    footballer = Link("Q1", "albert einstein", "Albert Einstein", "label", 0.9, degree=2, span=(2, 4))
+    physicist = Link("Q937", "albert einstein", "Albert Einstein", "label", 0.9, degree=90, span=(2, 4))
+    lesser = Candidate("SELECT ?answer WHERE { wd:Q1 wdt:P19 ?answer }", 0.9, entities=("Q1",),
+                       triples=(("wd:Q1", "wdt:P19", "?answer"),), links=(footballer,))
+    better = Candidate(BIRTHPLACE, 0.8, entities=("Q937",), triples=(("wd:Q937", "wdt:P19", "?answer"),),
+                       links=(physicist,))
+    case = _case("Where was Albert Einstein born?", [lesser, better])
+    verdict = Namesake()(case)
+    assert case.chosen == 1 and not verdict.withheld and "Q937" in verdict.reason
+    scored = _case("Where was Albert Einstein born?", [lesser, better])
+    scored.views[0].validator_score = 0.99  # the validator told them apart: its choice stands
+    Namesake()(scored)
+    assert scored.chosen == 0
