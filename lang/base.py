@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from babel import Locale
 
 
+def words(text: str) -> frozenset[str]:
+    """The words of a space-separated list, as a set (how the ``lang/<code>/`` modules write theirs)."""
+    return frozenset(text.split())
+
+
 # ---- house: words and rules of the question's shape, numbers, courtesies, detection cues ----
 @dataclass(frozen=True)
 class ShapeWords:

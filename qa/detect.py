@@ -31,6 +31,7 @@ from core.memory import release_free_memory
 from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
 from lang import SEED, SUPPORTED
 from lang import get as language
+from lang.base import words
 
 SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -85,21 +86,17 @@ OTHER_LETTERS: dict[str, str] = {
     "ư": "vi", "đ": "vi", "å": "sv da nb", "ø": "da nb", "æ": "da nb",
     **{chr(c): "vi" for c in range(0x1EA0, 0x1EFA)},  # Latin Extended Additional: Vietnamese tone marks
 }
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 OTHER_WORDS: dict[str, frozenset[str]] = {
-    "pl": _words("gdzie kto jest jaka jaki jakie się urodził urodziła stolica ile czy kiedy"),
-    "tr": _words("nerede nedir kimdir kim hangi kaç zaman doğdu başkenti neresi"),
-    "cs": _words("kde kdo jaké jaký jaká narodil město kdy"),
-    "sv": _words("var vem vad föddes är huvudstad hur när vilken"),
-    "da": _words("hvor hvem hvad blev født hovedstad hvornår hvilken"),
-    "nb": _words("hvor hvem hva ble født hovedstad når hvilken"),
-    "fi": _words("missä kuka mikä syntyi pääkaupunki milloin"),
-    "hu": _words("hol ki mi született fővárosa mikor hány melyik"),
-    "ro": _words("unde cine născut capitala când"),
-    "id": _words("mana siapa apa lahir adalah kapan berapa ibukota"),
+    "pl": words("gdzie kto jest jaka jaki jakie się urodził urodziła stolica ile czy kiedy"),
+    "tr": words("nerede nedir kimdir kim hangi kaç zaman doğdu başkenti neresi"),
+    "cs": words("kde kdo jaké jaký jaká narodil město kdy"),
+    "sv": words("var vem vad föddes är huvudstad hur när vilken"),
+    "da": words("hvor hvem hvad blev født hovedstad hvornår hvilken"),
+    "nb": words("hvor hvem hva ble født hovedstad når hvilken"),
+    "fi": words("missä kuka mikä syntyi pääkaupunki milloin"),
+    "hu": words("hol ki mi született fővárosa mikor hány melyik"),
+    "ro": words("unde cine născut capitala când"),
+    "id": words("mana siapa apa lahir adalah kapan berapa ibukota"),
 }
 MIN_OTHER_EVIDENCE = 2
 

@@ -1,18 +1,13 @@
 """Amharic words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('እሱ እሷ እርሱ'),
+    person=words('እሱ እሷ እርሱ'),
     thing=frozenset(),
-    place=_words('እዚያ'),
+    place=words('እዚያ'),
     possessive=frozenset(),
     openers=('እና',),
-    joiners=_words('እና'),
-    second_starts=_words('መቼ የት ማን ምን ስንት'),
+    joiners=words('እና'),
+    second_starts=words('መቼ የት ማን ምን ስንት'),
 )

@@ -1,18 +1,13 @@
 """Arabic words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('هو هي'),
+    person=words('هو هي'),
     thing=frozenset(),
-    place=_words('هناك'),
+    place=words('هناك'),
     possessive=frozenset(),
     openers=('وماذا عن', 'و'),
-    joiners=_words('و'),
-    second_starts=_words('متى أين من ما ماذا كم كيف'),
+    joiners=words('و'),
+    second_starts=words('متى أين من ما ماذا كم كيف'),
 )

@@ -1,20 +1,15 @@
 """Spanish words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('él ella'),
+    person=words('él ella'),
     thing=frozenset(),
-    place=_words('allí allá ahí'),
-    possessive=_words('su sus'),
+    place=words('allí allá ahí'),
+    possessive=words('su sus'),
     of='de',
     openers=('y qué hay de', 'qué hay de', 'y qué pasa con', 'y'),
-    joiners=_words('y e'),
-    second_starts=_words('cuándo dónde quién quiénes qué cuál cuáles cuántos cuántas cómo'),
+    joiners=words('y e'),
+    second_starts=words('cuándo dónde quién quiénes qué cuál cuáles cuántos cuántas cómo'),
     who="¿Quién es {}?", what="¿Cuál es {}?",
 )

@@ -1,21 +1,16 @@
 """French words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('il elle lui'),
+    person=words('il elle lui'),
     thing=frozenset(),
-    place=_words('là'),
-    possessive=_words('son sa ses leur leurs'),
+    place=words('là'),
+    possessive=words('son sa ses leur leurs'),
     of='de',
     openers=("et qu'en est-il de", "qu'en est-il de", 'et pour', 'et'),
-    joiners=_words('et'),
-    second_starts=_words('quand où qui que quel quelle quels quelles combien comment pourquoi est'),
+    joiners=words('et'),
+    second_starts=words('quand où qui que quel quelle quels quelles combien comment pourquoi est'),
     who="Qui est {} ?", what="Quel est {} ?",
     articles=(("sa", "la"), ("son", "le"), ("ses", "les"), ("leur", "le"), ("leurs", "les")),
     fixed=('il y a', 'y a-t-il', 'y a t il', 'il faut'),

@@ -1,20 +1,15 @@
 """Russian words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('он она его её ее ему ей него неё нее нему ней ним нём нем'),
-    thing=_words('оно'),
-    place=_words('там'),
-    possessive=_words('его её ее их'),
+    person=words('он она его её ее ему ей него неё нее нему ней ним нём нем'),
+    thing=words('оно'),
+    place=words('там'),
+    possessive=words('его её ее их'),
     owner_after=True,
     openers=('а как насчёт', 'а как насчет', 'а что насчёт', 'а что насчет', 'что насчёт', 'а', 'и'),
-    joiners=_words('и а'),
-    second_starts=_words('когда где кто что какой какая какое какие сколько как почему чем куда откуда'),
+    joiners=words('и а'),
+    second_starts=words('когда где кто что какой какая какое какие сколько как почему чем куда откуда'),
     who="Кто {}?", what="Какая {}?",
 )

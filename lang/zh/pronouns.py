@@ -1,16 +1,11 @@
 """Chinese words that tie a follow-up question to the previous turn (:class:`lang.base.Pronouns`)."""
 
-from lang.base import Pronouns
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from lang.base import Pronouns, words
 
 PRONOUNS = Pronouns(
-    person=_words('她 他'),
-    thing=_words('它'),
-    place=_words('那里 那儿'),
+    person=words('她 他'),
+    thing=words('它'),
+    place=words('那里 那儿'),
     possessive=frozenset(),
     openers=('那么', '还有', '那'),
     attached=True,
