@@ -12,8 +12,6 @@ per kind and both times; the target is an answer within 2 s after the abuse.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,30 +21,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.settings import PROJECT_ROOT
-from service.abuse import KINDS, Target, abuse, ask_normal
+from service.abuse import KINDS, Target, abuse, ask_normal, start_serve
 from service.loadgen import free_port
-
-
-def start_serve(source: Path, cache: Path, port: int, log_path: Path) -> subprocess.Popen:
-    """A ``kgqa serve`` process, waited for until ``/health`` says ok."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-validator", "--rate-limit", "0",
-                             "--kg-source", str(source), "--cache-dir", str(cache), "--port", str(port),
-                             "--log-path", str(log_path)], cwd=PROJECT_ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"kgqa serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("kgqa serve did not come up")
 
 
 def main() -> int:

@@ -11,14 +11,20 @@ answered as fast as before.
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
+
+from core.settings import PROJECT_ROOT
 
 LONG = "Where was Albert Einstein born? " + "x" * 1001
 
@@ -138,3 +144,27 @@ def ask_normal(target: Target, timeout_s: float = 60.0) -> tuple[int, bool, floa
     reply = httpx.post(target.url + "/gerbil", content=body.encode(), timeout=timeout_s)
     took = time.perf_counter() - started
     return reply.status_code, expected in reply.text, took
+
+
+def start_serve(source: Path, cache: Path, port: int, log_path: Path, *, wait_s: float = 180.0) -> subprocess.Popen:
+    """A real ``kgqa serve`` on ``port`` (2 workers, no validator, rate limit off so that every
+    bad request reaches the pipeline), returned once ``/health`` says ok; raises
+    :class:`RuntimeError` with its error output when it exits or never comes up."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-validator", "--rate-limit", "0",
+                             "--kg-source", str(source), "--cache-dir", str(cache), "--port", str(port),
+                             "--log-path", str(log_path)], cwd=PROJECT_ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"kgqa serve exited with {proc.returncode}: "
+                               + (proc.stderr.read().decode(errors="replace") if proc.stderr else ""))
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("kgqa serve never came up")

@@ -5,40 +5,21 @@ beyond a generous functional bound."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from core.settings import PROJECT_ROOT
-from service.abuse import KINDS, Target, abuse, ask_normal
+from service.abuse import KINDS, Target, abuse, ask_normal, start_serve
 from tests.service.faulty_http import free_port
 
 
 @pytest.mark.slow
 def test_serve_answers_after_twenty_bad_requests_of_every_kind(tiny_nt: Path, tmp_path: Path):
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-validator", "--rate-limit", "0",
-                             "--kg-source", str(tiny_nt), "--cache-dir", str(tmp_path / "cache"), "--port", str(port),
-                             "--log-path", str(tmp_path / "sessions.sqlite")], cwd=PROJECT_ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = start_serve(tiny_nt, tmp_path / "cache", port, tmp_path / "sessions.sqlite")
     target = Target("127.0.0.1", port)
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert proc.poll() is None, proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-            try:
-                if httpx.get(target.url + "/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "kgqa serve never came up"
-            time.sleep(0.3)
         seen = abuse(target, 20)
         status, right, took = ask_normal(target, timeout_s=60)
         health = httpx.get(target.url + "/health", timeout=30)
