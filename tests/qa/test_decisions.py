@@ -204,14 +204,20 @@ def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_
 # ----------------------------------------------------------------------------- number
 
 
-def test_number_words_a_count_as_the_list_it_counted_and_withholds_a_count_of_entities(tiny_kg_client) -> None:
+def test_number_withholds_a_count_over_a_list_saying_what_it_lists_and_a_count_of_entities(tiny_kg_client) -> None:
     check = NumberCheck(tiny_kg_client, default_lexicon())
     count = Candidate("SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 }",
                       0.9, shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515")))
     number = QueryResult(["answer"], [{"answer": Term("literal", "2", datatype="http://www.w3.org/2001/XMLSchema#integer")}])
     verdict = check(_case("How many cities are in Germany?", [count], result=number))
-    assert not verdict.withheld and verdict.message_key == "data_lists"
+    assert verdict.withheld and verdict.message_key == "data_lists"  # no answer: the list may be incomplete
     assert sorted(verdict.message_args["ids"]) == ["Q3012", "Q64"] and verdict.message_args["more"] is False
+    assert verdict.message_args["n"] == "2"
+    key, args = which_dont_know(_case("How many cities are in Germany?", [count], result=number), verdict)
+    assert key == "data_lists" and args["n"] == "2"  # the reply says what the data lists
+    nowhere = replace(count, triples=(("?x", "wdt:P17", "wd:Q38"), ("?x", "wdt:P31", "wd:Q515")))
+    empty = check(_case("How many cities are in Italy?", [nowhere], result=number))
+    assert empty.withheld and empty.message_key is None  # nothing to list: the reply chooses
     listed = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.9, shape="plain")
     assert check(_case("How many cities are in Germany?", [listed], result=_uris("Q64", "Q3012"))).withheld
     year = check(_case("Who was born in Ulm in 1879?", [listed], result=_uris("Q937")))
