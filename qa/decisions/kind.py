@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import KGQueryError, KGTimeout
-from core.text import fold, tokenize
+from core.text import fold, inflection_prefix, same_word, tokenize
 from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, local_id
-from lang import SUPPORTED
-from lang import get as language
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
+from qa.decisions.coverage import asking_words
 from qa.expect import AnswerTypes, role_mismatch
 
 HUMAN = "Q5"
@@ -128,9 +127,10 @@ def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:
 
 
 def asked_classes(case: Case) -> list[Link]:
-    """Class nouns the question asks for (exact class links of the first candidates, right
-    after a "which" or "what" word) that the kept candidate does not explain itself (not in
-    its triples, its mentions or its explained words): the answers must be such things."""
+    """Class nouns the question asks for (class links of the first candidates that name the
+    class, :func:`class_named`, right after a "which" or "what" word) that the kept candidate
+    does not explain itself (not in its triples, its mentions or its explained words): the
+    answers must be such things."""
     kept = case.kept
     if kept is None or not kept.explains:
         return []
@@ -139,16 +139,23 @@ def asked_classes(case: Case) -> list[Link]:
     out: dict[str, Link] = {}
     for candidate in case.candidates[:READ_BY]:
         for link in candidate.links:
-            if (link.is_class and link.kind in EXACT_LINKS and link.span is not None and link.span[0] > 0
+            if (link.is_class and class_named(link, case.lang) and link.span is not None and link.span[0] > 0
                     and case.tokens[link.span[0] - 1] in asking
                     and link.qid not in kept.entities and not explained.intersection(range(*link.span))):
                 out.setdefault(link.qid, link)
     return list(out.values())
 
 
-def asking_words(lang: str) -> frozenset[str]:
-    """The question words that ask for a thing of the class noun after them ("which
-    country", "what sport"; :attr:`lang.base.Language.question_words`)."""
-    if lang not in SUPPORTED:
-        return frozenset()
-    return frozenset(w for w, kind in language(lang).question_words.items() if kind in ("which", "what"))
+def class_named(link: Link, lang: str) -> bool:
+    """Whether a class link names its class: an exact link (label, alias, folded, inflected),
+    or a one-word mention that is the class's one-word name in another inflection (« на
+    каком *острове* »: "остров", island; the linker found it by a looser match)."""
+    if link.kind in EXACT_LINKS:
+        return True
+    written, name = tokenize(link.mention), tokenize(link.name)
+    if len(written) != 1 or len(name) != 1:
+        return False
+    if same_word(written[0], fold(name[0]), lang):
+        return True
+    prefix = inflection_prefix(written[0], lang)  # "острове" -> "остров", the name itself
+    return prefix is not None and fold(name[0]) == fold(prefix)

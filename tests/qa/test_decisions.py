@@ -7,13 +7,14 @@ from dataclasses import replace
 import pytest
 
 from backends.local.lexicon import default_lexicon
+from core.text import tokenize
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate, ComparisonSpec, Link
 from qa.decisions import ORDER, Case
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
-from qa.decisions.kind import TypeCheck
+from qa.decisions.kind import TypeCheck, class_named
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
@@ -119,6 +120,33 @@ def test_a_reading_that_leaves_out_a_person_related_to_its_entity_is_withheld_an
     assert not Coverage()(whole).withheld  # courtesy and question words need no explaining
 
 
+@pytest.mark.parametrize("question, lang, asked, noun, qualifier", [
+    ("Which Canadian club did Einstein play for?", "en", (6, 7), (2, 3), (1, 2)),  # which canadian club …
+    ("Em qual clube canadense jogou Einstein?", "pt", (5, 6), (2, 3), (3, 4)),  # em qual clube canadense …
+])
+def test_a_qualifier_of_the_class_noun_asked_for_is_a_content_word(question, lang, asked, noun, qualifier) -> None:
+    """"Which *Canadian* club": another reading joins the word to the class noun after the
+    question word as an entity (a club of Canada); a reading that ignores it lists any club."""
+    played = Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P54 ?answer }", 0.9, entities=("Q937",),
+                       properties=("P54",), links=(_einstein(asked),),
+                       explains=((*asked, "entity"), (*noun, "property")))
+    canada = Link("Q16", "canada", "Canada", "fuzzy", 0.6, span=qualifier)
+    club = Link("Q43229", "club", "club", "label", 0.9, span=noun, is_class=True)
+    clubs = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q16 . ?answer wdt:P31 wd:Q43229 }", 0.1,
+                      entities=("Q16", "Q43229"), links=(canada, club),
+                      explains=((*qualifier, "entity"), (*noun, "class")))
+    verdict = Coverage()(_case(question, [played, clubs], lang=lang))
+    assert verdict.withheld and verdict.message_args["unplaced"] == tokenize(question)[qualifier[0]]
+    assert not Coverage()(_case(question, [played], lang=lang)).withheld  # no reading joins it to the noun
+    elsewhere = "Where in Germany was Einstein born?"  # an entity word that qualifies no class noun asked for
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((4, 5)),),
+                     explains=((4, 5, "entity"), (5, 6, "property")))
+    cities = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.2, entities=("Q183",),
+                       links=(Link("Q183", "germany", "Germany", "label", 0.9, span=(2, 3)),),
+                       explains=((2, 3, "entity"), (0, 1, "class")))
+    assert not Coverage()(_case(elsewhere, [born, cities])).withheld
+
+
 def test_an_ordinal_is_explained_by_no_shape_and_a_superlative_only_by_an_ordering_one() -> None:
     question = "What is the second largest city of Germany?"
     tokens = 8
@@ -199,6 +227,25 @@ def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_
     assert when.withheld and "date" in when.reason
     where = check(_case("Where was Einstein born?", [born], result=_uris("Q7200")))
     assert where.withheld and "person" in where.reason
+
+
+def test_a_class_noun_written_inflected_is_checked_against_the_answers_classes(tiny_kg_client) -> None:
+    """« В каком *городе* родился Эйнштейн? »: the linker found the class by a looser match
+    (``fuzzy``), but the word is the class's name inflected, so the answers must be cities."""
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    question = "В каком городе родился Эйнштейн?"  # в каком городе родился эйнштейн
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((4, 5)),),
+                     explains=((4, 5, "entity"), (3, 4, "property")))
+    city = Link("Q515", "городе", "город", "fuzzy", 0.8, span=(2, 3), is_class=True)
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.1, entities=("Q515",), links=(city,),
+                      explains=((2, 3, "class"),))
+    assert class_named(city, "ru")
+    assert not class_named(replace(city, mention="горе"), "ru")  # a looser match of another word names nothing
+    assert not check(_case(question, [born, typed], lang="ru", result=_uris("Q3012"))).withheld  # Ulm: a city
+    verdict = check(_case(question, [born, typed], lang="ru", result=_uris("Q183")))
+    assert verdict.withheld and "Q515" in verdict.reason  # Germany is no city
+    looser = replace(typed, links=(replace(city, mention="горе"),))
+    assert not check(_case(question, [born, looser], lang="ru", result=_uris("Q183"))).withheld
 
 
 # ----------------------------------------------------------------------------- number
