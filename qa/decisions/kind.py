@@ -4,7 +4,8 @@ The expected kind comes from the question word (:class:`qa.expect.AnswerTypes`: 
 person, where -> a place, when -> a date, how many -> a number) and from a class noun the
 question names ("which *country*", "what *sport*"): a class the linker read (an exact
 :class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
-It is checked against the answers in one batched query: their classes (``P31/P279*``) and
+A place asked of a thing is never the thing itself ("where is Colombia?" answered
+Colombia, its own country).  It is checked against the answers in one batched query: their classes (``P31/P279*``) and
 any statement naming the class ("which actor": occupation actor), and their datatypes.
 
 Before execution it also withholds a role question answered by a work's whole cast
@@ -57,6 +58,8 @@ class TypeCheck:
         kinds = {value_kind(t) for t in terms}
         if why := literal_mismatch(expected, kinds):
             return withheld(self.name, why)
+        if expected == "place" and (own := itself(kept.entities, terms)) is not None:
+            return withheld(self.name, f"where {own} is was asked, but the answer is {own} itself")
         classes = asked_classes(case)
         uris = [t.value for t in terms if t.kind == "uri"]
         if not uris or (expected != "place" and not classes):
@@ -123,6 +126,15 @@ def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:
         return "a date was asked for, but the answers are entities"
     if expected in ("person", "place", "organization", "work") and "uri" not in kinds:
         return f"a {expected} was asked for, but the answers are values ({', '.join(sorted(kinds))})"
+    return None
+
+
+def itself(entities: Sequence[str], terms: Sequence[Term]) -> str | None:
+    """The question's own entity when it is every answer ("where is Colombia?" read as
+    Colombia's country: Colombia), else ``None``: a place asked of a thing is never the thing."""
+    ids = {local_id(t.value) if t.kind == "uri" else None for t in terms}
+    if len(ids) == 1 and (qid := next(iter(ids))) is not None and qid in entities:
+        return qid
     return None
 
 

@@ -248,6 +248,19 @@ def test_a_class_noun_written_inflected_is_checked_against_the_answers_classes(t
     assert not check(_case(question, [born, looser], lang="ru", result=_uris("Q183"))).withheld
 
 
+def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> None:
+    """"Where is Germany?" read as Germany's country answers Germany: no place was told."""
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(2, 3))
+    country = Candidate("SELECT ?answer WHERE { wd:Q183 wdt:P17 ?answer }", 0.9, entities=("Q183",),
+                        properties=("P17",), links=(germany,), explains=((2, 3, "entity"),))
+    verdict = check(_case("Where is Germany?", [country], result=_uris("Q183")))
+    assert verdict.withheld and "Q183 itself" in verdict.reason
+    capital = replace(country, sparql="SELECT ?answer WHERE { wd:Q183 wdt:P36 ?answer }", properties=("P36",))
+    assert not check(_case("Where is Germany?", [capital], result=_uris("Q64"))).withheld  # another place
+    assert not check(_case("What is Germany?", [country], result=_uris("Q183"))).withheld  # no place asked
+
+
 # ----------------------------------------------------------------------------- number
 
 
