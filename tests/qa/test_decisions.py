@@ -76,7 +76,7 @@ def test_gate_withholds_nothing_kept_and_a_kept_candidate_without_a_score() -> N
 # ----------------------------------------------------------------------------- namesake
 
 
-def test_namesake_reads_a_shared_name_as_the_better_known_entity_and_never_withholds() -> None:
+def test_namesake_reads_a_shared_name_as_the_better_known_entity_when_both_readings_pass() -> None:
     kingdom = Candidate(BIRTHPLACE, 0.9, links=(Link("Q172579", "italien", "Italien", "label", 0.9, degree=30),))
     italy = Candidate("SELECT ?answer WHERE { wd:Q38 wdt:P36 ?answer }", 0.8,
                       links=(Link("Q38", "italien", "Italien", "label", 0.9, degree=900),))
@@ -88,6 +88,28 @@ def test_namesake_reads_a_shared_name_as_the_better_known_entity_and_never_withh
     case.views[1].passed = False
     case.chosen = 0
     assert not Namesake()(case).withheld and case.chosen == 0  # the rival did not pass: nothing moves
+
+
+def test_namesake_withholds_a_name_two_entities_about_as_well_known_share_when_only_one_has_the_value() -> None:
+    """"Where is Ulm's headquarters?": two entities labelled "Ulm", about as well known; only
+    the kept one has a headquarters: nothing tells which one was meant."""
+    def ulm(qid: str, degree: int) -> Link:
+        return Link(qid, "ulm", "Ulm", "label", 0.9, span=(2, 3), degree=degree)
+
+    hq = Candidate("SELECT ?answer WHERE { wd:Q3012 wdt:P159 ?answer }", 0.9, entities=("Q3012",),
+                   properties=("P159",), links=(ulm("Q3012", 25),), explains=((2, 3, "entity"), (3, 4, "property")))
+    other = Candidate("SELECT ?answer WHERE { wd:Q99 wdt:P706 ?answer }", 0.0, entities=("Q99",), properties=("P706",),
+                      links=(ulm("Q99", 24),), explains=((2, 3, "entity"),), no_value=True)
+    question = "Where is Ulm headquarters?"
+    verdict = Namesake()(_case(question, [hq], readings=[other]))
+    assert verdict.withheld and "Q3012" in verdict.reason and "Q99" in verdict.reason
+    obscure = replace(other, links=(ulm("Q99", 3),))
+    assert not Namesake()(_case(question, [hq], readings=[obscure])).withheld  # far less known: read as the kept one
+    holds = Candidate("SELECT ?answer WHERE { wd:Q99 wdt:P159 ?answer }", 0.4, entities=("Q99",),
+                      properties=("P159",), links=(ulm("Q99", 24),), explains=((2, 3, "entity"), (3, 4, "property")))
+    assert not Namesake()(_case(question, [hq, holds])).withheld  # both hold it: the gate and namesake choose
+    alias = replace(other, links=(replace(ulm("Q99", 24), kind="alias"),))
+    assert not Namesake()(_case(question, [hq], readings=[alias])).withheld  # another's alias: not its label
 
 
 # ----------------------------------------------------------------------------- coverage
