@@ -4,8 +4,8 @@ Runs the real pipeline (the configured KG, backend and shipped validator, as ``k
 builds it) over two question sets written for the issue and prints:
 
 * ``benchmarks/data/partial_understanding.json``: questions a reading of the KG answers
-  only in part, each with a plausible wrong reading (target: 0 answered; a COUNT worded as
-  "my data lists N: …" is counted apart);
+  only in part, each with a plausible wrong reading (target: 0 answered; a COUNT is no
+  answer, and the replies that say "my data lists N: …" instead are counted apart);
 * ``benchmarks/data/kg_lacks.json``: natural questions about facts the KG lacks (target:
   >= 75 % ``understood_no_value`` or ``unknown_entity``, 0 answered);
 * per-question latency p50 / p95 (``Turn.timings_ms["total"]``, after ``--warmup``
@@ -82,8 +82,8 @@ def main() -> int:
         rows, times = run(pipeline, questions, args.verbose)
         all_times += times
         answered = [r for r in rows if r["answered"]]
-        listed = [r for r in answered if r["key"] == "data_lists"]
-        print(f"answered: {len(answered)} of {len(rows)} ({len(listed)} of them worded 'my data lists N: …')")
+        listed = [r for r in rows if r["key"] == "data_lists"]
+        print(f"answered: {len(answered)} of {len(rows)} (not answered but told 'my data lists N: …': {len(listed)})")
         print("message keys: " + ", ".join(f"{k} {n}" for k, n in Counter(r["key"] for r in rows).most_common()))
         print("withheld by: " + ", ".join(f"{k} {n}" for k, n in Counter(r["withheld_by"] or "-" for r in rows)
                                           .most_common()))

@@ -220,9 +220,6 @@ def render_text(turn: Turn) -> str:
         return dont_know_text(turn)
     if turn.boolean is not None:
         return format_boolean(turn.boolean, lang)
-    listed = listed_text(turn)
-    if listed is not None:
-        return listed
     shown = turn.answers[:LIST_LIMIT]
     parts = []
     for item in shown:
@@ -297,15 +294,16 @@ def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
                         property=name_html(prop, turn))
 
 
-DONT_KNOW_KEYS = ("understood_no_value", "unknown_entity", "not_understood", "only_know")
+DONT_KNOW_KEYS = ("understood_no_value", "unknown_entity", "not_understood", "only_know", "data_lists")
 """The kinds of "I don't know" the pipeline names (:mod:`qa.decisions.reply`)."""
 
 
 def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
     """Which "I don't know" a turn gets, as the pipeline named it (``turn.message_key``):
     ``no_value`` with the (entity, property) that was understood but has no value in the
-    data, ``unknown_entity``, ``not_understood``, ``only_know``, or ``other`` (its own
-    message: comparisons, bad input, faults)."""
+    data, ``unknown_entity``, ``not_understood``, ``only_know``, ``data_lists`` (a count
+    asked, the list the data holds told), or ``other`` (its own message: comparisons, bad
+    input, faults)."""
     key, args = turn.message_key, turn.message_args
     if key == "understood_no_value" and "entity" in args and "property" in args:
         return "no_value", (str(args["entity"]), str(args["property"]))
@@ -353,6 +351,8 @@ def dont_know_html(turn: Turn) -> str:
         return message_html("only_know", ui, name=name_html(str(turn.message_args["qid"]), turn))
     if kind == "unknown_entity":
         return message_html("unknown_entity", ui, name=escape(str(turn.message_args.get("name", ""))))
+    if kind == "data_lists" and (listed := listed_text(turn)) is not None:
+        return escape(listed)
     if kind == "not_understood":
         return _not_understood(turn, ui, lambda i: name_html(i, turn), escape)
     return escape(turn_message(turn))
@@ -374,13 +374,16 @@ def dont_know_text(turn: Turn) -> str:
         return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args["name"])
     if kind == "unknown_entity":
         return message("unknown_entity", ui, name=str(turn.message_args.get("name", "")))
+    if kind == "data_lists" and (listed := listed_text(turn)) is not None:
+        return listed
     if kind == "not_understood":
         return _not_understood(turn, ui, named, lambda t: t)
     return turn_message(turn)
 
 
 def listed_text(turn: Turn) -> str | None:
-    """"My data lists N: a, b" for a COUNT shown as the list it counted (``data_lists``)."""
+    """"My data lists N: a, b": the reply to a count asked where the data holds only a list
+    (``data_lists``; the turn is not answered: the list may be incomplete)."""
     if turn.message_key != "data_lists" or "items" not in turn.message_args:
         return None
     return message("data_lists", ui_language(turn.lang), n=turn.message_args.get("n", ""),
@@ -395,9 +398,6 @@ def answer_html(turn: Turn) -> str:
         return f'<p class="kgqa-dont-know" data-kind="{kind}">{dont_know_html(turn)}</p>'
     kept = next((c for c in turn.candidates if c.kept), None)
     line = understood_line_html(turn, kept) if kept is not None else None
-    listed = listed_text(turn)
-    if listed is not None:
-        return f'<p class="kgqa-values kgqa-listed">{escape(listed)}</p>'
     if turn.boolean is not None:
         sentence = boolean_sentence_html(turn, kept) if kept is not None else None
         if sentence is not None:

@@ -522,13 +522,13 @@ def _ids_to_name(turn: Turn) -> set[str]:
 
 
 def _word_listed(turn: Turn) -> None:
-    """A COUNT worded as the list it counted (``data_lists``): its count and the things
-    counted, named in the user's language."""
-    if turn.message_key != "data_lists" or not turn.answered:
+    """The reply to a COUNT withheld by the ``number`` decision (``data_lists``): its count and
+    the things counted, named in the user's language ("my data lists N: a, b, …")."""
+    if turn.message_key != "data_lists":
         return
     args = turn.message_args
     names = [turn.names.get(str(i), (None, None))[0] or str(i) for i in args.get("ids", ())]
-    args["n"] = turn.answers[0].label if turn.answers else str(len(names))
+    args.setdefault("n", str(len(names)))
     args["items"] = ", ".join(names) + ("…" if args.get("more") else "")
 
 

@@ -121,7 +121,7 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     if candidate.comparison is not None:
         readable: set[int] = set()  # "which country …, A or B?": the answer is one of the two named, of their kind
     else:
-        readable = chained(case, candidate) if candidate.explains else set(case.worded)
+        readable = chained(case, candidate) | qualifiers(case) if candidate.explains else set(case.worded)
     content = [i for i, t in enumerate(tokens)
                if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
@@ -161,6 +161,36 @@ def chained(case: Case, candidate: Candidate) -> set[int]:
             continue
         out |= {i for a, b, role in other.explains if role == "property" for i in range(a, b)} & beside
     return out
+
+
+def qualifiers(case: Case) -> set[int]:
+    """Words that qualify the class noun the question asks for: an entity another reading
+    joins to that class right beside the noun, in a phrase that starts with a "which" or
+    "what" word ("which *Canadian* club", « qual clube *canadense* »: a club of Canada).
+    The answer must be such a thing, so a reading that ignores the qualifier answers
+    another question ("which club", any club).  (Entity words elsewhere are not held
+    against a reading: "where in Germany was … born" adds nothing the birthplace lacks.)"""
+    asking = asking_words(case.lang)
+    tokens = case.tokens
+    out: set[int] = set()
+    for other in case.candidates[:READ_BY]:
+        classes = [(a, b) for a, b, role in other.explains if role == "class"]
+        entities = [(a, b) for a, b, role in other.explains if role == "entity"]
+        for a, b in classes:
+            for e0, e1 in entities:
+                after = e0 == b and a > 0 and tokens[a - 1] in asking  # « qual clube canadense »
+                before = e1 == a and e0 > 0 and tokens[e0 - 1] in asking  # "which Canadian club"
+                if after or before:
+                    out |= set(range(e0, e1))
+    return out
+
+
+def asking_words(lang: str) -> frozenset[str]:
+    """The question words that ask for a thing of the class noun after them ("which
+    country", "what sport"; :attr:`lang.base.Language.question_words`)."""
+    if lang not in SUPPORTED:
+        return frozenset()
+    return frozenset(w for w, kind in language(lang).question_words.items() if kind in ("which", "what"))
 
 
 def attached(tokens: Sequence[str], span: tuple[int, int], lang: str) -> set[int]:

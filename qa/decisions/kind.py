@@ -4,7 +4,8 @@ The expected kind comes from the question word (:class:`qa.expect.AnswerTypes`: 
 person, where -> a place, when -> a date, how many -> a number) and from a class noun the
 question names ("which *country*", "what *sport*"): a class the linker read (an exact
 :class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
-It is checked against the answers in one batched query: their classes (``P31/P279*``) and
+A place asked of a thing is never the thing itself ("where is Colombia?" answered
+Colombia, its own country).  It is checked against the answers in one batched query: their classes (``P31/P279*``) and
 any statement naming the class ("which actor": occupation actor), and their datatypes.
 
 Before execution it also withholds a role question answered by a work's whole cast
@@ -15,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import KGQueryError, KGTimeout
-from core.text import fold, tokenize
+from core.text import fold, inflection_prefix, same_word, tokenize
 from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, local_id
-from lang import SUPPORTED
-from lang import get as language
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
+from qa.decisions.coverage import asking_words
 from qa.expect import AnswerTypes, role_mismatch
 
 HUMAN = "Q5"
@@ -58,6 +58,8 @@ class TypeCheck:
         kinds = {value_kind(t) for t in terms}
         if why := literal_mismatch(expected, kinds):
             return withheld(self.name, why)
+        if expected == "place" and (own := itself(kept.entities, terms)) is not None:
+            return withheld(self.name, f"where {own} is was asked, but the answer is {own} itself")
         classes = asked_classes(case)
         uris = [t.value for t in terms if t.kind == "uri"]
         if not uris or (expected != "place" and not classes):
@@ -127,10 +129,20 @@ def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:
     return None
 
 
+def itself(entities: Sequence[str], terms: Sequence[Term]) -> str | None:
+    """The question's own entity when it is every answer ("where is Colombia?" read as
+    Colombia's country: Colombia), else ``None``: a place asked of a thing is never the thing."""
+    ids = {local_id(t.value) if t.kind == "uri" else None for t in terms}
+    if len(ids) == 1 and (qid := next(iter(ids))) is not None and qid in entities:
+        return qid
+    return None
+
+
 def asked_classes(case: Case) -> list[Link]:
-    """Class nouns the question asks for (exact class links of the first candidates, right
-    after a "which" or "what" word) that the kept candidate does not explain itself (not in
-    its triples, its mentions or its explained words): the answers must be such things."""
+    """Class nouns the question asks for (class links of the first candidates that name the
+    class, :func:`class_named`, right after a "which" or "what" word) that the kept candidate
+    does not explain itself (not in its triples, its mentions or its explained words): the
+    answers must be such things."""
     kept = case.kept
     if kept is None or not kept.explains:
         return []
@@ -139,16 +151,23 @@ def asked_classes(case: Case) -> list[Link]:
     out: dict[str, Link] = {}
     for candidate in case.candidates[:READ_BY]:
         for link in candidate.links:
-            if (link.is_class and link.kind in EXACT_LINKS and link.span is not None and link.span[0] > 0
+            if (link.is_class and class_named(link, case.lang) and link.span is not None and link.span[0] > 0
                     and case.tokens[link.span[0] - 1] in asking
                     and link.qid not in kept.entities and not explained.intersection(range(*link.span))):
                 out.setdefault(link.qid, link)
     return list(out.values())
 
 
-def asking_words(lang: str) -> frozenset[str]:
-    """The question words that ask for a thing of the class noun after them ("which
-    country", "what sport"; :attr:`lang.base.Language.question_words`)."""
-    if lang not in SUPPORTED:
-        return frozenset()
-    return frozenset(w for w, kind in language(lang).question_words.items() if kind in ("which", "what"))
+def class_named(link: Link, lang: str) -> bool:
+    """Whether a class link names its class: an exact link (label, alias, folded, inflected),
+    or a one-word mention that is the class's one-word name in another inflection (« на
+    каком *острове* »: "остров", island; the linker found it by a looser match)."""
+    if link.kind in EXACT_LINKS:
+        return True
+    written, name = tokenize(link.mention), tokenize(link.name)
+    if len(written) != 1 or len(name) != 1:
+        return False
+    if same_word(written[0], fold(name[0]), lang):
+        return True
+    prefix = inflection_prefix(written[0], lang)  # "острове" -> "остров", the name itself
+    return prefix is not None and fold(name[0]) == fold(prefix)

@@ -1,15 +1,21 @@
 """The ``namesake`` component: a name two entities share is read as the better-known one
-(« Italien »: Italy, not the Kingdom of Italy) when both readings pass the gate."""
+(« Italien »: Italy, not the Kingdom of Italy) when both readings pass the gate.  When the
+name is the label of two entities about as well known, and only the kept one has the
+property read (the other has no such value), nothing tells which one was meant: the
+answer is withheld (:func:`unresolved_namesake`; "where is sony headquarters located?":
+Sony, and Sony Music Entertainment Japan, labelled "Sony" too)."""
 
 from __future__ import annotations
 
+from core.text import fold
 from qa.candidate import Candidate, Link
-from qa.decisions import Case, Verdict, passed
+from qa.decisions import Case, Verdict, passed, withheld
 from qa.turn import CandidateView
 
 
 class Namesake:
-    """Moves the kept candidate to the better-known reading of a shared name; never withholds."""
+    """Moves the kept candidate to the better-known reading of a shared name; withholds a
+    reading of a name two entities as well known share when only the kept one has the value."""
 
     name = "namesake"
     after_execute = False
@@ -28,6 +34,10 @@ class Namesake:
             notes.append(f"{case.candidates[case.chosen].links[0].mention!r}: the same question of the better-known "
                          f"namesake {twin[1]} is read (no validator to tell them apart)")
             case.chosen = twin[0]
+        if (pair := unresolved_namesake(case)) is not None:
+            mine, other = pair
+            return withheld(self.name, f"{mine.name!r} is the name of {mine.qid} and of {other.qid}, about as well "
+                                       f"known, which has no such value: which one is meant is not known")
         return passed(self.name, "; ".join(notes))
 
 
@@ -82,3 +92,31 @@ def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] |
                 if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
                     best = (i, rival.degree, rival.qid)
     return None if best is None else (best[0], best[2])
+
+
+COMPARABLE = 0.8
+"""A namesake at least this share of the kept entity's degree is about as well known."""
+READ_BY = 10
+
+
+def unresolved_namesake(case: Case) -> tuple[Link, Link] | None:
+    """``(kept link, other link)`` when the kept reading's entity was linked by its label and
+    another entity of the same label, linked on the same words by one of the first candidates
+    or a no-value reading, is about as well known (:data:`COMPARABLE`) and no candidate reads
+    the kept reading's property of it: an answer about the one may be read as about the other."""
+    kept = case.kept
+    if kept is None or not kept.entities or not kept.properties:
+        return None
+    mine = next((link for link in kept.links if link.qid == kept.entities[0]), None)
+    if mine is None or mine.span is None or mine.kind != "label":
+        return None
+    pool = [*case.candidates[:READ_BY], *case.readings]
+    asked = set(kept.properties)
+    for candidate in pool:
+        for link in candidate.links:
+            if (link.qid != mine.qid and link.kind == "label" and link.span == mine.span and not link.is_class
+                    and fold(link.name) == fold(mine.name) and link.degree >= COMPARABLE * mine.degree
+                    and not any(link.qid in c.entities and asked & set(c.properties)
+                                for c in case.candidates if not c.no_value)):
+                return mine, link
+    return None

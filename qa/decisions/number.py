@@ -2,8 +2,10 @@
 
 * a "how many" question answered by a plain lookup is shown only when the answers are
   numbers: an explicit quantity (« number of children »), never entities;
-* a COUNT over a list the KG may hold only in part is shown as "my data lists N: …" with
-  the things it counted (``data_lists``), never as a bare number;
+* a COUNT over a list the KG may hold only in part is no answer: it is withheld, and the
+  reply says what the data lists, "my data lists N: …" with the things it counted
+  (``data_lists``, a partial-knowledge reply: ``Turn.answered`` is false, so no number
+  is given as the answer), never a bare number;
 * a number the question states ("in 2013", "the 40th") must be accounted for by the
   reading (:func:`qa.expect.unused_numbers`);
 * a list where one thing was asked for ("which country …", a question word of the
@@ -27,8 +29,8 @@ LISTED = 10
 
 
 class NumberCheck:
-    """Withholds a count asked of a list, or a reading that ignores a stated number; words
-    a COUNT as the list it counted."""
+    """Withholds a count asked of a list, a reading that ignores a stated number, and a
+    COUNT over a list (its reply words it as the list counted)."""
 
     name = "number"
     after_execute = True
@@ -57,22 +59,33 @@ class NumberCheck:
         return passed(self.name)
 
     def _listed(self, case: Case) -> Verdict:
-        """A COUNT worded as the list it counted: "my data lists N: a, b, …"."""
+        """A COUNT is withheld: the list it counted may be incomplete in the KG, so its number
+        is no answer; the reply says what the data lists ("my data lists N: a, b, …")."""
         kept = case.kept
         assert kept is not None
+        why = "a count over a list the data may hold only in part is no answer"
         variables = sorted({t for triple in kept.triples for t in triple if t.startswith("?")})
         if not variables:
-            return passed(self.name)
+            return withheld(self.name, why)
         var = "?x" if "?x" in variables else variables[0]
         body = " ".join(f"{s} {p} {o} ." for s, p, o in kept.triples)
         try:
             rows = self.kg.query(f"SELECT DISTINCT {var} WHERE {{ {body} }}", timeout_s=self.timeout_s,
                                  max_rows=LISTED + 1).rows
         except (KGTimeout, KGQueryError):
-            return withheld(self.name, "a count whose list could not be read is not shown as a bare number")
+            return withheld(self.name, f"{why}; its list could not be read")
         ids = [qid for row in rows if (t := row.get(var[1:])) is not None and (qid := local_id(t.value))]
-        return Verdict(self.name, False, "a count over a list is worded as the list counted", "data_lists",
-                       {"ids": ids[:LISTED], "more": len(ids) > LISTED})
+        if not ids:
+            return withheld(self.name, f"{why}; it names nothing")
+        return withheld(self.name, f"{why}: the reply says what the data lists", "data_lists",
+                        {"ids": ids[:LISTED], "more": len(ids) > LISTED, "n": counted(case, len(ids))})
+
+
+def counted(case: Case, listed: int) -> str:
+    """The COUNT's number as the KG gave it (``listed``, the things read, when it gave none)."""
+    result = case.result
+    value = next((t.value for t in result.column() if t is not None), None) if result is not None else None
+    return value if value is not None else str(listed)
 
 
 def singular_asked(case: Case) -> Link | None:

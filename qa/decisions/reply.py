@@ -2,6 +2,8 @@
 the data holds (``Turn.message_key``, with exactly these names):
 
 * ``only_know``: the entity found matches only part of the name typed ("I only know Y");
+* ``data_lists``: a count was asked and the data holds only a list, which may be
+  incomplete ("my data lists N: a, b, …"; :mod:`qa.decisions.number`);
 * ``understood_no_value``: a reading covers the question whole (an entity named whole and
   the property its words say), but the KG holds no value for it ("I know X, but my data
   has no <property> for X");
@@ -21,13 +23,17 @@ from qa.candidate import EXACT_LINKS, Candidate
 from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
 
+PARTIAL_KNOWLEDGE = ("only_know", "data_lists")
+"""Replies a withholding decision words itself: what the data does know ("I only know Y",
+"my data lists N: …")."""
+
 
 def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool = False) -> tuple[str, dict[str, Any]]:
     """The message key and its arguments for a question answered with "I don't know";
     ``verdict``: the decision that withheld the answer (``None``: the gate kept nothing, or
     the kept reading found nothing, ``executed_empty``)."""
-    if verdict is not None and verdict.message_key == "only_know":
-        return "only_know", dict(verdict.message_args)
+    if verdict is not None and verdict.message_key in PARTIAL_KNOWLEDGE:
+        return verdict.message_key, dict(verdict.message_args)
     kept = case.kept
     if executed_empty and kept is not None and covers(case, kept, case.kept_view):
         return "understood_no_value", about(kept)

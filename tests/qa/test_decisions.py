@@ -7,13 +7,14 @@ from dataclasses import replace
 import pytest
 
 from backends.local.lexicon import default_lexicon
+from core.text import tokenize
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate, ComparisonSpec, Link
 from qa.decisions import ORDER, Case
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
-from qa.decisions.kind import TypeCheck
+from qa.decisions.kind import TypeCheck, class_named
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
@@ -75,7 +76,7 @@ def test_gate_withholds_nothing_kept_and_a_kept_candidate_without_a_score() -> N
 # ----------------------------------------------------------------------------- namesake
 
 
-def test_namesake_reads_a_shared_name_as_the_better_known_entity_and_never_withholds() -> None:
+def test_namesake_reads_a_shared_name_as_the_better_known_entity_when_both_readings_pass() -> None:
     kingdom = Candidate(BIRTHPLACE, 0.9, links=(Link("Q172579", "italien", "Italien", "label", 0.9, degree=30),))
     italy = Candidate("SELECT ?answer WHERE { wd:Q38 wdt:P36 ?answer }", 0.8,
                       links=(Link("Q38", "italien", "Italien", "label", 0.9, degree=900),))
@@ -87,6 +88,28 @@ def test_namesake_reads_a_shared_name_as_the_better_known_entity_and_never_withh
     case.views[1].passed = False
     case.chosen = 0
     assert not Namesake()(case).withheld and case.chosen == 0  # the rival did not pass: nothing moves
+
+
+def test_namesake_withholds_a_name_two_entities_about_as_well_known_share_when_only_one_has_the_value() -> None:
+    """"Where is Ulm's headquarters?": two entities labelled "Ulm", about as well known; only
+    the kept one has a headquarters: nothing tells which one was meant."""
+    def ulm(qid: str, degree: int) -> Link:
+        return Link(qid, "ulm", "Ulm", "label", 0.9, span=(2, 3), degree=degree)
+
+    hq = Candidate("SELECT ?answer WHERE { wd:Q3012 wdt:P159 ?answer }", 0.9, entities=("Q3012",),
+                   properties=("P159",), links=(ulm("Q3012", 25),), explains=((2, 3, "entity"), (3, 4, "property")))
+    other = Candidate("SELECT ?answer WHERE { wd:Q99 wdt:P706 ?answer }", 0.0, entities=("Q99",), properties=("P706",),
+                      links=(ulm("Q99", 24),), explains=((2, 3, "entity"),), no_value=True)
+    question = "Where is Ulm headquarters?"
+    verdict = Namesake()(_case(question, [hq], readings=[other]))
+    assert verdict.withheld and "Q3012" in verdict.reason and "Q99" in verdict.reason
+    obscure = replace(other, links=(ulm("Q99", 3),))
+    assert not Namesake()(_case(question, [hq], readings=[obscure])).withheld  # far less known: read as the kept one
+    holds = Candidate("SELECT ?answer WHERE { wd:Q99 wdt:P159 ?answer }", 0.4, entities=("Q99",),
+                      properties=("P159",), links=(ulm("Q99", 24),), explains=((2, 3, "entity"), (3, 4, "property")))
+    assert not Namesake()(_case(question, [hq, holds])).withheld  # both hold it: the gate and namesake choose
+    alias = replace(other, links=(replace(ulm("Q99", 24), kind="alias"),))
+    assert not Namesake()(_case(question, [hq], readings=[alias])).withheld  # another's alias: not its label
 
 
 # ----------------------------------------------------------------------------- coverage
@@ -117,6 +140,33 @@ def test_a_reading_that_leaves_out_a_person_related_to_its_entity_is_withheld_an
         Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((6, 7)),),
                   explains=((6, 7, "entity"), (8, 9, "property")))])
     assert not Coverage()(whole).withheld  # courtesy and question words need no explaining
+
+
+@pytest.mark.parametrize("question, lang, asked, noun, qualifier", [
+    ("Which Canadian club did Einstein play for?", "en", (6, 7), (2, 3), (1, 2)),  # which canadian club …
+    ("Em qual clube canadense jogou Einstein?", "pt", (5, 6), (2, 3), (3, 4)),  # em qual clube canadense …
+])
+def test_a_qualifier_of_the_class_noun_asked_for_is_a_content_word(question, lang, asked, noun, qualifier) -> None:
+    """"Which *Canadian* club": another reading joins the word to the class noun after the
+    question word as an entity (a club of Canada); a reading that ignores it lists any club."""
+    played = Candidate("SELECT ?answer WHERE { wd:Q937 wdt:P54 ?answer }", 0.9, entities=("Q937",),
+                       properties=("P54",), links=(_einstein(asked),),
+                       explains=((*asked, "entity"), (*noun, "property")))
+    canada = Link("Q16", "canada", "Canada", "fuzzy", 0.6, span=qualifier)
+    club = Link("Q43229", "club", "club", "label", 0.9, span=noun, is_class=True)
+    clubs = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q16 . ?answer wdt:P31 wd:Q43229 }", 0.1,
+                      entities=("Q16", "Q43229"), links=(canada, club),
+                      explains=((*qualifier, "entity"), (*noun, "class")))
+    verdict = Coverage()(_case(question, [played, clubs], lang=lang))
+    assert verdict.withheld and verdict.message_args["unplaced"] == tokenize(question)[qualifier[0]]
+    assert not Coverage()(_case(question, [played], lang=lang)).withheld  # no reading joins it to the noun
+    elsewhere = "Where in Germany was Einstein born?"  # an entity word that qualifies no class noun asked for
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((4, 5)),),
+                     explains=((4, 5, "entity"), (5, 6, "property")))
+    cities = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.2, entities=("Q183",),
+                       links=(Link("Q183", "germany", "Germany", "label", 0.9, span=(2, 3)),),
+                       explains=((2, 3, "entity"), (0, 1, "class")))
+    assert not Coverage()(_case(elsewhere, [born, cities])).withheld
 
 
 def test_an_ordinal_is_explained_by_no_shape_and_a_superlative_only_by_an_ordering_one() -> None:
@@ -201,17 +251,55 @@ def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_
     assert where.withheld and "person" in where.reason
 
 
+def test_a_class_noun_written_inflected_is_checked_against_the_answers_classes(tiny_kg_client) -> None:
+    """« В каком *городе* родился Эйнштейн? »: the linker found the class by a looser match
+    (``fuzzy``), but the word is the class's name inflected, so the answers must be cities."""
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    question = "В каком городе родился Эйнштейн?"  # в каком городе родился эйнштейн
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((4, 5)),),
+                     explains=((4, 5, "entity"), (3, 4, "property")))
+    city = Link("Q515", "городе", "город", "fuzzy", 0.8, span=(2, 3), is_class=True)
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.1, entities=("Q515",), links=(city,),
+                      explains=((2, 3, "class"),))
+    assert class_named(city, "ru")
+    assert not class_named(replace(city, mention="горе"), "ru")  # a looser match of another word names nothing
+    assert not check(_case(question, [born, typed], lang="ru", result=_uris("Q3012"))).withheld  # Ulm: a city
+    verdict = check(_case(question, [born, typed], lang="ru", result=_uris("Q183")))
+    assert verdict.withheld and "Q515" in verdict.reason  # Germany is no city
+    looser = replace(typed, links=(replace(city, mention="горе"),))
+    assert not check(_case(question, [born, looser], lang="ru", result=_uris("Q183"))).withheld
+
+
+def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> None:
+    """"Where is Germany?" read as Germany's country answers Germany: no place was told."""
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(2, 3))
+    country = Candidate("SELECT ?answer WHERE { wd:Q183 wdt:P17 ?answer }", 0.9, entities=("Q183",),
+                        properties=("P17",), links=(germany,), explains=((2, 3, "entity"),))
+    verdict = check(_case("Where is Germany?", [country], result=_uris("Q183")))
+    assert verdict.withheld and "Q183 itself" in verdict.reason
+    capital = replace(country, sparql="SELECT ?answer WHERE { wd:Q183 wdt:P36 ?answer }", properties=("P36",))
+    assert not check(_case("Where is Germany?", [capital], result=_uris("Q64"))).withheld  # another place
+    assert not check(_case("What is Germany?", [country], result=_uris("Q183"))).withheld  # no place asked
+
+
 # ----------------------------------------------------------------------------- number
 
 
-def test_number_words_a_count_as_the_list_it_counted_and_withholds_a_count_of_entities(tiny_kg_client) -> None:
+def test_number_withholds_a_count_over_a_list_saying_what_it_lists_and_a_count_of_entities(tiny_kg_client) -> None:
     check = NumberCheck(tiny_kg_client, default_lexicon())
     count = Candidate("SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 }",
                       0.9, shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515")))
     number = QueryResult(["answer"], [{"answer": Term("literal", "2", datatype="http://www.w3.org/2001/XMLSchema#integer")}])
     verdict = check(_case("How many cities are in Germany?", [count], result=number))
-    assert not verdict.withheld and verdict.message_key == "data_lists"
+    assert verdict.withheld and verdict.message_key == "data_lists"  # no answer: the list may be incomplete
     assert sorted(verdict.message_args["ids"]) == ["Q3012", "Q64"] and verdict.message_args["more"] is False
+    assert verdict.message_args["n"] == "2"
+    key, args = which_dont_know(_case("How many cities are in Germany?", [count], result=number), verdict)
+    assert key == "data_lists" and args["n"] == "2"  # the reply says what the data lists
+    nowhere = replace(count, triples=(("?x", "wdt:P17", "wd:Q38"), ("?x", "wdt:P31", "wd:Q515")))
+    empty = check(_case("How many cities are in Italy?", [nowhere], result=number))
+    assert empty.withheld and empty.message_key is None  # nothing to list: the reply chooses
     listed = Candidate("SELECT ?answer WHERE { ?answer wdt:P17 wd:Q183 }", 0.9, shape="plain")
     assert check(_case("How many cities are in Germany?", [listed], result=_uris("Q64", "Q3012"))).withheld
     year = check(_case("Who was born in Ulm in 1879?", [listed], result=_uris("Q937")))
