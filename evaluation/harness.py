@@ -163,14 +163,16 @@ class ItemResult:
 
 
 def _shown_answers(pipeline: Pipeline, turn: Turn, notes: list[str]) -> AnswerSet:
-    """The answer the user was shown, as an answer set; the full result set when the
-    pipeline truncated it for display (re-executing the shown query)."""
+    """The answer the user was shown, as an answer set, as the QALD output carries it: the
+    values shown plus those with no name (:attr:`Turn.unnamed`, never shown in the chat); the
+    full result set when the pipeline truncated it for display (re-executing the shown query)."""
     if not turn.answered:
         return AnswerSet(vars=["result"])
     if turn.boolean is not None:
         return AnswerSet(boolean=turn.boolean)
     terms = [Term("uri" if a.kind == "uri" else "literal", a.value, a.datatype,
                   a.label_lang if a.kind != "uri" else None) for a in turn.answers]
+    terms += [Term("uri", iri) for iri in turn.unnamed]  # not shown in the chat, but in the QALD output
     if turn.sparql and turn.total_answers > len(turn.answers):
         try:
             result = pipeline.kg.query(turn.sparql, timeout_s=pipeline.query_timeout_s, max_rows=FULL_ROWS)

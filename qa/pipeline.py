@@ -493,7 +493,8 @@ class Pipeline:
         items = []
         for t in terms:
             if t.kind == "uri":
-                if t.value in names and not names[t.value][0]:  # a value without a name is never an answer
+                if t.value in names and not names[t.value][0]:  # a value without a name is never shown
+                    turn.unnamed.append(t.value)  # (issue 36), but it is part of the result (QALD output)
                     continue
                 label, label_lang = names.get(t.value, (None, None))  # absent: the names could not be read
                 qid = local_id(t.value)

@@ -123,6 +123,7 @@ class Turn:
     timings_ms: dict[str, float] = field(default_factory=dict)  # per stage (qa.pipeline.STAGES) + "total"
     comparison: dict[str, Any] | None = None
     total_answers: int = 0
+    unnamed: list[str] = field(default_factory=list)  # IRIs of values with no name: never shown, but in QALD output
     question_lang: str | None = None  # the language the question was parsed in (chosen, else detected)
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # Q/P id -> (name, its lang)
     rejected: list[dict[str, str]] = field(default_factory=list)  # candidates off the allow-list (qa.guard)
@@ -176,6 +177,7 @@ class Turn:
             "rank": self.rank,
             "timings_ms": self.timings_ms,
             "total_answers": self.total_answers,
+            "unnamed": self.unnamed,
             "question_lang": self.question_lang,
             "names": {k: list(v) for k, v in self.names.items()},
             "rejected": self.rejected,

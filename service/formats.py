@@ -57,7 +57,10 @@ def qald_answers(turn: Turn) -> list[dict[str, Any]]:
     empty bindings when the system abstains."""
     if turn.answered and turn.boolean is not None:
         return [{"head": {}, "boolean": turn.boolean}]
-    bindings = [{ANSWER_VAR: _binding(a)} for a in turn.answers] if turn.answered else []
+    if not turn.answered:
+        return [{"head": {"vars": [ANSWER_VAR]}, "results": {"bindings": []}}]
+    bindings = [{ANSWER_VAR: _binding(a)} for a in turn.answers]
+    bindings += [{ANSWER_VAR: {"type": "uri", "value": iri}} for iri in turn.unnamed]  # the chat shows none
     return [{"head": {"vars": [ANSWER_VAR]}, "results": {"bindings": bindings}}]
 
 

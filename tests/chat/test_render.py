@@ -23,6 +23,7 @@ from chat.render import (
 from kg.client import EmbeddedKG
 from qa.candidate import Candidate
 from qa.pipeline import AnswerItem, CandidateView, Pipeline, Turn, Validation
+from service.formats import qald_answers
 from tests import tiny_kg
 from tests.stages import Verbalize
 from tests.tiny_kg import WD
@@ -145,6 +146,20 @@ def test_a_value_without_a_name_is_never_an_answer() -> None:
         "Where did Einstein die?")
     assert not turn.answered and not turn.answers and turn.status == "abstained"
     assert any("without a name" in note for note in turn.notes)
+
+
+def test_a_nameless_value_is_not_shown_but_stays_in_the_qald_answer() -> None:
+    store = tiny_kg.memory_store()  # one named and one nameless value: the chat shows one, QALD carries both
+    store.add(ox.Quad(tiny_kg.e("Q937"), tiny_kg.p("P20"), tiny_kg.e("Q123456")))
+    store.add(ox.Quad(tiny_kg.e("Q937"), tiny_kg.p("P20"), tiny_kg.e("Q64")))
+    query = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P20 ?answer }"
+    turn = _pipeline(EmbeddedKG(store), {"Where did Einstein die?": [Candidate(query, 0.9)]}).answer(
+        "Where did Einstein die?")
+    assert turn.answered and [a.id for a in turn.answers] == ["Q64"] and turn.unnamed == [WD + "Q123456"]
+    assert "Q123456" not in render_html(turn) and "Q123456" not in render_text(turn)
+    bindings = qald_answers(turn)[0]["results"]["bindings"]
+    assert sorted(b["answer"]["value"] for b in bindings) == [WD + "Q123456", WD + "Q64"]
+    assert turn.to_json()["unnamed"] == [WD + "Q123456"]
 
 def test_literal_answers_are_localized(tiny_kg_client) -> None:
     pipeline = _pipeline(tiny_kg_client, {
