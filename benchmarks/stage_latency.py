@@ -13,7 +13,9 @@ and prints per question, median and p95 (nearest rank):
   embedded store) and the time spent in them;
 * the validator's ``predict`` calls, the pairs they scored and the time spent in them.
 
-Run it under ``taskset -c 0`` for one core.  ``--dump FILE`` writes every turn's JSON
+The pipeline is first warmed as the chat and ``kgqa serve`` warm it
+(:func:`service.workers.warm`; ``--no-service-warmup`` leaves it out), then ``--warmup``
+questions are asked untimed.  Run it under ``taskset -c 0`` for one core.  ``--dump FILE`` writes every turn's JSON
 (``Turn.to_json`` without ``timings_ms``) one a line, so that two runs' outputs can be
 compared item by item (``--compare OLD NEW``); nothing is asserted.
 
@@ -44,6 +46,7 @@ from kg.client import KG, QueryResult  # noqa: E402
 from qa.pipeline import STAGES, Pipeline  # noqa: E402
 from qa.score import Scorer  # noqa: E402
 from service.factory import build_pipeline, open_kg  # noqa: E402
+from service.workers import warm  # noqa: E402
 
 WRITTEN = (ROOT / "benchmarks" / "data" / "partial_understanding.json", ROOT / "benchmarks" / "data" / "kg_lacks.json")
 
@@ -132,6 +135,8 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="questions of each benchmark file")
     parser.add_argument("--lang", default=None, help="'all': every language string (as kgqa evaluate)")
     parser.add_argument("--no-written", action="store_true", help="leave out issue 33's written sets")
+    parser.add_argument("--no-service-warmup", action="store_true",
+                        help="time without the service's warm-up (service.workers.warm)")
     parser.add_argument("--warmup", type=int, default=3, help="questions asked first and not timed")
     parser.add_argument("--dump", type=Path, help="write every turn's JSON (without timings) here")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"))
@@ -149,6 +154,8 @@ def main() -> int:
                                       scorer=CountingScorer(pipeline.validation.scorer, scorer_tally))
     questions = ([] if args.no_written else written_questions()) + bench_questions(
         args.bench, args.split, args.limit, args.lang)
+    if not args.no_service_warmup:
+        warm(pipeline)
     for q in questions[:args.warmup]:
         pipeline.answer(q["question"], q["lang"])
     rows: list[dict[str, float]] = []

@@ -94,9 +94,16 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     for it."""
 
     pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
+    warm(pipeline)
+    return pipeline
+
+
+def warm(pipeline: Pipeline) -> None:
+    """What a service does before its first user: load the language detectors and answer
+    one question (lazy models); ``benchmarks/trust.py`` and ``benchmarks/stage_latency.py``
+    time questions after it, as a user of the chat or of ``kgqa serve`` meets them."""
     warm_up()
     pipeline.answer(WARM_UP_QUESTION)
-    return pipeline
 
 
 def share_cores(questions_at_once: int) -> int:
