@@ -11,7 +11,8 @@ and prints per question, median and p95 (nearest rank):
   ``unstaged`` (total minus the stages: the guard and the decision components);
 * the KG queries the question sent (each one a round trip to a query worker on the
   embedded store) and the time spent in them;
-* the validator's ``predict`` calls, the pairs they scored and the time spent in them.
+* the validator's ``predict`` calls, the pairs they scored and the time spent in them;
+* the garbage collector's runs (all, and of the oldest generation) and their time.
 
 The pipeline is first warmed as the chat and ``kgqa serve`` warm it
 (:func:`service.workers.warm`; ``--no-service-warmup`` leaves it out), then ``--warmup``
@@ -29,6 +30,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -94,6 +96,23 @@ class CountingScorer:
             self.tally.seconds += time.perf_counter() - t0
 
 
+class GCTimer:
+    """Time spent in the cyclic garbage collector (``gc.callbacks``), by generation."""
+
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+        self._started = 0.0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.tally.seconds += time.perf_counter() - self._started
+        self.tally.calls += 1
+        self.tally.items += info["generation"] == 2
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (nearest rank) of ``values``."""
     ordered = sorted(values)
@@ -146,7 +165,8 @@ def main() -> int:
     import torch
 
     torch.set_num_threads(1)
-    kg_tally, scorer_tally = Tally(), Tally()
+    kg_tally, scorer_tally, gc_tally = Tally(), Tally(), Tally()
+    GCTimer(gc_tally)
     settings = load_settings(os.environ)
     pipeline: Pipeline = build_pipeline(settings, kg=CountingKG(open_kg(settings), kg_tally))
     if pipeline.validation is not None:
@@ -161,7 +181,7 @@ def main() -> int:
     rows: list[dict[str, float]] = []
     dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for q in questions:
-        for tally in (kg_tally, scorer_tally):
+        for tally in (kg_tally, scorer_tally, gc_tally):
             tally.calls, tally.items, tally.seconds = 0, 0, 0.0
         turn = pipeline.answer(q["question"], q["lang"])
         timings = turn.timings_ms
@@ -170,7 +190,8 @@ def main() -> int:
         row["unstaged"] = row["total"] - sum(timings.get(s, 0.0) for s in STAGES)
         row.update({"kg queries": kg_tally.calls, "kg ms": kg_tally.seconds * 1000,
                     "predict calls": scorer_tally.calls, "pairs scored": scorer_tally.items,
-                    "predict ms": scorer_tally.seconds * 1000})
+                    "predict ms": scorer_tally.seconds * 1000, "gc runs": gc_tally.calls,
+                    "full gc runs": gc_tally.items, "gc ms": gc_tally.seconds * 1000})
         rows.append(row)
         if dump is not None:
             data = turn.to_json()
