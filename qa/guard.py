@@ -315,7 +315,13 @@ class _ParseThread:
     def __init__(self) -> None:
         self._requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._replies: queue.SimpleQueue[ParseResults | CandidateRejected] = queue.SimpleQueue()
-        threading.Thread(target=self._run, name="guard-parse", daemon=True).start()
+        self._thread = threading.Thread(target=self._run, name="guard-parse", daemon=True)
+        self._thread.start()
+
+    def alive(self) -> bool:
+        """Whether the thread runs (it does not in a process forked after it started:
+        ``kgqa serve``'s workers are forked from a warmed template)."""
+        return self._thread.is_alive()
 
     def _run(self) -> None:
         while (sparql := self._requests.get()) is not None:
@@ -345,8 +351,8 @@ _PARSERS = _Parsers()
 
 
 def _parser() -> _ParseThread:
-    """The calling thread's parse thread (started on first use)."""
-    if _PARSERS.worker is None:
+    """The calling thread's parse thread (started on first use, and again after a fork)."""
+    if _PARSERS.worker is None or not _PARSERS.worker.alive():
         _PARSERS.worker = _ParseThread()
     return _PARSERS.worker
 

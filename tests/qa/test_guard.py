@@ -283,3 +283,22 @@ def test_triple_patterns_keep_the_candidates_order():
     sparql = "SELECT DISTINCT ?answer WHERE { wd:Q5482740 wdt:P31 ?answer . ?answer wdt:P31 wd:Q4164871 . }"
     assert check_query(sparql) == f"{sparql}\nLIMIT {DEFAULT_LIMIT}"
     assert algebra.reorderTriples is before
+
+
+def test_a_forked_process_parses_in_a_thread_of_its_own():
+    """A process forked after its parent parsed (``kgqa serve``'s workers, forked from a warmed
+    template) does not wait on the parent's parse thread, which it does not have."""
+    import multiprocessing
+
+    forget_checks()
+    assert screen([Candidate(ACCEPTED["plain"], 0.5)]).accepted  # the parent's parse thread runs
+
+    def child(out) -> None:
+        out.send([r.reason for r in screen([Candidate(ACCEPTED["two_hop"], 0.9)]).rejected])
+
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    process = multiprocessing.get_context("fork").Process(target=child, args=(writer,))
+    process.start()
+    assert reader.poll(30)
+    assert reader.recv() == []
+    process.join(10)
