@@ -8,8 +8,11 @@ builds it) over two question sets written for the issue and prints:
   answer, and the replies that say "my data lists N: …" instead are counted apart);
 * ``benchmarks/data/kg_lacks.json``: natural questions about facts the KG lacks (target:
   >= 75 % ``understood_no_value`` or ``unknown_entity``, 0 answered);
-* per-question latency p50 / p95 (``Turn.timings_ms["total"]``, after ``--warmup``
-  questions), with torch on one thread; run it under ``taskset -c 0`` for one core.
+* per-question latency p50 / p95 (``Turn.timings_ms["total"]``), with torch on one thread,
+  after the pipeline is warmed as the chat and ``kgqa serve`` warm it before their first user
+  (:func:`service.workers.warm`: language detectors loaded, one question answered; leave it out
+  with ``--no-service-warmup``) and ``--warmup`` questions; run it under ``taskset -c 0`` for
+  one core (``benchmarks/stage_latency.py`` says where the time goes).
 
 Usage::
 
@@ -34,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from core.settings import load_settings  # noqa: E402
 from qa.pipeline import Pipeline  # noqa: E402
 from service.factory import build_pipeline  # noqa: E402
+from service.workers import warm as warm_service  # noqa: E402
 
 SETS = {"partial": ROOT / "benchmarks" / "data" / "partial_understanding.json",
         "lacks": ROOT / "benchmarks" / "data" / "kg_lacks.json"}
@@ -65,12 +69,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=["partial", "lacks", "both"], default="both")
     parser.add_argument("--warmup", type=int, default=3, help="questions asked first and not timed")
+    parser.add_argument("--no-service-warmup", action="store_true",
+                        help="time without the service's warm-up (language detectors load on first use)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(1)
     pipeline = build_pipeline(load_settings(os.environ))
+    if not args.no_service_warmup:
+        warm_service(pipeline)
     names = ["partial", "lacks"] if args.set == "both" else [args.set]
     warm = json.loads(SETS[names[0]].read_text(encoding="utf-8"))["questions"][:args.warmup]
     run(pipeline, warm, False)

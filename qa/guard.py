@@ -36,7 +36,9 @@ raises for a candidate: one that cannot be read at all is rejected as ``unreadab
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
+import queue
 import threading
 import unicodedata
 from collections import deque
@@ -69,6 +71,9 @@ MAX_NESTING = 6
 MAX_PARENS = 80
 PARSE_TIMEOUT_S = 5.0
 """A backstop: the size limits keep real parses under a second even on a loaded machine."""
+CHECK_CACHE_SIZE = 8192
+"""Checked query texts remembered (:func:`_check` is a pure function of the text; a
+backend's candidates recur across questions: the same entity, another property)."""
 MAX_PATTERNS = 12
 MAX_STAR_PATHS = 2
 MAX_PATH_STEPS = 6
@@ -145,7 +150,41 @@ class _Checked:
     properties: tuple[str, ...]  # P-ids of the predicates (each step of a path), in order
 
 
+@dataclass(frozen=True)
+class _Rejection:
+    """A remembered rejection (raised afresh each time as :class:`CandidateRejected`)."""
+
+    reason: str
+    sparql: str
+    detail: str
+
+
 def _check(sparql: str) -> _Checked:
+    """The checked query, or :class:`CandidateRejected`; the outcome for a text already
+    checked is remembered (:data:`CHECK_CACHE_SIZE` texts), except a parse that ran out of
+    time, which is a fault of the moment, not of the text."""
+    outcome = _remembered(sparql)
+    if isinstance(outcome, _Rejection):
+        raise CandidateRejected(outcome.reason, outcome.sparql, outcome.detail)
+    return outcome
+
+
+@functools.lru_cache(maxsize=CHECK_CACHE_SIZE)
+def _remembered(sparql: str) -> _Checked | _Rejection:
+    try:
+        return _check_text(sparql)
+    except CandidateRejected as exc:
+        if exc.reason == "parse_timeout":
+            raise
+        return _Rejection(exc.reason, exc.sparql, exc.detail)
+
+
+def forget_checks() -> None:
+    """Forget every remembered outcome (tests that replace the parser)."""
+    _remembered.cache_clear()
+
+
+def _check_text(sparql: str) -> _Checked:
     prescreen(sparql)
     parsed = _parse(sparql)
     algebra = _translate(parsed, sparql)
@@ -246,27 +285,76 @@ def prescreen(sparql: str) -> None:
 
 def _parse(sparql: str) -> ParseResults:
     """rdflib's parse of ``sparql``, given at most :data:`PARSE_TIMEOUT_S` (the parse runs in a
-    thread of its own; one past the limit is left to end there, its candidate rejected:
-    :func:`prescreen` keeps what it can cost small)."""
-    outcome: list[ParseResults | CandidateRejected] = []
-
-    def run() -> None:
-        try:
-            outcome.append(parseQuery(sparql))
-        except _PARSE_ERRORS as exc:
-            if _is_update(sparql):
-                outcome.append(CandidateRejected("update", sparql, "an update request, not a query"))
-            else:
-                outcome.append(CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}"))
-
-    thread = threading.Thread(target=run, name="guard-parse", daemon=True)
-    thread.start()
-    thread.join(PARSE_TIMEOUT_S)
-    if not outcome:
+    thread of its own, kept for the calling thread's next parses; one past the limit is left to
+    end there, its candidate rejected and a fresh thread started for the next: :func:`prescreen`
+    keeps what it can cost small)."""
+    worker = _parser()
+    outcome = worker.parse(sparql, PARSE_TIMEOUT_S)
+    if outcome is None:
+        _PARSERS.worker = None
+        worker.stop()
         raise CandidateRejected("parse_timeout", sparql, f"not parsed in {PARSE_TIMEOUT_S}s")
-    if isinstance(outcome[0], CandidateRejected):
-        raise outcome[0]
-    return outcome[0]
+    if isinstance(outcome, CandidateRejected):
+        raise outcome
+    return outcome
+
+
+def _parse_outcome(sparql: str) -> ParseResults | CandidateRejected:
+    try:
+        return parseQuery(sparql)
+    except _PARSE_ERRORS as exc:
+        if _is_update(sparql):
+            return CandidateRejected("update", sparql, "an update request, not a query")
+        return CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+class _ParseThread:
+    """A daemon thread that parses the texts handed to it, one at a time (starting a thread
+    per candidate cost more than many a parse)."""
+
+    def __init__(self) -> None:
+        self._requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._replies: queue.SimpleQueue[ParseResults | CandidateRejected] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="guard-parse", daemon=True)
+        self._thread.start()
+
+    def alive(self) -> bool:
+        """Whether the thread runs (it does not in a process forked after it started:
+        ``kgqa serve``'s workers are forked from a warmed template)."""
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        while (sparql := self._requests.get()) is not None:
+            self._replies.put(_parse_outcome(sparql))
+
+    def parse(self, sparql: str, timeout_s: float) -> ParseResults | CandidateRejected | None:
+        """The outcome, or ``None`` when the parse did not end within ``timeout_s``."""
+        self._requests.put(sparql)
+        try:
+            return self._replies.get(timeout=timeout_s)
+        except queue.Empty:
+            return None
+
+    def stop(self) -> None:
+        """End the thread once its current parse is done (it takes no more)."""
+        self._requests.put(None)
+
+
+class _Parsers(threading.local):
+    """Each calling thread's parse thread (``None`` until its first parse)."""
+
+    def __init__(self) -> None:
+        self.worker: _ParseThread | None = None
+
+
+_PARSERS = _Parsers()
+
+
+def _parser() -> _ParseThread:
+    """The calling thread's parse thread (started on first use, and again after a fork)."""
+    if _PARSERS.worker is None or not _PARSERS.worker.alive():
+        _PARSERS.worker = _ParseThread()
+    return _PARSERS.worker
 
 
 def _translate(parsed: ParseResults, sparql: str) -> CompValue:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import gc
 import logging
 import multiprocessing
 import os
@@ -94,9 +95,22 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     for it."""
 
     pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
+    warm(pipeline)
+    return pipeline
+
+
+def warm(pipeline: Pipeline) -> None:
+    """What a service does before its first user: load the language detectors and answer
+    one question (lazy models), then move every object made so far (tables, models, the
+    store's handles) out of the garbage collector's sight (:func:`gc.freeze`): a collection
+    of the oldest generation otherwise walks them all, hundreds of milliseconds in the
+    question that triggers it (``benchmarks/stage_latency.py`` prints the collector's time).
+    ``benchmarks/trust.py`` and ``stage_latency.py`` time questions after it, as a user of
+    the chat or of ``kgqa serve`` meets them."""
     warm_up()
     pipeline.answer(WARM_UP_QUESTION)
-    return pipeline
+    gc.collect()
+    gc.freeze()
 
 
 def share_cores(questions_at_once: int) -> int:

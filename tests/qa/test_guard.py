@@ -12,7 +12,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 
 from core.errors import BackendError, CandidateRejected
 from qa.candidate import Candidate
-from qa.guard import _NAMESPACES, DEFAULT_LIMIT, MAX_PATTERNS, MAX_QUERY_CHARS, check_query, screen
+from qa.guard import _NAMESPACES, DEFAULT_LIMIT, MAX_PATTERNS, MAX_QUERY_CHARS, check_query, forget_checks, screen
 
 REJECTED = {
     "cartesian": ("SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . ?a ?b ?c . ?d ?e ?f . }",
@@ -219,6 +219,7 @@ def test_parsing_has_a_time_limit(monkeypatch: pytest.MonkeyPatch):
         release.wait(30)
         return parseQuery(sparql)
 
+    forget_checks()  # an outcome remembered from another test would not parse at all
     monkeypatch.setattr(qa.guard, "PARSE_TIMEOUT_S", 0.2)
     monkeypatch.setattr(qa.guard, "parseQuery", stuck)
     try:
@@ -229,6 +230,47 @@ def test_parsing_has_a_time_limit(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(qa.guard, "parseQuery", parseQuery)
     monkeypatch.setattr(qa.guard, "PARSE_TIMEOUT_S", limit)
     assert screen([Candidate(ACCEPTED["plain"], 0.5)]).accepted
+    # a time-out is a fault of the moment, not of the text: the same candidate passes now
+    assert [c.sparql for c in screen([Candidate(ACCEPTED["two_hop"], 0.9)]).accepted] == [
+        check_query(ACCEPTED["two_hop"])]
+
+
+def test_a_text_checked_again_gets_the_same_outcome(monkeypatch: pytest.MonkeyPatch):
+    """An outcome is remembered by the query's text: the same written query or the same
+    rejection (reason and detail, raised afresh each time) without parsing again."""
+    import qa.guard
+
+    forget_checks()
+    texts = [ACCEPTED["two_hop"], ACCEPTED["plain"], *(text for text, _ in REJECTED.values())]
+    first = screen([Candidate(t, 0.5) for t in texts])
+    parsed: list[str] = []
+
+    def counted(sparql: str):
+        parsed.append(sparql)
+        return parseQuery(sparql)
+
+    monkeypatch.setattr(qa.guard, "parseQuery", counted)
+    again = screen([Candidate(t, 0.5) for t in texts])
+    assert parsed == []
+    assert [c.sparql for c in again.accepted] == [c.sparql for c in first.accepted]
+    assert again.report() == first.report() and len(again.rejected) == len(REJECTED)
+    assert all(a is not b for a, b in zip(again.rejected, first.rejected, strict=True))
+    forget_checks()
+    screen([Candidate(ACCEPTED["plain"], 0.5)])
+    assert parsed == [ACCEPTED["plain"]]
+
+
+def test_parses_share_one_thread_per_caller():
+    """The parses of one calling thread run in one parse thread, kept between candidates
+    (not a thread started per candidate)."""
+    import threading
+
+    forget_checks()
+    before = {t.ident for t in threading.enumerate() if t.name == "guard-parse"}
+    texts = [f"SELECT ?answer WHERE {{ wd:Q{i} wdt:P19 ?answer }}" for i in range(1, 30)]
+    assert len(screen([Candidate(t, 0.5) for t in texts]).accepted) == len(texts)
+    started = {t.ident for t in threading.enumerate() if t.name == "guard-parse"} - before
+    assert len(started) <= 1
 
 
 def test_triple_patterns_keep_the_candidates_order():
@@ -241,3 +283,22 @@ def test_triple_patterns_keep_the_candidates_order():
     sparql = "SELECT DISTINCT ?answer WHERE { wd:Q5482740 wdt:P31 ?answer . ?answer wdt:P31 wd:Q4164871 . }"
     assert check_query(sparql) == f"{sparql}\nLIMIT {DEFAULT_LIMIT}"
     assert algebra.reorderTriples is before
+
+
+def test_a_forked_process_parses_in_a_thread_of_its_own():
+    """A process forked after its parent parsed (``kgqa serve``'s workers, forked from a warmed
+    template) does not wait on the parent's parse thread, which it does not have."""
+    import multiprocessing
+
+    forget_checks()
+    assert screen([Candidate(ACCEPTED["plain"], 0.5)]).accepted  # the parent's parse thread runs
+
+    def child(out) -> None:
+        out.send([r.reason for r in screen([Candidate(ACCEPTED["two_hop"], 0.9)]).rejected])
+
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    process = multiprocessing.get_context("fork").Process(target=child, args=(writer,))
+    process.start()
+    assert reader.poll(30)
+    assert reader.recv() == []
+    process.join(10)

@@ -143,3 +143,23 @@ def test_an_idle_worker_gives_freed_memory_back_and_a_busy_one_does_not(monkeypa
     workers._next_request(theirs, release_when_idle=False)  # before the first answer: never
     workers._next_request(theirs, release_when_idle=False)
     assert len(released) == 1
+
+
+def test_the_warm_up_freezes_what_it_made_and_answers_stay_the_same(tiny_settings):
+    """service.workers.warm (the chat's and kgqa serve's, and the latency benchmarks'): the
+    objects made while building and warming are frozen out of the collector's walks, and a
+    warmed pipeline answers exactly as a cold one."""
+    import gc
+
+    from service.workers import warm
+
+    cold = build_pipeline(tiny_settings)
+    expected = [_comparable(cold.answer(question, lang)) for question, lang in QUESTIONS]
+    pipeline = build_pipeline(tiny_settings)
+    before = gc.get_freeze_count()
+    try:
+        warm(pipeline)
+        assert gc.get_freeze_count() > before
+        assert [_comparable(pipeline.answer(question, lang)) for question, lang in QUESTIONS] == expected
+    finally:
+        gc.unfreeze()
