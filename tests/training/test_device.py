@@ -1,10 +1,10 @@
 """Training on a lent accelerator: the payload carries the base model exactly, the device
-script trains from it alone, and the weights it returns load as a validator."""
+trains from it with the recipe's one loop (training.finetune.train, here on the CPU and the
+tiny model), and the weights it returns load as a validator."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +14,20 @@ import pytest
 
 from core.settings import Settings
 from training.data import CandidateRecord, write_records
-from training.device import blocks, pack, unpack
+from training.device import blocks, expand, pack, unpack
+from validator.config import ValidatorConfig, write_config
 from validator.convert import is_complete
-from validator.model import CrossEncoder
+from validator.model import CrossEncoder, base_network
 
-pytestmark = pytest.mark.slow
+TINY_RECIPE = """
+[validator]
+layers = 1
+epochs = 1
+batch_size = 4
+max_length = 32
+threads = 1
+device = "cpu"
+"""
 
 PAIRS = [("Where was Albert Einstein born?", "Albert Einstein place of birth ?answer", True),
          ("Where was Albert Einstein born?", "Albert Einstein place of death ?answer", False),
@@ -40,6 +49,7 @@ def _records(path: Path, split: str) -> None:
                    for i, (q, v, ok) in enumerate(PAIRS * 3)], path)
 
 
+@pytest.mark.slow
 def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
     from safetensors import safe_open
 
@@ -54,25 +64,45 @@ def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
     assert blocks(position) is None  # fp32 tensors travel as they are
 
 
-def test_the_device_script_trains_from_the_payload_and_its_weights_load_as_a_validator(
-        base: Path, tmp_path: Path) -> None:
+def test_the_device_trains_a_payload_with_the_recipe_loop_and_its_weights_load_as_a_validator(
+        tiny_base: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     _records(work / "train.jsonl", "train")
     _records(work / "valid.jsonl", "dev")
     _records(work / "candidates.jsonl", "test")
     payload = tmp_path / "payload"
-    sizes = pack(payload, work, base)
-    assert {"base.npz", "pairs.json.gz", "tokenizer.json.gz", "config.json", "device_train.py"} <= set(sizes)
+    sizes = pack(payload, work, tiny_base)
+    assert set(sizes) == {"base.npz", "pairs.json.gz", "tokenizer.json.gz", "config.json"}
+    recipe = tmp_path / "recipe.toml"
+    recipe.write_text(TINY_RECIPE, encoding="utf-8")
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "device_train.py", "--layers", "1", "--epochs", "1", "--name", "v",
-                          "--out", str(out)], cwd=payload, capture_output=True, text=True, timeout=600)
+    run = subprocess.run([sys.executable, "-m", "training.device", "train", str(payload), "--recipe", str(recipe),
+                          "--device", "cpu", "--name", "v", "--out", str(out)],
+                         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
+    assert "epoch 1: mean loss" in run.stdout
     scores = json.loads((out / "scores.json").read_text(encoding="utf-8"))
+    assert scores["device"] == "cpu" and len(scores["history"]) == 1 and len(scores["eval_scores"]) == 4
     validator = tmp_path / "validator"
     validator.mkdir()
-    shutil.copy(Path("assets/validator/config.json"), validator / "config.json")
+    write_config(ValidatorConfig(layers=1, max_length=32, batch_size=4, quantize=False), validator)
     assert unpack(out, "v", validator) == 1
-    encoder = CrossEncoder.load(validator, base)
+    encoder = CrossEncoder.load(validator, tiny_base)
     again = encoder.predict([(q, v) for q, v, _ in PAIRS * 3])
     assert again == pytest.approx(scores["valid_scores"], abs=1e-3)
+
+
+def test_the_expanded_base_has_the_used_tokens_embeddings_exactly(tiny_base: Path, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, split in (("train.jsonl", "train"), ("valid.jsonl", "dev"), ("candidates.jsonl", "test")):
+        _records(work / name, split)
+    pack(tmp_path / "payload", work, tiny_base)
+    again = base_network(expand(tmp_path / "payload", tmp_path / "base"), 1).state_dict()
+    original = base_network(tiny_base, 1).state_dict()
+    used = np.load(tmp_path / "payload" / "base.npz")["used_ids"]
+    key = "bert.embeddings.word_embeddings.weight"
+    assert np.array_equal(again[key].numpy()[used], original[key].numpy()[used])
+    assert all(np.array_equal(again[k].numpy(), original[k].numpy()) for k in original
+               if k.startswith("bert.") and k != key)  # the head starts at random
