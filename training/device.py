@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.errors import KGQAError
 from training.recipe import RECIPE_PATH, load_recipe
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ def train_payload(payload: Path, out: Path, cfg: TrainConfig, *, name: str = "va
     """The device side: expand the payload's base, train with :func:`training.finetune.train`
     (the recipe's loop, on ``cfg.device``), write the weights in parts under
     :data:`PART_BYTES` and ``scores.json`` (validation and evaluation scores) to ``out``."""
-    from training.finetune import train
+    from training.finetune import device_scores, resolve_device, train
 
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
@@ -172,11 +173,21 @@ def train_payload(payload: Path, out: Path, cfg: TrainConfig, *, name: str = "va
     log(f"expanded the base, {len(train_set)} training and {len(valid_set)} validation pairs "
         f"({time.monotonic() - started:.0f}s)")
     result = train(train_set, base, cfg, progress=False, log=log, valid=valid_set)
-    save_parts(result.encoder.net.state_dict(), out, name)  # the weights first: they are what the run is for
-    scores = {"name": name, "layers": cfg.layers, "epochs": cfg.epochs, "lr": cfg.lr, "device": cfg.device,
+    encoder = result.encoder
+    save_parts(encoder.net.state_dict(), out, name)  # the weights first: they are what the run is for
+    device = resolve_device(cfg.device)
+    if device.type == "cpu":
+        score = encoder.predict
+    else:
+        encoder.net.to(device)
+
+        def score(pairs: list[tuple[str, str]]) -> list[float]:
+            return device_scores(encoder, pairs, device)
+
+    scores = {"name": name, "layers": cfg.layers, "epochs": cfg.epochs, "lr": cfg.lr, "device": device.type,
               "history": result.history, "seconds": round(result.seconds, 1),
-              "valid_scores": [round(x, 5) for x in result.encoder.predict([p.pair for p in valid_set])],
-              "eval_scores": [round(x, 5) for x in result.encoder.predict([(q, v) for q, v in data["eval"]])]}
+              "valid_scores": [round(x, 5) for x in score([p.pair for p in valid_set])],
+              "eval_scores": [round(x, 5) for x in score([(q, v) for q, v in data["eval"]])]}
     (out / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
     log(f"weights and scores in {out} ({time.monotonic() - started:.0f}s)")
     return scores
@@ -258,8 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "train":
         step = load_recipe(args.recipe).validator
         cfg = step.train_config() if args.device is None else replace(step.train_config(), device=args.device)
-        train_payload(args.payload, args.out, cfg, name=args.name, smoke=args.smoke,
-                      log=lambda line: print(line, flush=True))
+        try:
+            train_payload(args.payload, args.out, cfg, name=args.name, smoke=args.smoke,
+                          log=lambda line: print(line, flush=True))
+        except KGQAError as exc:
+            print(f"training.device train: error: {exc}", file=sys.stderr)
+            return 2
         return 0
     if args.cmd == "unpack":
         print(f"{unpack(args.parts, args.name, args.out)} layers in {args.out}")

@@ -22,7 +22,7 @@ from typing import Protocol
 import torch
 from torch import nn
 
-from core.errors import ModelLoadError
+from core.errors import ModelLoadError, SettingsError
 from training.recipe import DEVICES
 from validator.model import CrossEncoder, CrossEncoderNet, base_network, load_tokenizer
 
@@ -92,14 +92,14 @@ def binary_metrics(scores: Sequence[float], labels: Sequence[int], threshold: fl
 
 
 def resolve_device(name: str) -> torch.device:
-    """The torch device of a :data:`DEVICES` name (``ValueError`` for another, or for
+    """The torch device of a :data:`DEVICES` name (:class:`SettingsError` for another, or for
     ``cuda`` where torch sees none)."""
     if name not in DEVICES:
-        raise ValueError(f"unknown device {name!r}; the devices are {list(DEVICES)}")
+        raise SettingsError("device", name, f"expected one of {list(DEVICES)}")
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device 'cuda' asked for, but torch sees no CUDA device")
+        raise SettingsError("device", name, "torch sees no CUDA device here")
     return torch.device(name)
 
 
@@ -228,7 +228,7 @@ def train(records: Sequence[LabelledPair], base_dir: Path, cfg: TrainConfig, *, 
         losses.append(running / max(1, i + 1))
         line = f"epoch {epoch + 1}: mean loss {losses[-1]:.4f}"
         if valid:
-            scores = predict(encoder, valid) if not cuda else _device_scores(encoder, valid, device)
+            scores = predict(encoder, valid) if not cuda else device_scores(encoder, [r.pair for r in valid], device)
             labels_v = [int(r.correct) for r in valid]
             auc = roc_auc(scores, labels_v)
             metrics = binary_metrics(scores, labels_v)
@@ -289,13 +289,16 @@ def predict(encoder: CrossEncoder, records: Sequence[LabelledPair]) -> list[floa
 
 
 @torch.no_grad()
-def _device_scores(encoder: CrossEncoder, records: Sequence[LabelledPair], device: torch.device,
-                   size: int = 512) -> list[float]:
-    """Probabilities for records on an accelerator, in fp32 (the CPU's scores to about 1e-3):
-    padded batches of similar length (:meth:`CrossEncoder.predict` packs rows on the CPU)."""
+def device_scores(encoder: CrossEncoder, pairs: Sequence[tuple[str, str]], device: torch.device,
+                  size: int = 512) -> list[float]:
+    """Probabilities for pairs with the encoder's network on ``device`` (where it must be), in
+    fp32 (the CPU's scores to about 1e-3): padded batches of similar length
+    (:meth:`CrossEncoder.predict` packs rows, on the CPU)."""
+    if not pairs:
+        return []
     net = encoder.net
     net.eval()
-    ids = encoder._token_ids([r.pair for r in records])
+    ids = encoder._token_ids(list(pairs))
     out = [0.0] * len(ids)
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
     for start in range(0, len(order), size):

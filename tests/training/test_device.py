@@ -11,13 +11,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
+from core.errors import SettingsError
 from core.settings import Settings
 from training.data import CandidateRecord, write_records
 from training.device import blocks, expand, pack, unpack
+from training.finetune import device_scores, resolve_device
 from validator.config import ValidatorConfig, write_config
 from validator.convert import is_complete
-from validator.model import CrossEncoder, base_network
+from validator.model import CrossEncoder, base_network, load_tokenizer
 
 TINY_RECIPE = """
 [validator]
@@ -64,6 +67,27 @@ def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
     assert blocks(position) is None  # fp32 tensors travel as they are
 
 
+@pytest.mark.slow
+def test_the_payload_expands_to_the_base_weights_exactly(base: Path, tmp_path: Path) -> None:
+    from safetensors import safe_open
+
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, split in (("train.jsonl", "train"), ("valid.jsonl", "dev"), ("candidates.jsonl", "test")):
+        _records(work / name, split)
+    pack(tmp_path / "payload", work, base)
+    expanded = expand(tmp_path / "payload", tmp_path / "base")
+    used = np.load(tmp_path / "payload" / "base.npz")["used_ids"]
+    with (safe_open(str(base / "model.safetensors"), "np") as a,
+          safe_open(str(expanded / "model.safetensors"), "np") as b):
+        assert set(a.keys()) == set(b.keys())
+        for key in a.keys():  # noqa: SIM118 (safe_open is no mapping)
+            original, again = a.get_tensor(key), b.get_tensor(key)
+            if key == "embeddings.word_embeddings.weight":
+                original, again = original[used], again[used]
+            assert np.array_equal(original.astype(np.float32), again), key
+
+
 def test_the_device_trains_a_payload_with_the_recipe_loop_and_its_weights_load_as_a_validator(
         tiny_base: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
@@ -106,3 +130,18 @@ def test_the_expanded_base_has_the_used_tokens_embeddings_exactly(tiny_base: Pat
     assert np.array_equal(again[key].numpy()[used], original[key].numpy()[used])
     assert all(np.array_equal(again[k].numpy(), original[k].numpy()) for k in original
                if k.startswith("bert.") and k != key)  # the head starts at random
+
+
+def test_the_accelerator_scoring_path_gives_the_cpu_scores_and_a_missing_device_is_one_clear_error(
+        tiny_base: Path) -> None:
+    encoder = CrossEncoder(base_network(tiny_base, 1), load_tokenizer(tiny_base), max_length=32, batch_size=4)
+    pairs = [(q, v) for q, v, _ in PAIRS]
+    assert device_scores(encoder, pairs, torch.device("cpu"), size=3) == pytest.approx(encoder.predict(pairs), abs=1e-5)
+    assert device_scores(encoder, [], torch.device("cpu")) == []
+    assert resolve_device("cpu").type == "cpu"
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(SettingsError, match="tpu"):
+        resolve_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(SettingsError, match="no CUDA"):
+            resolve_device("cuda")
