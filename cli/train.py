@@ -73,7 +73,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from training.build import BuildOptions, calibrate_only, run
-    from training.finetune import TrainConfig
+    from training.finetune import TrainConfig, resolve_device
 
     settings = settings_from_args(args)
     cfg = TrainConfig(layers=args.layers, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,
@@ -88,6 +88,8 @@ def run_train_validator(args: argparse.Namespace) -> int:
                         synthetic=args.synthetic, onehop=args.onehop)
     stage = calibrate_only if args.calibrate_only else run
     try:
+        if not args.calibrate_only:
+            resolve_device(cfg.device)  # a device that is not there fails now, not after collecting
         report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))
     except KGQAError as exc:
         print(f"kgqa train-validator: error: {exc}", file=sys.stderr)
@@ -99,6 +101,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
 
 def run_train(args: argparse.Namespace) -> int:
     """Run the recipe's steps; print each step's report."""
+    from training.finetune import resolve_device
     from training.run import Workspace, run_recipe
 
     settings = settings_from_args(args)
@@ -106,6 +109,8 @@ def run_train(args: argparse.Namespace) -> int:
         recipe = load_recipe(args.recipe)
         if args.device:
             recipe = replace(recipe, validator=replace(recipe.validator, device=args.device))
+        if "validator" in recipe.steps and (not args.only or "validator" in args.only):
+            resolve_device(recipe.validator.device)  # a device that is not there fails now, not after the ranker
         ws = Workspace(settings, bench_files=args.bench, work_dir=args.work_dir, progress=not args.quiet,
                        log=lambda line: print(line, file=sys.stderr, flush=True))
         reports = run_recipe(recipe, ws, only=args.only)

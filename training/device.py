@@ -162,6 +162,7 @@ def train_payload(payload: Path, out: Path, cfg: TrainConfig, *, name: str = "va
     from training.finetune import device_scores, resolve_device, train
 
     started = time.monotonic()
+    device = resolve_device(cfg.device)  # before anything is written: a device that is not there is one clear error
     out.mkdir(parents=True, exist_ok=True)
     base = expand(payload, payload / "base")
     with gzip.open(payload / "pairs.json.gz", "rt", encoding="utf-8") as f:
@@ -175,7 +176,6 @@ def train_payload(payload: Path, out: Path, cfg: TrainConfig, *, name: str = "va
     result = train(train_set, base, cfg, progress=False, log=log, valid=valid_set)
     encoder = result.encoder
     save_parts(encoder.net.state_dict(), out, name)  # the weights first: they are what the run is for
-    device = resolve_device(cfg.device)
     if device.type == "cpu":
         score = encoder.predict
     else:
@@ -272,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             train_payload(args.payload, args.out, cfg, name=args.name, smoke=args.smoke,
                           log=lambda line: print(line, flush=True))
-        except KGQAError as exc:
+        except (KGQAError, OSError) as exc:
             print(f"training.device train: error: {exc}", file=sys.stderr)
             return 2
         return 0

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
@@ -84,6 +85,20 @@ def test_the_validator_device_comes_from_the_recipe_and_is_checked(tmp_path: Pat
     path.write_text('[validator]\ndevice = "tpu"', encoding="utf-8")
     with pytest.raises(RecipeError, match="device"):
         load_recipe(path)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA device")
+def test_kgqa_train_on_a_device_that_is_not_there_says_so_before_any_step_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    common = ["--cache-dir", str(tmp_path / "cache"), "--work-dir", str(tmp_path / "work")]
+    assert main(["train", "--device", "cuda", "--quiet", *common]) == 2
+    err = capsys.readouterr().err
+    assert "kgqa train: error: device='cuda': torch sees no CUDA device here" in err and "Traceback" not in err
+    assert main(["train-validator", "--device", "cuda", "--quiet", *common]) == 2
+    assert "kgqa train-validator: error: device='cuda'" in capsys.readouterr().err
+    assert not (tmp_path / "work").exists() and not (tmp_path / "cache").exists()  # no step ran
 
 
 @pytest.mark.slow
