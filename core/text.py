@@ -253,7 +253,7 @@ def fold_yo(text: str) -> str:
 # several scripts share, such as 。, ؟ or the combining acute accent, belong to none of them).
 # Every stage asks these functions (docs/scripts.md), and the patterns stay ``re`` patterns
 # (``regex``'s ``\w`` also matches combining marks, ``re``'s does not): each class is the code
-# points of the Basic Multilingual Plane the property gives, written as ranges once, on first use.
+# points of the Basic Multilingual Plane the property gives, written as ranges once per process.
 
 CJK_SCRIPTS: tuple[str, ...] = ("Han", "Hiragana", "Katakana")
 """Scripts written without spaces between words (the tokenizer spaces each character apart)."""
@@ -272,8 +272,16 @@ def _code_points() -> str:
 def _script_runs(name: str) -> tuple[tuple[int, int], ...]:
     """The runs of consecutive code points of script ``name``: its letters and numbers (by
     Script_Extensions: "ー" is both hiragana and katakana) and its own marks (by Script: a
-    mark several scripts share, such as the combining acute accent, is none of theirs)."""
-    runs = regex.compile(f"(?:[\\p{{scx={name}}}&&[\\p{{L}}\\p{{N}}]]|[\\p{{sc={name}}}&&\\p{{M}}])+", regex.V1)
+    mark several scripts share, such as the combining acute accent, is none of theirs).  A
+    letter Latin text uses too (the modifier apostrophe "ʼ", shared with Cyrillic, Devanagari,
+    Bengali and Thai) is Latin's alone: it is no evidence of another script."""
+    letters = f"[\\p{{scx={name}}}&&[\\p{{L}}\\p{{N}}]]"
+    if name != "Latin":
+        letters = f"[{letters}--\\p{{scx=Latin}}]"
+    try:
+        runs = regex.compile(f"(?:{letters}|[\\p{{sc={name}}}&&\\p{{M}}])+", regex.V1)
+    except regex.error as exc:
+        raise ValueError(f"unknown script {name!r}: {exc}") from exc
     return tuple((ord(m.group()[0]), ord(m.group()[-1])) for m in runs.finditer(_code_points()))
 
 

@@ -46,6 +46,12 @@ def test_shared_punctuation_digits_and_marks_belong_to_no_script(ch: str) -> Non
     assert not any(in_script(ch, s) for s in SCRIPTS)
 
 
+def test_a_letter_latin_text_shares_with_other_scripts_is_latin_alone() -> None:
+    # U+02BC: Unicode lists it for Latin, Cyrillic, Devanagari, Bengali and Thai
+    assert {s for s in SCRIPTS if in_script("ʼ", s)} == {"Latin"}
+    assert is_latin("Oʼahu") and not any(p.search("Where is Oʼahu?") for _, p in LANGUAGE_BY_SCRIPT)
+
+
 def test_a_script_class_is_an_re_class_of_code_point_ranges() -> None:
     body = script_class("Greek", "Cyrillic")
     assert re.fullmatch(r"(?:\\u[0-9a-f]{4}(?:-\\u[0-9a-f]{4})?)+", body)
@@ -55,6 +61,8 @@ def test_a_script_class_is_an_re_class_of_code_point_ranges() -> None:
     assert script_class("Cyrillic", "Greek") == body  # the same set, whatever the order
     with pytest.raises(ValueError):
         script_class()
+    with pytest.raises(ValueError, match="Klingon"):
+        script_class("Klingon")
 
 
 def test_re_keeps_its_own_word_characters_beside_a_script_class() -> None:
