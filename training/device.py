@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.errors import KGQAError
-from training.recipe import RECIPE_PATH, load_recipe
+from core.settings import Settings, load_settings
+from training.recipe import DEVICES, RECIPE_PATH, load_recipe
 
 if TYPE_CHECKING:
-    from core.settings import Settings
     from training.finetune import TrainConfig
 
 BLOCK = 32
@@ -75,7 +75,7 @@ def pack(out: Path, work: Path, base: Path) -> dict[str, int]:
     from safetensors import safe_open
     from tokenizers import Tokenizer
 
-    from training.data import CANDIDATES_FILE, read_records
+    from training.data import CANDIDATES_FILE, read_records  # the KG and backend stack: here, not on the device
 
     out.mkdir(parents=True, exist_ok=True)
 
@@ -246,8 +246,6 @@ def collect(settings: Settings) -> dict[str, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from training.finetune import DEVICES
-
     p = argparse.ArgumentParser(prog="python -m training.device", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("collect", help="candidates and the balanced train/valid pairs, without training")
@@ -279,8 +277,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "unpack":
         print(f"{unpack(args.parts, args.name, args.out)} layers in {args.out}")
         return 0
-    from core.settings import load_settings
-
     settings = load_settings(os.environ)
     if args.cmd == "collect":
         print(json.dumps(collect(settings)))

@@ -23,7 +23,6 @@ import torch
 from torch import nn
 
 from core.errors import ModelLoadError, SettingsError
-from training.recipe import DEVICES
 from validator.model import CrossEncoder, CrossEncoderNet, base_network, load_tokenizer
 
 
@@ -55,7 +54,7 @@ class TrainConfig:
     threads: int = 2
     init_from: str | None = None  # a shipped validator dir whose first ``layers`` layers (and head) start training
     grow: bool = False  # with ``init_from`` shallower than ``layers``: the layers above it start from the base model
-    device: str = "cpu"  # one of DEVICES
+    device: str = "cpu"  # one of training.recipe.DEVICES: cpu, cuda, auto (resolve_device)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -92,15 +91,18 @@ def binary_metrics(scores: Sequence[float], labels: Sequence[int], threshold: fl
 
 
 def resolve_device(name: str) -> torch.device:
-    """The torch device of a :data:`DEVICES` name (:class:`SettingsError` for another, or for
-    ``cuda`` where torch sees none)."""
-    if name not in DEVICES:
-        raise SettingsError("device", name, f"expected one of {list(DEVICES)}")
+    """The torch device of a name (the recipe's :data:`training.recipe.DEVICES`: ``cpu``,
+    ``cuda``, or ``auto`` for CUDA when torch sees one); :class:`SettingsError` for a name torch
+    does not know, or for ``cuda`` where torch sees none."""
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
-    if name == "cuda" and not torch.cuda.is_available():
+    try:
+        device = torch.device(name)
+    except RuntimeError as exc:
+        raise SettingsError("device", name, f"not a torch device ({exc})") from exc
+    if device.type == "cuda" and not torch.cuda.is_available():
         raise SettingsError("device", name, "torch sees no CUDA device here")
-    return torch.device(name)
+    return device
 
 
 def seed_everything(seed: int) -> None:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 RECIPE_PATH = Path(__file__).with_name("recipe.toml")
 DEVICES: tuple[str, ...] = ("cpu", "cuda", "auto")
-"""Where the validator trains (:data:`training.finetune.DEVICES`; ``auto``: CUDA when there is one)."""
+"""Where the validator trains (:func:`training.finetune.resolve_device`; ``auto``: CUDA when there is one)."""
 STEPS: tuple[str, ...] = ("ranker", "validator", "records", "gate", "probability")
 """The steps in dependency order: each needs what the ones before it wrote."""
 

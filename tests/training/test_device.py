@@ -145,3 +145,15 @@ def test_the_accelerator_scoring_path_gives_the_cpu_scores_and_a_missing_device_
     if not torch.cuda.is_available():
         with pytest.raises(SettingsError, match="no CUDA"):
             resolve_device("cuda")
+
+
+def test_the_device_side_imports_nothing_of_the_kg_backend_or_chat_stack() -> None:
+    """A lent GPU gets the working tree, not the virtualenv: training there needs torch,
+    transformers, tokenizers, safetensors, numpy and scikit-learn, nothing of the KG (pyoxigraph),
+    the backends or the chat."""
+    code = ("import sys, training.device, training.finetune, validator.model; "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    loaded = set(run.stdout.split())
+    assert {"training", "validator", "core", "torch"} <= loaded
+    assert not loaded & {"pyoxigraph", "kg", "qa", "backends", "chat", "lang", "gradio", "lingua", "pymorphy3"}
