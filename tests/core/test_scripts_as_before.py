@@ -10,6 +10,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,7 @@ WRITTEN_AS_THEY_ARE = str.maketrans("", "", "々Ｗ")
 mark) as CJK, fullwidth "Ｗ" as Latin."""
 
 
+@cache
 def _sample(bench: bool) -> list[str]:
     strings = [s for _, _, s in written_strings(WRITTEN)]
     strings += [e.question for language in supported() for e in language.examples]
