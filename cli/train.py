@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from cli.main import add_common, settings_from_args
 from core.errors import KGQAError
-from training.recipe import RecipeError, add_arguments, load_recipe
+from training.recipe import DEVICES, RecipeError, add_arguments, load_recipe
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-length", type=int, default=80, help="token budget of a (question, verbalization) pair")
     p.add_argument("--max-minutes", type=float, default=22.0, help="stop fine-tuning after this many minutes")
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--device", choices=DEVICES, default="cpu", help="where the validator trains (auto: CUDA if any)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     add_common(p)
     p.set_defaults(func=run_train_validator)
@@ -71,12 +73,12 @@ def run_train_validator(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from training.build import BuildOptions, calibrate_only, run
-    from training.finetune import TrainConfig
+    from training.finetune import TrainConfig, resolve_device
 
     settings = settings_from_args(args)
     cfg = TrainConfig(layers=args.layers, epochs=args.epochs, lr=args.lr, batch_size=args.batch_size,
                       max_length=args.max_length, max_minutes=args.max_minutes, seed=args.seed,
-                      init_from=args.init_from, grow=args.grow)
+                      init_from=args.init_from, grow=args.grow, device=args.device)
     opts = BuildOptions(bench_files=[Path(p) for p in args.bench or []],
                         work_dir=Path(args.work_dir) if args.work_dir else None,
                         out_dir=settings.validator_dir, recollect=args.recollect, train=cfg,
@@ -86,6 +88,8 @@ def run_train_validator(args: argparse.Namespace) -> int:
                         synthetic=args.synthetic, onehop=args.onehop)
     stage = calibrate_only if args.calibrate_only else run
     try:
+        if not args.calibrate_only:
+            resolve_device(cfg.device)  # a device that is not there fails now, not after collecting
         report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))
     except KGQAError as exc:
         print(f"kgqa train-validator: error: {exc}", file=sys.stderr)
@@ -97,11 +101,16 @@ def run_train_validator(args: argparse.Namespace) -> int:
 
 def run_train(args: argparse.Namespace) -> int:
     """Run the recipe's steps; print each step's report."""
+    from training.finetune import resolve_device
     from training.run import Workspace, run_recipe
 
     settings = settings_from_args(args)
     try:
         recipe = load_recipe(args.recipe)
+        if args.device:
+            recipe = replace(recipe, validator=replace(recipe.validator, device=args.device))
+        if "validator" in recipe.steps and (not args.only or "validator" in args.only):
+            resolve_device(recipe.validator.device)  # a device that is not there fails now, not after the ranker
         ws = Workspace(settings, bench_files=args.bench, work_dir=args.work_dir, progress=not args.quiet,
                        log=lambda line: print(line, file=sys.stderr, flush=True))
         reports = run_recipe(recipe, ws, only=args.only)

@@ -24,20 +24,13 @@ from typing import Literal
 
 import ahocorasick
 
+from core.text import is_cjk
+
 Boundary = Literal["none", "word", "letter"]
-
-_CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-
 
 def is_word_char(ch: str) -> bool:
     """``re``'s ``\\w`` for one character (alphanumeric or underscore)."""
     return ch.isalnum() or ch == "_"
-
-
-def is_cjk(ch: str) -> bool:
-    """Kana or a CJK ideograph (the ranges the local backend treats as CJK)."""
-    code = ord(ch)
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 def _blocked(ch: str, boundary: Boundary) -> bool:

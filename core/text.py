@@ -6,13 +6,16 @@ functions, so a question and a KG label are normalized the same way.
 
 from __future__ import annotations
 
+import array
 import os
 import re
+import sys
 import threading
 import unicodedata
 from functools import cache, lru_cache
 from typing import Any
 
+import regex
 import snowballstemmer
 from rapidfuzz.distance import Levenshtein
 
@@ -44,12 +47,6 @@ def had_invalid_text(text: str | None) -> bool:
 
 # --------------------------------------------------------------------------- normalization
 
-_CJK = (
-    "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
-)
-_CJK_CHAR = re.compile(f"([{_CJK}])")
-_CJK_ONLY = re.compile(f"^[{_CJK}]+$")
 
 
 def _punctuation_table() -> dict[int, str]:
@@ -217,8 +214,8 @@ def cased_tokens(text: str) -> list[str]:
 
 
 def is_cjk(token: str) -> bool:
-    """True for a token made of CJK characters (Han, kana)."""
-    return bool(_CJK_ONLY.match(token))
+    """True for a token made of CJK characters (Han, kana; one character or more)."""
+    return bool(_CJK_ONLY.fullmatch(token))
 
 
 def name_keys(text: str) -> tuple[str, str]:
@@ -250,46 +247,92 @@ def fold_yo(text: str) -> str:
 
 # --------------------------------------------------------------------------- Unicode scripts
 #
-# The scripts each stage tells apart.  Their ranges differ on purpose (each serves one
-# decision, and each is named for it); :data:`_CJK` above is the tokenizer's.
+# Which script a character is written in comes from Unicode's Script_Extensions property, as
+# the ``regex`` module reads it (``\p{scx=Cyrillic}``): no code point ranges are written here.
+# A script's characters are its letters, numbers and own marks (the punctuation and marks
+# several scripts share, such as 。, ؟ or the combining acute accent, belong to none of them).
+# Every stage asks these functions (docs/scripts.md), and the patterns stay ``re`` patterns
+# (``regex``'s ``\w`` also matches combining marks, ``re``'s does not): each class is the code
+# points of the Basic Multilingual Plane the property gives, written as ranges once per process.
 
-KANA_HAN_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-"""Kana and Han (unified, extension A), as a regex class body: scripts that write numbers
-and words without spaces between them (number parsing)."""
-CUE_CJK_CLASS = KANA_HAN_CLASS + "\uf900-\ufaff"
-"""Kana and Han with the compatibility ideographs: cue words in them match as substrings."""
-CUE_CJK = re.compile(f"[{CUE_CJK_CLASS}]")
-CASED_NON_LATIN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+CJK_SCRIPTS: tuple[str, ...] = ("Han", "Hiragana", "Katakana")
+"""Scripts written without spaces between words (the tokenizer spaces each character apart)."""
+
+
+@cache
+def _code_points() -> str:
+    """Every code point of the Basic Multilingual Plane but the surrogates, in order (the
+    plane of every script the product reads; the punctuation table above covers it too)."""
+    points = array.array("I", range(0xD800))
+    points.extend(range(0xE000, 0x10000))
+    return points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
+
+
+@cache
+def _script_runs(name: str) -> tuple[tuple[int, int], ...]:
+    """The runs of consecutive code points of script ``name``: its letters and numbers (by
+    Script_Extensions: "ー" is both hiragana and katakana) and its own marks (by Script: a
+    mark several scripts share, such as the combining acute accent, is none of theirs).  A
+    letter Latin text uses too (the modifier apostrophe "ʼ", shared with Cyrillic, Devanagari,
+    Bengali and Thai) is Latin's alone: it is no evidence of another script."""
+    letters = f"[\\p{{scx={name}}}&&[\\p{{L}}\\p{{N}}]]"
+    if name != "Latin":
+        letters = f"[{letters}--\\p{{scx=Latin}}]"
+    try:
+        runs = regex.compile(f"(?:{letters}|[\\p{{sc={name}}}&&\\p{{M}}])+", regex.V1)
+    except regex.error as exc:
+        raise ValueError(f"unknown script {name!r}: {exc}") from exc
+    return tuple((ord(m.group()[0]), ord(m.group()[-1])) for m in runs.finditer(_code_points()))
+
+
+@cache
+def script_class(*scripts: str) -> str:
+    """The letters, numbers and marks of ``scripts`` (Unicode script names, "Cyrillic",
+    "Han") as the body of an ``re`` character class (``f"[{script_class('Greek')}]"``)."""
+    if not scripts:
+        raise ValueError("script_class needs at least one script")
+    merged: list[list[int]] = []
+    for first, last in sorted(run for name in scripts for run in _script_runs(name)):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in merged)
+
+
+@cache
+def script_pattern(*scripts: str) -> re.Pattern[str]:
+    """One character of ``scripts`` (:func:`script_class`), compiled."""
+    return re.compile(f"[{script_class(*scripts)}]")
+
+
+def in_script(ch: str, *scripts: str) -> bool:
+    """Whether the character ``ch`` is a letter, number or mark of one of ``scripts``."""
+    return bool(script_pattern(*scripts).fullmatch(ch))
+
+
+CJK_CLASS = script_class(*CJK_SCRIPTS)
+"""Han and kana, as a regex class body (:func:`script_class`)."""
+CJK = script_pattern(*CJK_SCRIPTS)
+_CJK_CHAR = re.compile(f"([{CJK_CLASS}])")
+_CJK_ONLY = re.compile(f"[{CJK_CLASS}]+")
+CASED_NON_LATIN = script_pattern("Greek", "Cyrillic")
 """Greek and Cyrillic: non-Latin scripts that capitalize names."""
-TRANSLITERABLE = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u30a0-\u30ff]")
+TRANSLITERABLE = script_pattern("Greek", "Cyrillic", "Arabic", "Devanagari", "Katakana")
 """Greek, Cyrillic, Arabic, Devanagari and katakana: scripts a Latin name is transliterated into."""
-CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ja", re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")),
-    ("ko", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
-    ("zh", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
-    ("ar", re.compile(r"[\u0600-\u06ff\u0750-\u077f]")),
-    ("hi", re.compile(r"[\u0900-\u097f]")),
-    ("bn", re.compile(r"[\u0980-\u09ff]")),
-    ("hy", re.compile(r"[\u0530-\u058f\ufb13-\ufb17]")),
-    ("am", re.compile(r"[\u1200-\u139f\u2d80-\u2ddf]")),
-    ("el", re.compile(r"[\u0370-\u03ff]")),
-    ("he", re.compile(r"[\u0590-\u05ff]")),
-    ("th", re.compile(r"[\u0e00-\u0e7f]")),
-)
+CYRILLIC = script_pattern("Cyrillic")
+LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (lang, script_pattern(*scripts)) for lang, scripts in (
+        ("ja", ("Hiragana", "Katakana")), ("ko", ("Hangul",)), ("zh", ("Han",)), ("ar", ("Arabic",)),
+        ("hi", ("Devanagari",)), ("bn", ("Bengali",)), ("hy", ("Armenian",)), ("am", ("Ethiopic",)),
+        ("el", ("Greek",)), ("he", ("Hebrew",)), ("th", ("Thai",))))
 """Scripts that name the question's language on their own, checked in this order (kana
 before Han: Japanese mixes both)."""
-LABEL_SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
-    "cyrillic": ((0x0400, 0x052F),),
-    "cjk": ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)),
-    "arabic": ((0x0600, 0x06FF), (0x0750, 0x077F)),
-    "devanagari": ((0x0900, 0x097F),),
-    "greek": ((0x0370, 0x03FF),),
-    "hebrew": ((0x0590, 0x05FF),),
-    "hangul": ((0xAC00, 0xD7AF), (0x1100, 0x11FF)),
-    "latin": ((0x0041, 0x024F),),
+LABEL_SCRIPTS: dict[str, tuple[str, ...]] = {
+    "cyrillic": ("Cyrillic",), "cjk": CJK_SCRIPTS, "arabic": ("Arabic",), "devanagari": ("Devanagari",),
+    "greek": ("Greek",), "hebrew": ("Hebrew",), "hangul": ("Hangul",), "latin": ("Latin",),
 }
-"""Code point ranges of the scripts a label may be written in (label choice)."""
+"""The scripts a label may be written in (label choice), by name."""
 LANG_SCRIPT: dict[str, str] = {
     "ru": "cyrillic", "uk": "cyrillic", "be": "cyrillic", "bg": "cyrillic", "sr": "cyrillic", "kk": "cyrillic",
     "zh": "cjk", "ja": "cjk", "ar": "arabic", "fa": "arabic", "ur": "arabic", "hi": "devanagari",
@@ -303,14 +346,19 @@ def script_share(text: str, script: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 0.0
-    ranges = LABEL_SCRIPTS[script]
-    hits = sum(1 for ch in letters if any(lo <= ord(ch) <= hi for lo, hi in ranges))
-    return hits / len(letters)
+    pattern = script_pattern(*LABEL_SCRIPTS[script])
+    return sum(1 for ch in letters if pattern.match(ch)) / len(letters)
+
+
+def is_latin(text: str) -> bool:
+    """Whether every letter of ``text`` is a Latin one (true without letters)."""
+    latin = script_pattern("Latin")
+    return all(latin.match(ch) for ch in text if ch.isalpha())
 
 
 def is_katakana(token: str) -> bool:
     """True for a single katakana character (the tokenizer spaces kana apart)."""
-    return len(token) == 1 and "\u30a0" <= token <= "\u30ff"
+    return len(token) == 1 and bool(script_pattern("Katakana").match(token))
 
 
 # --------------------------------------------------------------------------- phonetic keys
@@ -354,7 +402,8 @@ _KANA = {ch: ("" if c == "x" else c) + v for c, row in _KANA_ROWS.items() for ch
 _KANA.update({"シ": "shi", "ジ": "ji", "チ": "chi", "ヂ": "ji", "ツ": "tsu", "ヅ": "zu", "フ": "fu", "ヤ": "ya",
               "ユ": "yu", "ヨ": "yo", "ャ": "ya", "ュ": "yu", "ョ": "yo", "ワ": "wa", "ヲ": "o", "ン": "n",
               "ヴ": "vu", "ー": "", "ッ": "", "ヽ": "", "ヾ": "", "ヮ": "wa"})
-_KANA_GAP = re.compile(r"(?<=[\u3040-\u30ff]) (?=[\u3040-\u30ff])")  # tokenize() spaces kana apart
+_KANA_CHAR = f"[{script_class('Hiragana', 'Katakana')}]"
+_KANA_GAP = re.compile(f"(?<={_KANA_CHAR}) (?={_KANA_CHAR})")  # tokenize() spaces kana apart
 _TRANSLIT = {**_CYRILLIC, **_GREEK, **_ARABIC, **_DEVANAGARI, **_KANA}
 _DIGRAPHS = (("shch", "s"), ("sch", "s"), ("tch", "s"), ("dzh", "j"), ("ph", "f"), ("ck", "k"), ("kh", "k"),
              ("gh", "k"), ("th", "t"), ("sh", "s"), ("zh", "s"), ("ts", "s"), ("tz", "s"), ("dj", "j"), ("x", "ks"))

@@ -28,7 +28,7 @@ from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
-from core.text import CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
+from core.text import CJK_CLASS, CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
 from lang import SEED, SUPPORTED
 from lang import get as language
 from lang.base import words
@@ -356,7 +356,7 @@ def _alternation(phrases: tuple[str, ...]) -> str:
 # (or right away in CJK); either followed by optional punctuation and space
 _PREAMBLE = re.compile(
     rf"^(?:(?:{_alternation(_GREETINGS)})\s*[,!.:;！，。、]+|(?:{_alternation(_REQUESTS)})(?:(?<=[^\W\d_])(?=\W)|"
-    rf"(?<=[\u3040-\u30ff\u4e00-\u9fff])))\s*[,!.:;！，。、]*\s*",
+    rf"(?<=[{CJK_CLASS}])))\s*[,!.:;！，。、]*\s*",
     re.IGNORECASE)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from core.errors import KGError
-from core.text import fold, normalize
+from core.text import fold, is_latin, normalize
 from kg.cldr import cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
@@ -46,14 +46,10 @@ def is_code_like(text: str) -> bool:
     return bool(_CODE_LIKE.match(text.strip()))
 
 
-def _is_latin(text: str) -> bool:
-    return all(ord(ch) < 0x250 for ch in text if ch.isalpha())
-
-
 @cache
 def _latin_words(text: str) -> frozenset[str]:
     """The folded words of a name in Latin script (others: empty)."""
-    return frozenset(w for w in fold(normalize(text)).split() if len(w) > 1) if _is_latin(text) else frozenset()
+    return frozenset(w for w in fold(normalize(text)).split() if len(w) > 1) if is_latin(text) else frozenset()
 
 
 def _shares_word(words: frozenset[str], name: str) -> bool:

@@ -1,8 +1,11 @@
-"""Fine-tune the cross-encoder on (question, verbalization) pairs, on CPU.
+"""Fine-tune the cross-encoder on (question, verbalization) pairs: the one training loop,
+on CPU or on an accelerator (``TrainConfig.device``; :mod:`training.device` runs it on a lent
+GPU from a small payload).
 
 Only the non-embedding weights learn (the word embeddings stay frozen, as shipped);
 batches are bucketed by length so padding stays short; everything is seeded so that a
-run is reproducible.  :func:`binary_metrics` gives the paper's Table 2 figures (TPR,
+run is reproducible.  On CUDA the forward pass runs under bf16 autocast and validation
+scores are computed in fp32.  :func:`binary_metrics` gives the paper's Table 2 figures (TPR,
 TNR, balanced accuracy, precision, F1).
 """
 
@@ -14,13 +17,24 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import torch
 from torch import nn
 
-from core.errors import ModelLoadError
-from training.data import CandidateRecord
+from core.errors import ModelLoadError, SettingsError
 from validator.model import CrossEncoder, CrossEncoderNet, base_network, load_tokenizer
+
+
+class LabelledPair(Protocol):
+    """What training reads of a record (a :class:`training.data.CandidateRecord`, or a
+    payload's pair on the accelerator)."""
+
+    @property
+    def pair(self) -> tuple[str, str]: ...
+
+    @property
+    def correct(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class TrainConfig:
     threads: int = 2
     init_from: str | None = None  # a shipped validator dir whose first ``layers`` layers (and head) start training
     grow: bool = False  # with ``init_from`` shallower than ``layers``: the layers above it start from the base model
+    device: str = "cpu"  # one of training.recipe.DEVICES: cpu, cuda, auto (resolve_device)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -73,6 +88,21 @@ def binary_metrics(scores: Sequence[float], labels: Sequence[int], threshold: fl
     precision = tp / (tp + fp) if tp + fp else 0.0
     f1 = 2 * precision * tpr / (precision + tpr) if precision + tpr else 0.0
     return BinaryMetrics(tpr, tnr, (tpr + tnr) / 2, precision, f1, len(labels))
+
+
+def resolve_device(name: str) -> torch.device:
+    """The torch device of a name (the recipe's :data:`training.recipe.DEVICES`: ``cpu``,
+    ``cuda``, or ``auto`` for CUDA when torch sees one); :class:`SettingsError` for a name torch
+    does not know, or for ``cuda`` where torch sees none."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        device = torch.device(name)
+    except RuntimeError as exc:
+        raise SettingsError("device", name, f"not a torch device ({exc})") from exc
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise SettingsError("device", name, "torch sees no CUDA device here")
+    return device
 
 
 def seed_everything(seed: int) -> None:
@@ -139,15 +169,17 @@ class TrainResult:
     best_epoch: int = 0
 
 
-def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, *, progress: bool = True,
-          log: Callable[[str], None] | None = None, valid: Sequence[CandidateRecord] = ()) -> TrainResult:
-    """Fine-tune a fresh network on ``records`` (labels: ``record.correct``).
+def train(records: Sequence[LabelledPair], base_dir: Path, cfg: TrainConfig, *, progress: bool = True,
+          log: Callable[[str], None] | None = None, valid: Sequence[LabelledPair] = ()) -> TrainResult:
+    """Fine-tune a fresh network on ``records`` (labels: ``record.correct``), on ``cfg.device``.
 
     With ``valid`` records, the epoch with the best validation ROC AUC is kept (early
-    stopping on the balanced validation set).
+    stopping on the balanced validation set).  The trained network is returned on the CPU.
     """
     from tqdm import tqdm
 
+    device = resolve_device(cfg.device)
+    cuda = device.type == "cuda"
     torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
     net = base_network(base_dir, cfg.layers)
@@ -157,8 +189,9 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
             log(f"initialised from {cfg.init_from} (its first {cfg.layers} layers and its head"
                 f"{'; layers it lacks from the base model' if cfg.grow else ''})")
     encoder = CrossEncoder(net, load_tokenizer(base_dir), max_length=cfg.max_length, batch_size=cfg.batch_size)
+    net.to(device)
     pairs = [r.pair for r in records]
-    labels = torch.tensor([float(r.correct) for r in records])
+    labels = torch.tensor([float(r.correct) for r in records], device=device)
     ids = encoder._token_ids(pairs)
     lengths = [len(x) for x in ids]
     rng = random.Random(cfg.seed)
@@ -178,8 +211,10 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
     for epoch in range(cfg.epochs):
         running = 0.0
         for i, batch in enumerate(length_batches(lengths, cfg.batch_size, rng)):
-            inputs = encoder._pad([ids[j] for j in batch])
-            loss = loss_fn(net(**inputs), labels[batch])
+            inputs = {k: v.to(device) for k, v in encoder._pad([ids[j] for j in batch]).items()}
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cuda):
+                logits = net(**inputs)
+            loss = loss_fn(logits.float(), labels[batch])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -195,7 +230,7 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
         losses.append(running / max(1, i + 1))
         line = f"epoch {epoch + 1}: mean loss {losses[-1]:.4f}"
         if valid:
-            scores = predict(encoder, valid)
+            scores = predict(encoder, valid) if not cuda else device_scores(encoder, [r.pair for r in valid], device)
             labels_v = [int(r.correct) for r in valid]
             auc = roc_auc(scores, labels_v)
             metrics = binary_metrics(scores, labels_v)
@@ -215,6 +250,7 @@ def train(records: Sequence[CandidateRecord], base_dir: Path, cfg: TrainConfig, 
         if log:
             log(f"kept epoch {best[1]} (validation AUC {best[0]:.4f})")
     net.eval()
+    net.to("cpu")
     return TrainResult(encoder, time.monotonic() - started, step, step / max(1, per_epoch), losses, stopped,
                        history, best[1] if best else len(losses))
 
@@ -249,6 +285,27 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
     return float(roc_auc_score(labels, scores))
 
 
-def predict(encoder: CrossEncoder, records: Sequence[CandidateRecord]) -> list[float]:
+def predict(encoder: CrossEncoder, records: Sequence[LabelledPair]) -> list[float]:
     """Validator probabilities for records (in order)."""
     return encoder.predict([r.pair for r in records])
+
+
+@torch.no_grad()
+def device_scores(encoder: CrossEncoder, pairs: Sequence[tuple[str, str]], device: torch.device,
+                  size: int = 512) -> list[float]:
+    """Probabilities for pairs with the encoder's network on ``device`` (where it must be), in
+    fp32 (the CPU's scores to about 1e-3): padded batches of similar length
+    (:meth:`CrossEncoder.predict` packs rows, on the CPU)."""
+    if not pairs:
+        return []
+    net = encoder.net
+    net.eval()
+    ids = encoder._token_ids(list(pairs))
+    out = [0.0] * len(ids)
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    for start in range(0, len(order), size):
+        chunk = order[start:start + size]
+        inputs = {k: v.to(device) for k, v in encoder._pad([ids[i] for i in chunk]).items()}
+        for i, p in zip(chunk, torch.sigmoid(net(**inputs).float()).tolist(), strict=True):
+            out[i] = p
+    return out

@@ -12,9 +12,10 @@
 * ``probability``: the chance of being right shown with an answer, fitted to that gate
   (``probability.json``, :mod:`training.probability`).
 
-The accelerator path reads the same recipe: ``python -m training.device pack`` puts its
-``[validator]`` section into the payload, whose ``device_train.py`` takes its
-hyper-parameters from there.  A :class:`Workspace` says where things are and, for tests,
+The accelerator path reads the same recipe and runs the same loop: ``kgqa train --device
+cuda`` where the whole project runs beside a GPU, or, on a lent GPU that gets only the
+working tree and a small payload, ``python -m training.device train`` (the ``[validator]``
+section, :func:`training.finetune.train` on the device).  A :class:`Workspace` says where things are and, for tests,
 which backend and KG to use (tests/training/test_recipe.py runs the recipe end to end on the
 tiny KG and the tiny model).
 """
@@ -22,7 +23,6 @@ tiny KG and the tiny model).
 from __future__ import annotations
 
 import argparse
-import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from training.finetune import TrainConfig
 
 RECIPE_PATH = Path(__file__).with_name("recipe.toml")
+DEVICES: tuple[str, ...] = ("cpu", "cuda", "auto")
+"""Where the validator trains (:func:`training.finetune.resolve_device`; ``auto``: CUDA when there is one)."""
 STEPS: tuple[str, ...] = ("ranker", "validator", "records", "gate", "probability")
 """The steps in dependency order: each needs what the ones before it wrote."""
 
@@ -66,6 +68,7 @@ class ValidatorStep:
     onehop: bool = True
     limit: int = 0
     threads: int = 2
+    device: str = "cpu"
 
     def train_config(self) -> TrainConfig:
         """The :class:`training.finetune.TrainConfig` of this section."""
@@ -73,12 +76,7 @@ class ValidatorStep:
 
         return TrainConfig(layers=self.layers, max_length=self.max_length, epochs=self.epochs,
                            batch_size=self.batch_size, lr=self.lr, head_lr=self.head_lr, seed=self.seed,
-                           max_minutes=self.max_minutes, threads=self.threads)
-
-    def device_args(self) -> dict[str, Any]:
-        """What the accelerator's ``device_train.py`` reads (its argument names)."""
-        return {"layers": self.layers, "epochs": self.epochs, "lr": self.lr, "head_lr": self.head_lr,
-                "batch_size": self.batch_size, "seed": self.seed}
+                           max_minutes=self.max_minutes, threads=self.threads, device=self.device)
 
 
 @dataclass(frozen=True)
@@ -138,14 +136,9 @@ def load_recipe(path: Path = RECIPE_PATH) -> Recipe:
     data.pop("probability", None)
     if data:
         raise RecipeError(f"unknown sections {sorted(data)}")
+    if parsed["validator"].device not in DEVICES:
+        raise RecipeError(f"[validator] device: expected one of {list(DEVICES)}, got {parsed['validator'].device!r}")
     return Recipe(steps=steps, **parsed)
-
-
-def write_device_recipe(recipe: Recipe, out: Path) -> Path:
-    """The ``[validator]`` section for the accelerator's ``device_train.py`` (``recipe.json``)."""
-    path = out / "recipe.json"
-    path.write_text(json.dumps(recipe.validator.device_args(), indent=1) + "\n", encoding="utf-8")
-    return path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,3 +148,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bench", nargs="*", type=Path, default=(), help="bench files (default: every shared one)")
     parser.add_argument("--work-dir", type=Path, help="where candidates and balanced data go")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--device", choices=DEVICES,
+                        help="where the validator trains (overrides the recipe's [validator] device)")

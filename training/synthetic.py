@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from core.text import is_cjk
 from evaluation.formats import AnswerSet, Question, QuestionText
 from evaluation.harness import EvalItem
 from evaluation.splits import split_of
@@ -133,7 +134,7 @@ def entity_names(kg: KG, qids: Iterable[str], timeout_s: float) -> dict[str, dic
 
 def _reads_like_a_name(alias: str) -> bool:
     """Not a code ("KE", "KEN"), flag, number or one-character abbreviation."""
-    cjk = any("\u3040" <= ch <= "\u9fff" for ch in alias)
+    cjk = any(is_cjk(ch) for ch in alias)
     return (len(alias) >= (2 if cjk else 3) and not (alias.isascii() and alias.isupper())
             and all(ch.isalpha() or ch in " -'.’·" for ch in alias))
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Literal
 
 from backends.local.words import word_pattern
-from core.text import CUE_CJK, KANA_HAN_CLASS
+from core.text import CJK, CJK_CLASS
 from lang import SUPPORTED
 from lang import get as language
 
@@ -81,7 +81,7 @@ _OPS_AFTER: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
 _YEAR_MARKERS = ("year", "jahr", "jahre", "года", "году", "год", "г", "року", "рік", "年", "an", "année", "año")
 
 _NUMBER = re.compile(
-    r"(?<![.,\d])" rf"(?<![^\W\d_{KANA_HAN_CLASS}])"
+    r"(?<![.,\d])" rf"(?<![^\W\d_{CJK_CLASS}])"
     r"(\d{1,3}(?:[ ,.'\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:(?:'s|s|-х|er)(?![^\W\d_]))?"
 )
 # "one million", "a million", "eine Million", "один миллион": the number 1 before a scale word
@@ -112,7 +112,7 @@ def _scale_and_unit(text: str, pos: int) -> tuple[Decimal, str | None, Decimal, 
     """Scale word, SI unit and unit factor right after a number at ``pos``."""
     rest = text[pos:pos + 40]
     scale, unit, factor, end = Decimal(1), None, Decimal(1), pos
-    m = re.match(rf"\s*(百万|[万萬亿億千]|[^\W\d_{KANA_HAN_CLASS}]+\.?)", rest)
+    m = re.match(rf"\s*(百万|[万萬亿億千]|[^\W\d_{CJK_CLASS}]+\.?)", rest)
     if m and m.group(1).rstrip(".") in _SCALES:
         scale = _SCALES[m.group(1).rstrip(".")]
         rest, end = rest[m.end():], end + m.end()
@@ -132,7 +132,7 @@ _UNITS_LONGEST_FIRST = tuple(sorted(_UNITS, key=len, reverse=True))
 def _unit_pattern(word: str) -> re.Pattern[str]:
     """A unit word right after a number (compiled once: the ``re`` module's own cache is
     shared with every other pattern of the process and overflows)."""
-    return re.compile(r"\s*" + re.escape(word) + (r"(?!\w)" if not CUE_CJK.search(word) else ""))
+    return re.compile(r"\s*" + re.escape(word) + (r"(?!\w)" if not CJK.search(word) else ""))
 
 
 def parse_filters(text: str, lang: str, *, dated: bool = False) -> list[NumberFilter]:

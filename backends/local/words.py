@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Literal, TypeVar
 
 from core.phrases import Phrase, PhraseMatcher, Word, non_overlapping
-from core.text import CUE_CJK, CUE_CJK_CLASS, normalize_cue_text
+from core.text import CJK, CJK_CLASS, normalize_cue_text
 from lang import SUPPORTED
 from lang import get as language
 from lang.base import ShapeWords
@@ -168,8 +168,8 @@ STRONG_GRADABLES: frozenset[str] = frozenset({
 
 # --------------------------------------------------------------------------- text matching
 
-_LETTER_BEFORE = f"(?<![^\\W_{CUE_CJK_CLASS}])"
-_LETTER_AFTER = f"(?![^\\W_{CUE_CJK_CLASS}])"
+_LETTER_BEFORE = f"(?<![^\\W_{CJK_CLASS}])"
+_LETTER_AFTER = f"(?![^\\W_{CJK_CLASS}])"
 
 
 @lru_cache(maxsize=8192)
@@ -177,7 +177,7 @@ def word_pattern(word: str) -> re.Pattern[str]:
     """``foo`` (whole word), ``foo*`` (stem), ``*est`` (ending), ``am *sten`` (inner
     wildcard), or a CJK string (plain substring)."""
     w = normalize_cue_text(word)
-    if CUE_CJK.search(w):
+    if CJK.search(w):
         return re.compile(re.escape(w).replace(r"\*", r"\w*"))
     parts = [re.escape(p).replace(r"\*", r"\w*") for p in w.split()]
     body = r"\s+".join(parts)
@@ -211,7 +211,7 @@ def _word_matcher(words: tuple[str, ...]) -> tuple[PhraseMatcher, tuple[Phrase |
 def _word_phrase(word: str) -> Phrase | re.Pattern[str]:
     """:func:`word_pattern`'s meaning as a :class:`Phrase` (a regex where it has none)."""
     w = normalize_cue_text(word)
-    if CUE_CJK.search(w):
+    if CJK.search(w):
         return Phrase((Word(w),)) if "*" not in w else word_pattern(word)
     parts = w.split()
     if not parts or any("*" in p.rstrip("*") or p == "*" for p in parts):  # "*reich*", "am *sten"

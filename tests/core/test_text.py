@@ -7,7 +7,7 @@ import pytest
 
 from core.text import (
     CASED_NON_LATIN,
-    CUE_CJK,
+    CJK,
     LANG_SCRIPT,
     TRANSLITERABLE,
     borrow_accents,
@@ -43,7 +43,7 @@ def test_the_three_normalizers_differ_where_their_stages_need_it():
 def test_script_classes(text: str, cased: bool, transliterable: bool, cue_cjk: bool):
     assert bool(CASED_NON_LATIN.search(text)) is cased
     assert bool(TRANSLITERABLE.search(text)) is transliterable
-    assert bool(CUE_CJK.search(text)) is cue_cjk
+    assert bool(CJK.search(text)) is cue_cjk
 
 
 def test_label_script_share_and_katakana():

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 from backends.local.generator import LocalBackend
 from backends.local.lexicon import default_lexicon
@@ -17,7 +18,7 @@ from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from tests import tiny_kg
 from tests.validator.tiny_bench import one_hop_backend, questions
-from training.recipe import RECIPE_PATH, STEPS, RecipeError, load_recipe, write_device_recipe
+from training.recipe import RECIPE_PATH, STEPS, RecipeError, load_recipe
 from training.run import Workspace, run_recipe
 from validator.model import read_config
 
@@ -76,12 +77,28 @@ def test_a_recipe_with_an_unknown_step_key_or_type_is_refused(tmp_path: Path) ->
             load_recipe(path)
 
 
-def test_the_accelerator_reads_the_same_validator_section(tmp_path: Path) -> None:
-    recipe = load_recipe(RECIPE_PATH)
-    written = json.loads(write_device_recipe(recipe, tmp_path).read_text(encoding="utf-8"))
-    assert written == {"layers": recipe.validator.layers, "epochs": recipe.validator.epochs,
-                       "lr": recipe.validator.lr, "head_lr": recipe.validator.head_lr,
-                       "batch_size": recipe.validator.batch_size, "seed": recipe.validator.seed}
+def test_the_validator_device_comes_from_the_recipe_and_is_checked(tmp_path: Path) -> None:
+    assert load_recipe(RECIPE_PATH).validator.train_config().device == "cpu"
+    path = tmp_path / "gpu.toml"
+    path.write_text('[validator]\ndevice = "auto"', encoding="utf-8")
+    assert load_recipe(path).validator.train_config().device == "auto"
+    path.write_text('[validator]\ndevice = "tpu"', encoding="utf-8")
+    with pytest.raises(RecipeError, match="device"):
+        load_recipe(path)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA device")
+def test_kgqa_train_on_a_device_that_is_not_there_says_so_before_any_step_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    common = ["--cache-dir", str(tmp_path / "cache"), "--work-dir", str(tmp_path / "work")]
+    assert main(["train", "--device", "cuda", "--quiet", *common]) == 2
+    err = capsys.readouterr().err
+    assert "kgqa train: error: device='cuda': torch sees no CUDA device here" in err and "Traceback" not in err
+    assert main(["train-validator", "--device", "cuda", "--quiet", *common]) == 2
+    assert "kgqa train-validator: error: device='cuda'" in capsys.readouterr().err
+    assert not (tmp_path / "work").exists() and not (tmp_path / "cache").exists()  # no step ran
 
 
 @pytest.mark.slow
