@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -221,7 +222,14 @@ def literal_forms(key: str, written: str | None) -> list[str]:
              key[:1].upper() + key[1:]]
     if len(words) == 1 and len(key) <= 5:
         forms.append(key.upper())
+    if any(_PATRONYMIC.match(w) for w in words):  # « mclaren »: "McLaren", « o'neal »: "O'Neal"
+        forms.append(" ".join(_PATRONYMIC.sub(lambda m: m[1].capitalize() + m[2].upper(), w) if _PATRONYMIC.match(w)
+                              else w[:1].upper() + w[1:] for w in words))
     return [f for f in dict.fromkeys(forms) if f]
+
+
+_PATRONYMIC = re.compile(r"^(mc|mac|o')(\w)(?=\w\w)")
+"""Name prefixes after which English and Gaelic names capitalize again (McLaren, MacArthur, O'Neal)."""
 
 
 def name_languages(lang: str, text: str) -> tuple[str, ...]:
