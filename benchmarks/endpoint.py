@@ -8,10 +8,17 @@ p95), the server-only questions right / wrong / abstained, and for each fault th
 can play (endpoint down, slow, 429, 5xx, malformed reply, huge reply) the status and
 message key every question ended with and the longest time it took.
 
+With ``--serve`` the product is a real ``kgqa serve`` (its worker processes, no
+validator) started with ``--kg-endpoint`` pointing at the proxy and a KG file that does not
+exist, and every question goes over HTTP (``POST /api/ask``): the latency is what a client
+of the service sees.  The faults are played in-process only (the service's breaker cannot
+be closed between them from outside).
+
 Usage::
 
     .venv/bin/python benchmarks/endpoint.py                  # the tiny KG + server-only entities
     .venv/bin/python benchmarks/endpoint.py --union          # the union KG (../shared) + server-only
+    .venv/bin/python benchmarks/endpoint.py --union --serve  # the same through `kgqa serve`
     .venv/bin/python benchmarks/endpoint.py --delay-ms 0 --no-faults
 
 Writes nothing outside a temporary directory.
@@ -27,6 +34,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -38,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from core.settings import Settings, load_settings  # noqa: E402
 from kg.store import load_source  # noqa: E402
+from service.abuse import start_serve  # noqa: E402
 from service.factory import build_pipeline  # noqa: E402
 from service.kgserve import query_url, start_oxigraph  # noqa: E402
 from tests import tiny_kg  # noqa: E402
@@ -116,8 +126,36 @@ class Proxy:
         self._client.close()
 
 
-def _right(turn, want: str) -> bool:
-    return any(want in (a.id or "") or want in a.label for a in turn.answers)
+@dataclass(frozen=True)
+class Outcome:
+    """What one question ended with: answered or not, and the answers' ids and labels."""
+
+    answered: bool
+    answers: tuple[tuple[str, str], ...]
+
+    def right(self, want: str) -> bool:
+        return self.answered and any(want in qid or want in label for qid, label in self.answers)
+
+
+def _in_process(pipeline) -> Callable[[str], Outcome]:
+    def ask(question: str) -> Outcome:
+        turn = pipeline.answer(question)
+        return Outcome(turn.answered, tuple((a.id or "", a.label) for a in turn.answers))
+
+    return ask
+
+
+def _over_http(port: int) -> Callable[[str], Outcome]:
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120)
+
+    def ask(question: str) -> Outcome:
+        reply = client.post("/api/ask", data={"question": question, "log": "off"})
+        reply.raise_for_status()
+        turn = reply.json()
+        return Outcome(bool(turn["answered"]), tuple((a.get("id") or "", a.get("label") or "")
+                                                     for a in turn["answers"]))
+
+    return ask
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-s", type=float, default=8.0)
     ap.add_argument("--validator", action="store_true", help="with the validator (needs the base model)")
     ap.add_argument("--no-faults", action="store_true")
+    ap.add_argument("--serve", action="store_true",
+                    help="through a real `kgqa serve` (over HTTP, /api/ask) instead of an in-process pipeline")
     args = ap.parse_args(argv)
     logging.disable(logging.WARNING)  # the faults' warnings: their outcome is printed
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,22 +186,32 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         server = start_oxigraph(store_dir, "127.0.0.1", port)
         proxy = Proxy(query_url("127.0.0.1", port), args.delay_ms / 1000)
+        serve = None
         try:
-            settings = Settings(kg_source=root / "no-kg-file.nt.gz", kg_endpoint=proxy.url, cache_dir=root / "cache",
-                                validator=args.validator, kg_budget_s=args.budget_s)
             t0 = time.perf_counter()
-            pipeline = build_pipeline(settings)
-            print(f"started with no KG file in {time.perf_counter() - t0:.1f}s ({proxy.count} requests at start; "
-                  f"validator {pipeline.validator_state}; +{args.delay_ms:g} ms per request)")
+            if args.serve:
+                serve_port = free_port()
+                serve = start_serve(root / "no-kg-file.nt.gz", root / "cache", serve_port, root / "sessions.sqlite",
+                                    wait_s=1800, kg_endpoint=proxy.url)
+                pipeline, ask = None, _over_http(serve_port)
+                print(f"kgqa serve started with no KG file in {time.perf_counter() - t0:.1f}s ({proxy.count} "
+                      f"requests at start; validator off; +{args.delay_ms:g} ms per request)")
+            else:
+                settings = Settings(kg_source=root / "no-kg-file.nt.gz", kg_endpoint=proxy.url,
+                                    cache_dir=root / "cache", validator=args.validator, kg_budget_s=args.budget_s)
+                pipeline = build_pipeline(settings)
+                ask = _in_process(pipeline)
+                print(f"started with no KG file in {time.perf_counter() - t0:.1f}s ({proxy.count} requests at "
+                      f"start; validator {pipeline.validator_state}; +{args.delay_ms:g} ms per request)")
             questions = SERVER_ONLY_QUESTIONS + FAMOUS
             before, t0 = proxy.count, time.perf_counter()
-            pipeline.answer("Which cities are in Germany?")  # the process's first question reads the property labels
+            ask("Which cities are in Germany?")  # the process's first question reads the property labels
             print(f"first question of the process: {proxy.count - before} requests, "
                   f"{time.perf_counter() - t0:.1f}s (property labels and statistics read once)")
             first, first_times = [], []
             for q, _w in questions:  # each asked a first time: nothing of it cached yet
                 before, t0 = proxy.count, time.perf_counter()
-                pipeline.answer(q)
+                ask(q)
                 first.append(proxy.count - before)
                 first_times.append(time.perf_counter() - t0)
             counts, times = [], []
@@ -169,14 +219,14 @@ def main(argv: list[str] | None = None) -> int:
             for q, want in questions:
                 before = proxy.count
                 t0 = time.perf_counter()
-                turn = pipeline.answer(q)
+                outcome = ask(q)
                 times.append(time.perf_counter() - t0)
                 counts.append(proxy.count - before)
                 if (q, want) in SERVER_ONLY_QUESTIONS:
-                    ok = turn.answered and _right(turn, want)
+                    ok = outcome.right(want)
                     right += ok
-                    wrong += turn.answered and not ok
-                    abstained += not turn.answered
+                    wrong += outcome.answered and not ok
+                    abstained += not outcome.answered
             print(f"requests per question asked the first time: median {statistics.median(first):g}, "
                   f"max {max(first)}; latency median {statistics.median(first_times):.2f}s, "
                   f"p95 {_p95(first_times):.2f}s")
@@ -186,10 +236,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"p95 {_p95(times):.2f}s, max {max(times):.2f}s")
             print(f"server-only questions: {right}/{len(SERVER_ONLY_QUESTIONS)} right, {wrong} wrong, "
                   f"{abstained} abstained")
-            if not args.no_faults:
+            if pipeline is not None and not args.no_faults:
                 for fault in FAULTS:
                     _fault(pipeline, proxy, fault, server if fault == "down" else None)
         finally:
+            if serve is not None:
+                serve.kill()
+                serve.wait()
             proxy.close()
             server.kill()
             server.wait()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -33,8 +34,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from core.errors import KGError, KGUnavailable
 from core.resilience import HttpCaller, HttpReply
-from core.text import LABEL_SCRIPTS, is_cjk, script_share
-from kg.cldr import cldr_english
+from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
+from kg.cldr import cldr_code, cldr_english, kind_of
 from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
@@ -52,20 +53,23 @@ V = TypeVar("V")
 
 SITELINKS = "http://wikiba.se/ontology#sitelinks"
 P31 = WDT + "P31"
-LOOKUP_CHUNK = 1500  # literals per name-lookup request (the rest go out concurrently)
+LOOKUP_CHUNK = 8000  # literals per name-lookup request (the rest go out concurrently)
 IDS_CHUNK = 200  # entities per stats / classes request
 MAX_NAME_ROWS = 20_000
 SITELINK_WEIGHT = 100  # a sitelink counts as this many facts (300 sitelinks: the prior of a hub)
 
 _SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "latin": ("en", "mul"),
-    "cyrillic": ("ru", "uk", "be", "bg", "sr"),
+    "latin": ("en", "mul", "de", "fr", "es", "it", "pt", "nl", "lt"),
+    "cyrillic": ("ru", "uk", "be", "bg", "sr", "ba"),
     "cjk": ("zh", "ja", "zh-hans", "zh-hant", "zh-cn", "ko"),
     "arabic": ("ar", "fa"),
     "greek": ("el",),
     "devanagari": ("hi", "mr"),
 }
-"""The label languages a name written in each script is tried in (besides the question's)."""
+"""The label languages a name written in each script is tried in (besides the question's):
+those of the chat written in it, and a few close ones.  The label index matches a name in
+any language (« EUA », Spanish, in a Portuguese question); an exact lookup can only try
+the languages it names, so it names every chat language of the span's script."""
 
 
 # --------------------------------------------------------------------------- profiles
@@ -202,21 +206,30 @@ def script_of(text: str) -> str:
 
 def literal_forms(key: str, written: str | None) -> list[str]:
     """The ways a name whose normalized key is ``key`` may be written in a KG: as the user
-    wrote it, lower case, every word capitalized, names' words capitalized (function words
-    kept lower: « Pirates of the Caribbean »), the first word capitalized, upper case for a
-    short one-word name (« USA »); CJK characters joined again."""
+    wrote it (with its punctuation, « États-Unis », and with punctuation as spaces), lower
+    case, every word capitalized, names' words capitalized (function words kept lower:
+    « Pirates of the Caribbean »), the first word capitalized, upper case for a short
+    one-word name (« USA »); CJK characters joined again."""
     if not key:
         return []
     if any(is_cjk(ch) for ch in key):
         joined = "".join(key.split()) if all(is_cjk(t) or len(t) == 1 for t in key.split()) else key
         return list(dict.fromkeys([joined, key]))
     words = key.split()
-    forms = [written or "", key, " ".join(w[:1].upper() + w[1:] for w in words),
+    forms = [written or "", " ".join(cased_tokens(written)) if written else "", key,
+             " ".join(w[:1].upper() + w[1:] for w in words),
              " ".join(w if i and is_stopword(w) else w[:1].upper() + w[1:] for i, w in enumerate(words)),
              key[:1].upper() + key[1:]]
     if len(words) == 1 and len(key) <= 5:
         forms.append(key.upper())
+    if any(_PATRONYMIC.match(w) for w in words):  # « mclaren »: "McLaren", « o'neal »: "O'Neal"
+        forms.append(" ".join(_PATRONYMIC.sub(lambda m: m[1].capitalize() + m[2].upper(), w) if _PATRONYMIC.match(w)
+                              else w[:1].upper() + w[1:] for w in words))
     return [f for f in dict.fromkeys(forms) if f]
+
+
+_PATRONYMIC = re.compile(r"^(mc|mac|o')(\w)(?=\w\w)")
+"""Name prefixes after which English and Gaelic names capitalize again (McLaren, MacArthur, O'Neal)."""
 
 
 def name_languages(lang: str, text: str) -> tuple[str, ...]:
@@ -247,7 +260,7 @@ _INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
               ("ae", ("a",))),
     "cyrillic": (("ии", ("ия", "ий")), ("ие", ("ия",)), ("ию", ("ия",)), ("ией", ("ия",)), ("ой", ("а", "ая")),
                  ("ы", ("а",)), ("е", ("а", "")), ("у", ("а", "")), ("ю", ("я",)), ("и", ("я", "ь", "а")),
-                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я")),
+                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я", "а")),
                  ("ого", ("ий", "ой", "ый")), ("ого", ("ий",)), ("ской", ("ская",))),
 }
 """Per script, an inflectional ending and the dictionary-form endings it may stand for
@@ -374,6 +387,7 @@ class EndpointIndex:
                     slot = fresh[key].setdefault(qid, [0, set()])
                     slot[0] |= extra or kind
                     slot[1].add(lang if extra else name.lang or "")
+        self._cldr_holders(fresh, lang)
         if self.search is not None:
             self._searched(fresh, lang, written)
         table = {key: [NameHit(qid, slot[0], tuple(sorted(slot[1]))) for qid, slot in sorted(ents.items())]
@@ -381,6 +395,31 @@ class EndpointIndex:
         self.caches.names.put_many({(key, lang): hits for key, hits in table.items()})
         out.update({key: hits for key, hits in table.items() if hits})
         return out
+
+    def _cldr_holders(self, fresh: dict[str, dict[str, list]], lang: str) -> None:
+        """Keep a CLDR name (« Stati Uniti » for "United States") only on the entity the label
+        index gives it to: among the entities whose English name it is (the USA, and states
+        that carry "United States" as an alias), those whose classes make them a country,
+        language or currency, and of those the most popular per CLDR code.  Popularity and
+        classes are read for every entity found (the linker reads them next: cached then)."""
+        held = {key: [q for q, slot in ents.items() if slot[0] == KIND_CLDR] for key, ents in fresh.items()}
+        if not any(held.values()):
+            return
+        stats = self.entity_stats({q for ents in fresh.values() for q in ents})
+        classes = self.classes_of({q for qids in held.values() for q in qids})
+        for key, qids in held.items():
+            english = cldr_english(key, lang) if qids else None
+            best: dict[tuple[str, str], str] = {}
+            for qid in qids:
+                kind = kind_of(classes.get(qid, ()))
+                code = cldr_code(english, kind) if kind and english else None
+                if kind is None or code is None:
+                    continue
+                other = best.get((kind, code))
+                if other is None or _more_popular(qid, other, stats):
+                    best[(kind, code)] = qid
+            for qid in set(qids) - set(best.values()):
+                del fresh[key][qid]
 
     def _searched(self, fresh: dict[str, dict[str, list]], lang: str, written: Mapping[str, str]) -> None:
         """The entity search's hits for the written spans of two words or more the exact
@@ -416,12 +455,13 @@ class EndpointIndex:
             return []
         forms: dict[str, float] = {}
         for ending, replacements in _INFLECTIONS.get(script_of(token), ()):
-            stem = token[:-len(ending)] if ending else token
-            if token.endswith(ending) and len(stem) >= 3:
-                for i, other in enumerate(replacements):
-                    form = stem + other
-                    if form != token:
-                        forms.setdefault(form, round(0.94 - 0.02 * i, 4))
+            for seen in dict.fromkeys((ending, fold(ending))):  # the linker passes words folded (« й » as « и »)
+                stem = token[:-len(seen)] if seen else token
+                if token.endswith(seen) and len(stem) >= 3:
+                    for i, other in enumerate(replacements):
+                        form = stem + other
+                        if form != token:
+                            forms.setdefault(form, round(0.94 - 0.02 * i, 4))
         return sorted(forms.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
     def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
@@ -573,6 +613,14 @@ class EndpointIndex:
                 name = local_id(cls.value) if cls.kind == "uri" else cls.value
                 stats.setdefault((pid, side), []).append((name or cls.value, int(float(row["n"].value))))
         return {key: sorted(found, key=lambda cn: (-cn[1], cn[0]))[:40] for key, found in sorted(stats.items())}
+
+
+def _more_popular(qid: str, other: str, stats: Mapping[str, EntityStats]) -> bool:
+    """Whether ``qid`` is more popular than ``other`` (ties: the lower id, as the label index)."""
+    def rank(q: str) -> tuple[int, int]:
+        st = stats.get(q)
+        return (st.degree if st else 0, -int(q[1:]))
+    return rank(qid) > rank(other)
 
 
 def _name_query(literals: Sequence[str]) -> str:

@@ -146,13 +146,17 @@ def ask_normal(target: Target, timeout_s: float = 60.0) -> tuple[int, bool, floa
     return reply.status_code, expected in reply.text, took
 
 
-def start_serve(source: Path, cache: Path, port: int, log_path: Path, *, wait_s: float = 180.0) -> subprocess.Popen:
+def start_serve(source: Path, cache: Path, port: int, log_path: Path, *, wait_s: float = 180.0,
+                kg_endpoint: str | None = None) -> subprocess.Popen:
     """A real ``kgqa serve`` on ``port`` (2 workers, no validator, rate limit off so that every
     bad request reaches the pipeline), returned once ``/health`` says ok; raises
-    :class:`RuntimeError` with its error output when it exits or never comes up."""
+    :class:`RuntimeError` with its error output when it exits or never comes up.  With
+    ``kg_endpoint`` it reads the KG from that SPARQL endpoint (``--kg-endpoint``; ``source``
+    then need not exist: nothing KG-derived is read locally)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+    endpoint = ["--kg-endpoint", kg_endpoint] if kg_endpoint else []
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-validator", "--rate-limit", "0",
-                             "--kg-source", str(source), "--cache-dir", str(cache), "--port", str(port),
+                             "--kg-source", str(source), *endpoint, "--cache-dir", str(cache), "--port", str(port),
                              "--log-path", str(log_path)], cwd=PROJECT_ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + wait_s

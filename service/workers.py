@@ -269,7 +269,9 @@ class WorkerPipeline:
         self._ready = threading.Event()
         self._failure: str | None = None
         self.start_error: KGQAError | None = None  # why the template could not load, as its error class
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        # the worker that answered last answers next (its caches are warm: an endpoint's names,
+        # popularity and classes, the store's pages); the others take the questions asked meanwhile
+        self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -288,12 +289,23 @@ class Linker:
 
 
 def _written(question: str, tokens: Sequence[str], matches: Sequence[_Match]) -> dict[str, str]:
-    """Each exactly matched span's key with the span as the user wrote it (its case), where
-    the question's words align with its tokens."""
+    """Each exactly matched span's key with the span as the user wrote it: its case, and the
+    punctuation inside it (« États-Unis contigus », "Alice's"), where the question's words
+    align with its tokens."""
     cased = aligned_cased(question, len(tokens))
     if cased is None:
         return {}
-    return {m.key: " ".join(cased[m.start:m.end]) for m in matches if not m.fuzzy and m.quality == 1.0}
+    text = unicodedata.normalize("NFKC", question)
+    bounds: list[tuple[int, int]] = []
+    at = 0
+    for token in cased:
+        start = text.find(token, at)
+        if start < 0:
+            return {m.key: " ".join(cased[m.start:m.end]) for m in matches if not m.fuzzy and m.quality == 1.0}
+        at = start + len(token)
+        bounds.append((start, at))
+    return {m.key: text[bounds[m.start][0]:bounds[m.end - 1][1]] for m in matches
+            if not m.fuzzy and m.quality == 1.0}
 
 
 def _preferred(new: Mention, old: Mention) -> bool:

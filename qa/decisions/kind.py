@@ -103,9 +103,11 @@ class TypeCheck:
         any statement; ``None`` when the query fails."""
         values = " ".join(f"<{u}>" for u in uris)
         wanted = " ".join(f"<{entity_iri(c)}>" for c in sorted(classes))
-        sparql = (f"SELECT DISTINCT ?a ?c WHERE {{ VALUES ?a {{ {values} }} VALUES ?c {{ {wanted} }} "
-                  f"{{ ?a <http://www.wikidata.org/prop/direct/P31>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
-                  f" UNION {{ ?a ?p ?c }} }}")
+        bound = f"VALUES ?a {{ {values} }} VALUES ?c {{ {wanted} }}"  # inside each branch: an engine joins a
+        # UNION with outer VALUES after the fact (oxigraph read every ``?a ?p ?c`` triple: 14 s for 18 answers)
+        sparql = (f"SELECT DISTINCT ?a ?c WHERE {{ {{ {bound} "
+                  f"?a <http://www.wikidata.org/prop/direct/P31>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
+                  f" UNION {{ {bound} ?a ?p ?c }} }}")
         try:
             rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=len(uris) * len(classes) + 1).rows
         except (KGTimeout, KGQueryError):

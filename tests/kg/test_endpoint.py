@@ -16,8 +16,10 @@ import pyoxigraph
 import pytest
 
 from backends.local.generator import LocalBackend
+from backends.local.linking import FUZZY_ALTERNATIVES, Linker
 from core.errors import KGUnavailable
 from core.settings import Settings
+from core.text import fold
 from kg.client import EmbeddedKG, RemoteKG, question_budget
 from kg.endpoint import (
     PROFILES,
@@ -160,17 +162,52 @@ def test_endpoint_reads_match_the_label_index(endpoint: str, both: tuple[Path, P
     assert kg.requests == sent
 
 
-def test_a_name_typed_in_another_language_is_found_by_its_cldr_name(endpoint: str):
+def test_a_name_typed_in_another_language_is_found_by_its_cldr_name(endpoint: str, both: tuple[Path, Path]):
     _kg, remote = _fresh_index(endpoint)
     hits = remote.lookup(["франція"], lang="uk", written={"франція": "Франція"})  # no Ukrainian name in the KG
-    assert [h.qid for h in hits["франція"]] == ["Q142"]
+    # Q990013, a region aliased "France" in English, does not get France's CLDR names: as in the label index
+    assert [h.qid for h in hits["франція"]] == ["Q142"] == [
+        h.qid for h in LabelIndex.open(both[1]).lookup(["франція"])["франція"]]
     assert hits["франція"][0].names_in("uk") and not hits["франція"][0].names_in("ru")
+    assert {h.qid for h in remote.lookup(["france"], lang="en")["france"]} == {"Q142", "Q990013"}  # a KG name
+
+
+def test_name_forms_keep_what_the_user_typed_and_the_casing_of_names():
+    assert literal_forms("états unis contigus", "États-Unis contigus")[:2] == ["États-Unis contigus",
+                                                                              "États Unis contigus"]
+    assert "McLaren" in literal_forms("mclaren", "mclaren")
+    assert "Shaquille O'Neal" in literal_forms("shaquille o'neal", None)
+    assert "MacArthur Park" in literal_forms("macarthur park", None)
+    assert literal_forms("mac", None) == ["mac", "Mac", "MAC"]  # too short to be Mac + a name
+
+
+def test_a_name_is_tried_in_every_chat_language_of_its_script():
+    assert {"pt", "es", "en", "mul", "fr"} <= set(name_languages("pt", "EUA"))
+    assert {"ru", "uk", "ba"} <= set(name_languages("ru", "Ирландия"))
+    assert "es" not in name_languages("ru", "Ирландия")
+
+
+def test_the_linker_sends_the_span_as_typed_with_its_punctuation(endpoint: str):
+    kg, remote = _fresh_index(endpoint)
+    seen: list[dict[str, str]] = []
+
+    class Spy(EndpointIndex):
+        def lookup(self, keys, *, lang="", written=None):  # type: ignore[override]
+            seen.append(dict(written or {}))
+            return super().lookup(keys, lang=lang, written=written)
+
+    spy = Spy(kg, remote.profile, timeout_s=10, caches=remote.caches)
+    Linker(spy).link("Quels sont les États-Unis d'Amérique ?", "fr")
+    assert seen[0]["états unis d amérique"] == "États-Unis d'Amérique"
 
 
 def test_inflected_names_are_found_by_their_dictionary_form(endpoint: str):
     _kg, remote = _fresh_index(endpoint)
     forms = dict(remote.similar_tokens("вальдории", limit=6))
     assert "вальдория" in forms
+    # the linker passes words folded (« й » as « и »): « Северной » is still an inflected « Северная »
+    assert "северная" in dict(remote.similar_tokens(fold("северной"), limit=FUZZY_ALTERNATIVES))
+    assert "столица" in dict(remote.similar_tokens(fold("столицей"), limit=FUZZY_ALTERNATIVES))
     assert "city" in dict(remote.similar_tokens("cities")) and "berlin" in dict(remote.similar_tokens("berlins"))
     assert remote.tokens_with_prefix("ber") == [] and remote.lookup_phonetic(["brln"]) == {}
 

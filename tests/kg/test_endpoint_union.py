@@ -1,9 +1,17 @@
 """The union KG served by a real ``oxigraph serve-read-only`` (127.0.0.1) answers a dev
-sample exactly as the embedded store does, item by item, wherever the question is linked
-to the same entities (slow: it reads the union KG's property labels and class statistics
-over HTTP).  The label index also links by sound (« Эйнштейн » to "Einstein" with no
-Russian name) and by a person's surname alone, which portable SPARQL cannot: such items
-are listed, and must stay a minority."""
+sample exactly as the embedded store does, item by item (slow: it reads the union KG's
+property labels and class statistics over HTTP).
+
+Exact-name lookups through ``VALUES`` reach what the label index reaches by name: names as
+typed (punctuation kept), their case forms, dictionary forms, CLDR names (given, as the
+index does, to the most popular country, language or currency alone), in every chat
+language of the span's script.  Three kinds of the label index's links have no bounded
+portable-SPARQL equivalent: by sound across scripts (« Потомак » for "Potomac", an
+entity with no Russian name: its key is a consonant skeleton, which no finite set of
+spellings inverts), by a person's surname alone (the index keeps the last word of every
+person's name; an endpoint would have to scan every label), and vocabulary-fuzzy words
+(« county » for "country": a scan of every name's words).  An item may differ only where
+the embedded linker links an entity by one of those that the endpoint's does not link."""
 
 from __future__ import annotations
 
@@ -24,6 +32,8 @@ from service.kgserve import query_url, start_oxigraph
 from tests.service.faulty_http import free_port
 
 PER_DATASET = 6  # dev questions per benchmark file (a stable pseudo-random sample)
+INDEX_ONLY_KINDS = frozenset({"phonetic", "partial", "fuzzy"})
+"""Link kinds only the label index makes (by sound, by surname, by a vocabulary word)."""
 
 
 def _source() -> Path:
@@ -67,12 +77,14 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
                 same += 1
                 answered += b.answered
                 continue
-            linked = {e for c in a.candidates for e in c.entities} == {e for c in b.candidates for e in c.entities}
-            assert not linked, (item.id, item.text, a.sparql, b.sparql)  # linked alike: answered alike
-            differing.append((item.id, item.lang, item.text, a.sparql, b.sparql))
-        print(f"{same}/{len(items)} items answered alike ({answered} answered); the others were linked otherwise "
-              f"(sound-alike, surname or fuzzy links only the label index makes): {differing}")
-        assert same >= 0.75 * len(items)
+            theirs = {m.qid for m in remote.backend.linker.link(item.text, item.lang)}
+            index_only = sorted({(m.qid, m.kind) for m in embedded.backend.linker.link(item.text, item.lang)
+                                 if m.qid not in theirs and m.kind in INDEX_ONLY_KINDS})
+            assert index_only, (item.id, item.text, a.sparql, b.sparql)  # linked alike: answered alike
+            differing.append((item.id, item.lang, item.text, index_only[:3]))
+        print(f"{same}/{len(items)} items answered alike ({answered} answered); the others were linked by sound, "
+              f"surname or a fuzzy word only the label index has: {differing}")
+        assert same >= len(items) - 7  # 71 of 78 on 2026-11-27 (66 before; docs/wikidata.md says which and why)
         assert answered >= same // 5  # the comparison covered real answers, not only abstentions
     finally:
         server.kill()
