@@ -274,13 +274,7 @@ def understood(turn: Turn, view: CandidateView) -> tuple[str, str] | None:
 
 def message_html(key: str, lang: str, **html: str) -> str:
     """Message ``key`` with its text escaped and ``html`` (already safe) put in its fields."""
-    template = MESSAGES[key].get(lang) or MESSAGES[key]["en"]
-    parts = []
-    for literal, field_name, _spec, _conv in Formatter().parse(template):
-        parts.append(escape(literal))
-        if field_name is not None:
-            parts.append(html[field_name])
-    return "".join(parts)
+    return _fill(key, lang, escape, **html)
 
 
 def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
