@@ -14,6 +14,7 @@ from cli.main import add_common, settings_from_args, start_error
 from core.errors import KGSourceError, KGUnavailable, ModelLoadError, SessionLogError
 from core.settings import Settings
 from kg.build import build_kg
+from kg.name_keys import served_store
 from kg.store import check_source, kg_paths
 from qa.pipeline import Pipeline
 from service.app import MAX_CONCURRENT_QUESTIONS, create_app
@@ -53,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     k.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
     k.add_argument("--port", dest="kg_port", type=port_number, default=DEFAULT_KG_PORT,
                    help=f"port to bind (default {DEFAULT_KG_PORT}); the query URL is http://HOST:PORT/query")
+    k.add_argument("--no-name-keys", dest="name_keys", action="store_false",
+                   help="serve the KG alone, without the label index's name keys (kg/name_keys.py)")
     add_common(k)
     k.set_defaults(func=run_kg_serve)
 
@@ -104,14 +107,17 @@ def _stop_when_loading_fails(pool: WorkerPipeline, failed: threading.Event) -> N
 
 
 def run_kg_serve(args: argparse.Namespace) -> int:
-    """Build the store if needed, then replace this process with ``oxigraph serve-read-only``."""
+    """Build the store if needed, then replace this process with ``oxigraph serve-read-only``
+    over it and its name keys (:func:`kg.name_keys.served_store`; ``--no-name-keys``: the
+    store alone)."""
 
     settings = settings_from_args(args)
     try:
         paths = kg_paths(check_source(settings.kg_source), settings.cache_dir)
-        if not paths.is_built():
+        if not paths.is_built() or args.name_keys:
             paths = build_kg(settings.kg_source, settings.cache_dir, progress=True)
-        cmd = oxigraph_command(paths.store, settings.host, args.kg_port, timeout_s=settings.timeout_s)
+        store = served_store(paths) if args.name_keys else paths.store
+        cmd = oxigraph_command(store, settings.host, args.kg_port, timeout_s=settings.timeout_s)
     except (KGSourceError, KGUnavailable) as exc:
         print(f"kgqa kg-serve: error: {exc}", file=sys.stderr)
         return 2

@@ -37,6 +37,7 @@ class Settings:
     kg_profile: str | None = None  # a ready endpoint profile (kg.endpoint.PROFILES: wikidata, qlever); None: embedded
     user_agent: str = "kgqa/0.2 (multilingual KGQA chat; set KGQA_USER_AGENT to your contact: name, e-mail or URL)"
     kg_concurrency: int = 0  # requests at once to one endpoint (0: the profile's)
+    kg_name_keys: bool = True  # read the name keys an own endpoint holds beside its KG (kg.name_keys)
     kg_budget_s: float = 8.0  # an endpoint's time per question; past it the answer is "service unavailable"
     cache_dir: Path = PROJECT_ROOT / ".cache"
     backend: str = "local"

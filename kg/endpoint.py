@@ -28,7 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -39,6 +39,7 @@ from kg.cldr import cldr_code, cldr_english, kind_of
 from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
+from kg.name_keys import HAS_KEYS, NameKeys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
 from lang.stopwords import is_stopword
 
@@ -56,6 +57,7 @@ P31 = WDT + "P31"
 LOOKUP_CHUNK = 8000  # literals per name-lookup request (the rest go out concurrently)
 IDS_CHUNK = 200  # entities per stats / classes request
 MAX_NAME_ROWS = 20_000
+MAX_KEY_ROWS = 200_000  # rows of one name-key request (every word with a common three-letter start)
 SITELINK_WEIGHT = 100  # a sitelink counts as this many facts (300 sitelinks: the prior of a hub)
 
 _SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
@@ -81,7 +83,8 @@ class EndpointProfile:
     counted, bounded by ``degree_cap`` per entity; ``sitelinks``: ``wikibase:sitelinks``),
     an optional entity-search API, the label languages kept for property labels (empty:
     all), whether the class statistics of properties are computed (one aggregate over the
-    whole KG: own endpoints only), and the bound of a reverse probe (``probe_limit``)."""
+    whole KG: own endpoints only), the bound of a reverse probe (``probe_limit``), and
+    whether it holds the label index's name keys (:mod:`kg.name_keys`; ``None``: ask it once)."""
 
     name: str
     url: str
@@ -93,6 +96,7 @@ class EndpointProfile:
     probe_limit: int | None = 50_000
     max_pid: int = 13_000
     concurrency: int = 4
+    name_keys: bool | None = None
 
 
 _WIKIDATA_LANGUAGES = ("en", "mul", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt", "ar", "hi", "be", "lt",
@@ -100,9 +104,11 @@ _WIKIDATA_LANGUAGES = ("en", "mul", "de", "ru", "zh", "fr", "es", "uk", "ja", "i
 PROFILES: dict[str, EndpointProfile] = {
     "wikidata": EndpointProfile("wikidata", "https://query.wikidata.org/sparql", popularity="sitelinks",
                                 search_url="https://www.wikidata.org/w/api.php",
-                                label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2),
+                                label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2,
+                                name_keys=False),
     "qlever": EndpointProfile("qlever", "https://qlever.cs.uni-freiburg.de/api/wikidata", popularity="sitelinks",
-                              label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2),
+                              label_languages=_WIKIDATA_LANGUAGES, probe_limit=10_000, concurrency=2,
+                              name_keys=False),
 }
 """Ready profiles for ``--kg NAME``; ``--kg-endpoint URL`` overrides a profile's URL."""
 
@@ -117,7 +123,8 @@ def endpoint_profile(settings: Settings) -> EndpointProfile | None:
             raise KGUnavailable(f"unknown KG profile {name!r}; known: {', '.join(sorted(PROFILES))}")
         profile = replace(profile, url=settings.kg_endpoint or profile.url)
     elif settings.kg_endpoint:
-        profile = EndpointProfile("endpoint", settings.kg_endpoint, class_statistics=True)  # an own endpoint
+        profile = EndpointProfile("endpoint", settings.kg_endpoint, class_statistics=True,  # an own endpoint
+                                  name_keys=None if settings.kg_name_keys else False)
     else:
         return None
     return replace(profile, concurrency=max(1, settings.kg_concurrency or profile.concurrency))
@@ -170,13 +177,16 @@ class TTLCache(Generic[K, V]):
 
 @dataclass
 class EndpointCaches:
-    """What one endpoint has told: names per (key, language), popularity, classes, property labels."""
+    """What one endpoint has told: names per (key, language), popularity, classes, property
+    labels; whether it holds name keys, and the rows of those read (per read and key)."""
 
     names: TTLCache[tuple[str, str], list[NameHit]]
     stats: TTLCache[str, EntityStats]
     classes: TTLCache[str, list[str]]
     prop_labels: dict[str, dict[str, list[str]]] | None = None
     prop_classes: dict[tuple[str, str], list[tuple[str, int]]] | None = None
+    keyed: TTLCache[tuple[str, str], list[str]] = field(default_factory=TTLCache)
+    has_keys: bool | None = None
 
 
 _CACHES: dict[str, EndpointCaches] = {}
@@ -357,7 +367,11 @@ class EndpointIndex:
     def lookup(self, keys: Iterable[str], *, lang: str = "",
                written: Mapping[str, str] | None = None) -> dict[str, list[NameHit]]:
         """Every key's entities: cached ones from the cache, the others in one ``VALUES``
-        request per :data:`LOOKUP_CHUNK` literals (concurrently)."""
+        request per :data:`LOOKUP_CHUNK` literals (concurrently).  An endpoint holding name
+        keys answers as the label index does (``lang`` and ``written`` unread)."""
+        keyed = self.name_keys()
+        if keyed is not None:
+            return keyed.lookup(keys)
         wanted = sorted({k for k in keys if k})
         found, missing = self.caches.names.get_many((k, lang) for k in wanted)
         out = {k: hits for (k, _l), hits in found.items() if hits}
@@ -443,14 +457,19 @@ class EndpointIndex:
                 slot[1].update(hit.langs)
 
     def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
-        """Sound-alike names need an index of sound keys, which an endpoint has not: none."""
-        del keys, per_key
-        return {}
+        """Sound-alike names: from the name keys an endpoint holds, else none (they need an
+        index of sound keys)."""
+        keyed = self.name_keys()
+        return keyed.lookup_phonetic(keys, per_key=per_key) if keyed is not None else {}
 
     def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
         """Dictionary forms of an inflected word, made on the client (no vocabulary to read):
         the word with its inflectional ending replaced by a dictionary form's ("berlins" ->
-        "berlin", "cities" -> "city", "германии" -> "германия"), best first."""
+        "berlin", "cities" -> "city", "германии" -> "германия"), best first; from the
+        vocabulary of the name keys when the endpoint holds them."""
+        keyed = self.name_keys()
+        if keyed is not None:
+            return keyed.similar_tokens(token, limit=limit)
         if len(token) < 4 or is_cjk(token) or token.isdigit():
             return []
         forms: dict[str, float] = {}
@@ -466,9 +485,26 @@ class EndpointIndex:
 
     def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
                            ) -> list[tuple[str, int]]:
-        """An endpoint has no vocabulary to scan: none."""
-        del prefix, limit, max_len
-        return []
+        """Name words starting with ``prefix``, from the name keys an endpoint holds; none
+        without them (no vocabulary to read)."""
+        keyed = self.name_keys()
+        return keyed.tokens_with_prefix(prefix, limit, max_len=max_len) if keyed is not None else []
+
+    def name_keys(self) -> NameKeys | None:
+        """The endpoint's name keys (:mod:`kg.name_keys`), or ``None`` when it holds none:
+        as the profile says, else asked once per endpoint (none while it cannot be asked)."""
+        has = self.profile.name_keys
+        if has is None:
+            with self._init_lock:
+                if self.caches.has_keys is None:
+                    try:
+                        self.caches.has_keys = bool(self._query(HAS_KEYS, timeout_s=self.startup_timeout_s).boolean)
+                    except KGError as exc:  # asked again next time
+                        log.warning("%s: could not ask for name keys, exact names only: %s", self.profile.url, exc)
+                has = bool(self.caches.has_keys)
+        if not has:
+            return None
+        return NameKeys(lambda queries: self._all(queries, MAX_KEY_ROWS), self.caches.keyed)
 
     # ------------------------------------------------------------------ popularity, classes
 

@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph
 from rapidfuzz.distance import DamerauLevenshtein
@@ -442,7 +442,7 @@ class LabelIndex:
 
         Returns ``(token, similarity)`` best first, ``token`` itself excluded.
         """
-        return list(_similar_tokens(self, token, limit))
+        return similar_tokens_of(self, token, limit)
 
     def entity_stats(self, qids: Iterable[str]) -> dict[str, EntityStats]:
         """Degree prior, class size and name count of each known entity."""
@@ -494,10 +494,22 @@ class LabelIndex:
         return dict(self._query("SELECT k, v FROM meta", ()))
 
 
-def _similar_tokens(index: LabelIndex, token: str, limit: int) -> list[tuple[str, float]]:
+class Vocabulary(Protocol):
+    """The words of a KG's names and how many names hold each (the label index's token
+    table, or the same rows held by an endpoint: :class:`kg.name_keys.NameKeys`)."""
+
+    def token_df(self, tokens: Iterable[str]) -> dict[str, int]: ...
+
+    def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
+                           ) -> list[tuple[str, int]]: ...
+
+
+def similar_token_reads(token: str) -> tuple[dict[str, float], str | None]:
+    """What :func:`similar_tokens_of` reads of the vocabulary for ``token``: the dictionary
+    forms it looks up, with their similarity, and the prefix whose words it compares
+    (``({}, None)`` for a word it leaves alone)."""
     if len(token) < 4 or is_cjk(token) or token.isdigit():
-        return []
-    scored: dict[str, float] = {}
+        return {}, None
     # inflection: the vocabulary holds a stem of the token ("berlins" -> "berlin"), or the
     # stem with another ending ("cities" -> "city", "германии" -> "германия")
     shortest = max(3 if len(token) >= 6 else 4, len(token) - 4)
@@ -508,11 +520,19 @@ def _similar_tokens(index: LabelIndex, token: str, limit: int) -> list[tuple[str
         for ending in _ENDINGS:
             variants.setdefault(stem + ending, 0.97 - 0.06 * (len(token) - k) - 0.02 * len(ending))
     variants.pop(token, None)
+    return variants, token[:max(3, min(len(token) - 2, 5))]
+
+
+def similar_tokens_of(index: Vocabulary, token: str, limit: int) -> list[tuple[str, float]]:
+    """Vocabulary words close to ``token`` (:meth:`LabelIndex.similar_tokens`)."""
+    variants, prefix = similar_token_reads(token)
+    if prefix is None:
+        return []
+    scored: dict[str, float] = {}
     for cand, _df in index.token_df(variants).items():
         scored[cand] = max(scored.get(cand, 0.0), variants[cand])
     # shared stem, different ending ("москвы" -> "москва"), and typos ("einstien" -> "einstein")
-    prefix_len = max(3, min(len(token) - 2, 5))
-    for cand, _df in index.tokens_with_prefix(token[:prefix_len], limit=4000):
+    for cand, _df in index.tokens_with_prefix(prefix, limit=4000):
         if cand == token or abs(len(cand) - len(token)) > 3:
             continue
         common = _common_prefix(cand, token)

@@ -1,17 +1,18 @@
-"""The union KG served by a real ``oxigraph serve-read-only`` (127.0.0.1) answers a dev
-sample exactly as the embedded store does, item by item (slow: it reads the union KG's
-property labels and class statistics over HTTP).
+"""The union KG served by a real ``oxigraph serve-read-only`` (127.0.0.1), with its name
+keys (:mod:`kg.name_keys`, as ``kgqa kg-serve`` serves it), answers a dev sample exactly as
+the embedded store does, item by item (slow: it reads the union KG's property labels and
+class statistics over HTTP).
 
-Exact-name lookups through ``VALUES`` reach what the label index reaches by name: names as
-typed (punctuation kept), their case forms, dictionary forms, CLDR names (given, as the
-index does, to the most popular country, language or currency alone), in every chat
-language of the span's script.  Three kinds of the label index's links have no bounded
-portable-SPARQL equivalent: by sound across scripts (« Потомак » for "Potomac", an
-entity with no Russian name: its key is a consonant skeleton, which no finite set of
-spellings inverts), by a person's surname alone (the index keeps the last word of every
-person's name; an endpoint would have to scan every label), and vocabulary-fuzzy words
-(« county » for "country": a scan of every name's words).  An item may differ only where
-the embedded linker links an entity by one of those that the endpoint's does not link."""
+The same server read without its name keys (portable SPARQL only, as any endpoint that
+does not hold them) reaches what the label index reaches by name: names as typed
+(punctuation kept), their case forms, dictionary forms, CLDR names (given, as the index
+does, to the most popular country, language or currency alone), in every chat language of
+the span's script.  Three kinds of the label index's links need its keys: by sound across
+scripts (« Потомак » for "Potomac", an entity with no Russian name: its key is a consonant
+skeleton, which no finite set of spellings inverts), by a person's surname alone (the
+index keeps the last word of every person's name), and vocabulary-fuzzy words (« county »
+for "country").  Read that way an item may differ only where the embedded linker links an
+entity by one of those that the endpoint's does not link."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from evaluation.formats import load_datasets
 from evaluation.harness import select_items
 from kg.build import build_kg
 from kg.client import EmbeddedKG, RemoteKG
+from kg.name_keys import served_store
 from kg.store import open_store
 from qa.pipeline import Pipeline
 from service.kgserve import query_url, start_oxigraph
@@ -50,6 +52,17 @@ def _bench(source: Path) -> Path:
     pytest.skip("the dev benchmark files are not available")
 
 
+def _remote(source: Path, url: str, *, name_keys: bool) -> Pipeline:
+    settings = load_settings(os.environ, kg_source=source.parent / "no-such-kg.nt.gz", kg_endpoint=url,
+                             kg_name_keys=name_keys, validator=False, kg_budget_s=120.0, timeout_s=60.0)
+    kg = RemoteKG(url, timeout_s=60)
+    return Pipeline(LocalBackend.from_settings(settings, kg), kg, kg_budget_s=120.0)
+
+
+def _shown(turn) -> tuple:
+    return turn.status, sorted(x.id or x.label for x in turn.answers)
+
+
 @pytest.mark.slow
 def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_store():
     source = _source()
@@ -61,31 +74,32 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
                          limit=PER_DATASET)
     assert len(items) >= 20
     port = free_port()
-    server = start_oxigraph(paths.store, "127.0.0.1", port, ready_timeout_s=120)
+    server = start_oxigraph(served_store(paths), "127.0.0.1", port, ready_timeout_s=120)
     try:
         url = query_url("127.0.0.1", port)
-        remote_settings = load_settings(os.environ, kg_source=source.parent / "no-such-kg.nt.gz", kg_endpoint=url,
-                                        validator=False, kg_budget_s=120.0, timeout_s=60.0)
-        remote_kg = RemoteKG(url, timeout_s=60)
-        remote = Pipeline(LocalBackend.from_settings(remote_settings, remote_kg), remote_kg, kg_budget_s=120.0)
-        answered, same, differing = 0, 0, []
+        keyed, portable = (_remote(source, url, name_keys=k) for k in (True, False))
+        answered, differing_keyed, same, differing = 0, [], 0, []
         for item in items:
-            a, b = remote.answer(item.text, item.lang), embedded.answer(item.text, item.lang)
-            assert a.status != "service_error", (item.id, item.text, a.error)
-            if (a.status, sorted(x.id or x.label for x in a.answers)) == (b.status,
-                                                                         sorted(x.id or x.label for x in b.answers)):
+            expected = embedded.answer(item.text, item.lang)
+            a, b = keyed.answer(item.text, item.lang), portable.answer(item.text, item.lang)
+            assert a.status != "service_error" and b.status != "service_error", (item.id, item.text, a.error, b.error)
+            answered += expected.answered
+            if _shown(a) != _shown(expected):
+                differing_keyed.append((item.id, item.text, _shown(a), _shown(expected)))
+            if _shown(b) == _shown(expected):
                 same += 1
-                answered += b.answered
                 continue
-            theirs = {m.qid for m in remote.backend.linker.link(item.text, item.lang)}
+            theirs = {m.qid for m in portable.backend.linker.link(item.text, item.lang)}
             index_only = sorted({(m.qid, m.kind) for m in embedded.backend.linker.link(item.text, item.lang)
                                  if m.qid not in theirs and m.kind in INDEX_ONLY_KINDS})
-            assert index_only, (item.id, item.text, a.sparql, b.sparql)  # linked alike: answered alike
+            assert index_only, (item.id, item.text, b.sparql, expected.sparql)  # linked alike: answered alike
             differing.append((item.id, item.lang, item.text, index_only[:3]))
-        print(f"{same}/{len(items)} items answered alike ({answered} answered); the others were linked by sound, "
-              f"surname or a fuzzy word only the label index has: {differing}")
-        assert same >= len(items) - 7  # 71 of 78 on 2026-11-27 (66 before; docs/wikidata.md says which and why)
-        assert answered >= same // 5  # the comparison covered real answers, not only abstentions
+        print(f"with name keys: {len(items) - len(differing_keyed)}/{len(items)} items answered alike "
+              f"({answered} answered); without: {same}/{len(items)}, the others linked by sound, surname or a "
+              f"fuzzy word only the label index has: {differing}")
+        assert differing_keyed == []  # with the name keys: every item as the embedded store answers it
+        assert same >= len(items) - 7  # without: 71 of 78 on 2026-11-27 (66 before; docs/wikidata.md)
+        assert answered >= len(items) // 5  # the comparison covered real answers, not only abstentions
     finally:
         server.kill()
         server.wait()

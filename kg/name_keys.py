@@ -1,0 +1,345 @@
+"""The label index's name keys as RDF, for an own endpoint to hold beside its KG.
+
+The label index links a name by more than its exact spelling: its normalized and folded
+keys, a person's surname alone, a sound-alike key across scripts (« Потомак » for
+"Potomac"), and close vocabulary words (« county » for "country").  Those keys are made
+from every name of the KG, so an endpoint cannot make them per question without reading
+every label (a scan).  An own endpoint can hold them instead, as Wikidata holds its
+search index beside WDQS: :func:`write_name_keys` writes them as N-Quads in one named
+graph (:data:`GRAPH`), to load beside the KG (``oxigraph load``, QLever's index builder,
+Virtuoso's bulk loader), and :class:`kg.endpoint.EndpointIndex` reads them with exact
+lookups through ``VALUES`` when the graph is there.  Normal queries read the default graph
+and never see them.
+
+One triple per index row.  Its subject is an IRI that carries the row (entity, kind bits,
+languages, popularity, Latin form), its object the key looked up::
+
+    <urn:kgqa:n:64:1:de,en>                  <urn:kgqa:key>    "berlin" .  # name key of Q64
+    <urn:kgqa:p:179444:17:532:potomacriver>  <urn:kgqa:sound>  "btmkrbr" . # sound-alike key
+    <urn:kgqa:t:12:berlin>                   <urn:kgqa:token>  "berlin" .  # word, in 12 names
+    <urn:kgqa:t:12:berlin>                   <urn:kgqa:prefix> "ber" .     # its 3-5 letter starts
+
+:func:`served_store` makes a copy of a built store with the graph loaded
+(``kgqa kg-serve`` serves it).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import quote, unquote
+
+import pyoxigraph
+
+from core.errors import KGSourceError
+from kg.labels import DB_NAME, NameHit, similar_token_reads, similar_tokens_of
+from kg.store import KGPaths
+
+if TYPE_CHECKING:
+    from kg.client import QueryResult
+
+GRAPH = "urn:kgqa:names"
+KEY = "urn:kgqa:key"
+SOUND = "urn:kgqa:sound"
+TOKEN = "urn:kgqa:token"
+PREFIX = "urn:kgqa:prefix"
+PREFIX_LENGTHS = (3, 4, 5)
+"""The starts of a word kept as prefix keys; a longer prefix is looked up by its first
+five letters and the rest compared on the client."""
+SERVED = "served"  # the directory, beside a built store, of its copy with the keys loaded
+
+
+@dataclass(frozen=True)
+class NameRow:
+    """A name key's entity (``Q…``), its kind bits and the languages of its names."""
+
+    qid: str
+    kind: int
+    langs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SoundRow:
+    """A sound-alike key's entity, kind bits, popularity (degree) and the name's Latin form."""
+
+    qid: str
+    kind: int
+    degree: int
+    latin: str
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """A vocabulary word and how many names hold it."""
+
+    token: str
+    df: int
+
+
+# --------------------------------------------------------------------------- row IRIs
+
+
+def name_iri(ent: int, kind: int, langs: str) -> str:
+    return f"urn:kgqa:n:{ent}:{kind}:{quote(langs, safe=',-')}"
+
+
+def sound_iri(ent: int, kind: int, degree: int, latin: str) -> str:
+    return f"urn:kgqa:p:{ent}:{kind}:{degree}:{quote(latin, safe='')}"
+
+
+def token_iri(token: str, df: int) -> str:
+    return f"urn:kgqa:t:{df}:{quote(token, safe='')}"
+
+
+def parse_name(iri: str) -> NameRow | None:
+    """The row an ``urn:kgqa:n:`` IRI carries (``None`` for anything else)."""
+    parts = iri.split(":")
+    if len(parts) != 6 or parts[:3] != ["urn", "kgqa", "n"] or not (parts[3].isdigit() and parts[4].isdigit()):
+        return None
+    langs = unquote(parts[5])
+    return NameRow(f"Q{parts[3]}", int(parts[4]), tuple(langs.split(",")) if langs else ())
+
+
+def parse_sound(iri: str) -> SoundRow | None:
+    """The row an ``urn:kgqa:p:`` IRI carries (``None`` for anything else)."""
+    parts = iri.split(":")
+    if len(parts) != 7 or parts[:3] != ["urn", "kgqa", "p"] or not all(p.isdigit() for p in parts[3:6]):
+        return None
+    return SoundRow(f"Q{parts[3]}", int(parts[4]), int(parts[5]), unquote(parts[6]))
+
+
+def parse_token(iri: str) -> TokenRow | None:
+    """The row an ``urn:kgqa:t:`` IRI carries (``None`` for anything else)."""
+    parts = iri.split(":", 4)
+    if len(parts) != 5 or parts[:3] != ["urn", "kgqa", "t"] or not parts[3].isdigit():
+        return None
+    return TokenRow(unquote(parts[4]), int(parts[3]))
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _nt_string(text: str) -> str:
+    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return f'"{out}"'
+
+
+def _quad(subject: str, predicate: str, key: str) -> str:
+    return f"<{subject}> <{predicate}> {_nt_string(key)} <{GRAPH}> .\n"
+
+
+def name_key_quads(index_db: Path) -> Iterator[str]:
+    """The N-Quads lines of a label index's name keys, sound-alike keys and vocabulary."""
+    conn = sqlite3.connect(f"file:{index_db}?mode=ro", uri=True)
+    try:
+        for key, ent, kind, langs in conn.execute("SELECT key, ent, kind, langs FROM name"):
+            yield _quad(name_iri(ent, kind, langs), KEY, key)
+        for key, ent, kind, latin, degree in conn.execute(
+                "SELECT p.key, p.ent, p.kind, p.latin, COALESCE(e.degree, 0) FROM phon p "
+                "LEFT JOIN entity e ON e.ent = p.ent"):
+            yield _quad(sound_iri(ent, kind, degree, latin), SOUND, key)
+        for tok, df in conn.execute("SELECT tok, df FROM token"):
+            subject = token_iri(tok, df)
+            yield _quad(subject, TOKEN, tok)
+            for n in PREFIX_LENGTHS:
+                if len(tok) >= n:
+                    yield _quad(subject, PREFIX, tok[:n])
+    finally:
+        conn.close()
+
+
+def write_name_keys(labels_dir: Path, out: Path) -> int:
+    """Write the name keys of the label index in ``labels_dir`` to ``out`` (N-Quads,
+    gzipped when it ends in ``.gz``); returns the number of quads."""
+    db = labels_dir / DB_NAME
+    if not db.is_file():
+        raise KGSourceError(db, "label index is not built; run `kgqa build-kg`")
+    n = 0
+    opener = gzip.open if out.name.endswith(".gz") else open
+    with opener(out, "wt", encoding="utf-8") as fh:  # type: ignore[operator]
+        for line in name_key_quads(db):
+            fh.write(line)
+            n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Cache(Protocol):
+    """A cache of what the endpoint told (:class:`kg.endpoint.TTLCache`)."""
+
+    def get_many(self, keys: Iterable[Hashable]) -> tuple[dict[Any, Any], list[Any]]: ...
+
+    def put_many(self, values: Mapping[Any, Any]) -> None: ...
+
+
+Queries = Callable[[Sequence[str]], list["QueryResult"]]
+"""Runs SPARQL queries (concurrently) and returns their results in order."""
+
+CHUNK = 4000  # keys per request
+NO_TOKEN = -1  # a word no name holds (cached as such)
+
+
+def _values(keys: Iterable[str]) -> str:
+    return " ".join(_sparql_literal(k) for k in keys)
+
+
+def _sparql_literal(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def keys_query(predicate: str, keys: Sequence[str]) -> str:
+    """The rows holding any of ``keys`` under ``predicate`` in the name-key graph."""
+    return (f"SELECT ?r ?k WHERE {{ GRAPH <{GRAPH}> {{ VALUES ?k {{ {_values(keys)} }} "
+            f"?r <{predicate}> ?k }} }}")
+
+
+HAS_KEYS = f"ASK {{ GRAPH <{GRAPH}> {{ ?r <{KEY}> ?k }} }}"
+"""Whether an endpoint holds the name-key graph."""
+
+
+class NameKeys:
+    """The label index's reads (names, sound-alikes, vocabulary) answered from the name-key
+    graph an endpoint holds, with the label index's semantics row for row; what the
+    endpoint told is cached (``cache``, keyed by read and key)."""
+
+    def __init__(self, queries: Queries, cache: Cache) -> None:
+        self._queries = queries
+        self._cache = cache
+
+    def _rows(self, tag: str, predicate: str, keys: Iterable[str]) -> dict[str, list[str]]:
+        """Every key's row IRIs (cached per key; the missing ones in one batch of requests)."""
+        wanted = sorted(set(keys))
+        found, missing = self._cache.get_many((tag, k) for k in wanted)
+        out = {k: found[(tag, k)] for k in wanted if (tag, k) in found}
+        if missing:
+            todo = [k for _t, k in missing]
+            fresh: dict[str, list[str]] = {k: [] for k in todo}
+            queries = [keys_query(predicate, todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+            for result in self._queries(queries):
+                for row in result.rows:
+                    r, k = row.get("r"), row.get("k")
+                    if r is not None and k is not None and k.value in fresh:
+                        fresh[k.value].append(r.value)
+            self._cache.put_many({(tag, k): rows for k, rows in fresh.items()})
+            out.update(fresh)
+        return out
+
+    def lookup(self, keys: Iterable[str]) -> dict[str, list[NameHit]]:
+        """:meth:`kg.labels.LabelIndex.lookup`: the entities of each name key (keys with hits)."""
+        out: dict[str, list[NameHit]] = {}
+        for key, iris in self._rows("n", KEY, (k for k in keys if k)).items():
+            rows = sorted((row for iri in iris if (row := parse_name(iri))), key=lambda r: int(r.qid[1:]))
+            if rows:
+                out[key] = [NameHit(r.qid, r.kind, r.langs) for r in rows]
+        return out
+
+    def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
+        """:meth:`kg.labels.LabelIndex.lookup_phonetic`: the names sounding like each key,
+        those of the best connected entities first."""
+        out = {}
+        for key, iris in self._rows("s", SOUND, (k for k in keys if k)).items():
+            rows = sorted((row for iri in iris if (row := parse_sound(iri))),
+                          key=lambda r: (-r.degree, int(r.qid[1:]), r.kind, r.latin))
+            if rows:
+                out[key] = [(NameHit(r.qid, r.kind, ()), r.latin) for r in rows[:per_key]]
+        return out
+
+    def token_df(self, tokens: Iterable[str]) -> dict[str, int]:
+        """:meth:`kg.labels.LabelIndex.token_df`: how many names hold each word (absent ones left out)."""
+        out = {}
+        for tok, iris in self._rows("t", TOKEN, tokens).items():
+            rows = [row for iri in iris if (row := parse_token(iri)) and row.token == tok]
+            if rows:
+                out[tok] = rows[0].df
+        return out
+
+    def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
+                           ) -> list[tuple[str, int]]:
+        """:meth:`kg.labels.LabelIndex.tokens_with_prefix` for a prefix of three letters or
+        more (the graph keys words by their first 3-5 letters; shorter ones find none)."""
+        if len(prefix) < PREFIX_LENGTHS[0]:
+            return []
+        key = prefix[:PREFIX_LENGTHS[-1]]
+        rows = (row for iri in self._rows("p", PREFIX, [key]).get(key, ()) if (row := parse_token(iri)))
+        longest = max_len if max_len is not None else 10_000
+        found = sorted((r.token, r.df) for r in rows if r.token.startswith(prefix) and len(r.token) <= longest)
+        return found[:limit]
+
+    def prefetch_similar(self, tokens: Iterable[str]) -> None:
+        """Read, in one batch of requests, all that :meth:`similar_tokens` will read for ``tokens``."""
+        words: set[str] = set()
+        prefixes: set[str] = set()
+        for token in tokens:
+            variants, prefix = similar_token_reads(token)
+            words.update(variants)
+            if prefix is not None and len(prefix) >= PREFIX_LENGTHS[0]:
+                prefixes.add(prefix[:PREFIX_LENGTHS[-1]])
+        jobs = [("t", TOKEN, sorted(words)), ("p", PREFIX, sorted(prefixes))]
+        batches = []  # (tag, keys of one request, its query)
+        for tag, predicate, keys in jobs:
+            todo = [k for _t, k in self._cache.get_many((tag, k) for k in keys)[1]]
+            batches += [(tag, todo[i:i + CHUNK], keys_query(predicate, todo[i:i + CHUNK]))
+                        for i in range(0, len(todo), CHUNK)]
+        if not batches:
+            return
+        fresh: dict[tuple[str, str], list[str]] = {(tag, k): [] for tag, keys, _q in batches for k in keys}
+        for (tag, _keys, _q), result in zip(batches, self._queries([q for _t, _k, q in batches]), strict=True):
+            for row in result.rows:
+                r, k = row.get("r"), row.get("k")
+                if r is not None and k is not None and (tag, k.value) in fresh:
+                    fresh[(tag, k.value)].append(r.value)
+        self._cache.put_many(fresh)
+
+    def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
+        """:meth:`kg.labels.LabelIndex.similar_tokens` (one batch of requests, then cached)."""
+        self.prefetch_similar([token])
+        return similar_tokens_of(self, token, limit)
+
+
+# --------------------------------------------------------------------------- serving
+
+
+def served_store(paths: KGPaths) -> Path:
+    """The store ``kgqa kg-serve`` serves: a copy of the built store with its name keys
+    loaded, built once beside it (``<root>/served``; about 35 s and 0.7 GB for the union
+    KG).  The label index must be built.  Raises :class:`KGSourceError` naming what failed."""
+    target = paths.root / SERVED
+    if target.is_dir():
+        return target
+    db = paths.labels / DB_NAME
+    if not db.is_file():
+        raise KGSourceError(db, "label index is not built; run `kgqa build-kg`")
+    work = Path(tempfile.mkdtemp(prefix=f".{SERVED}-", dir=paths.root))
+    try:
+        shutil.copytree(paths.store, work / "store", ignore=shutil.ignore_patterns("LOCK"))
+        quads = work / "keys.nq"
+        write_name_keys(paths.labels, quads)
+        store = pyoxigraph.Store(str(work / "store"))
+        try:
+            store.bulk_load(path=str(quads), format=pyoxigraph.RdfFormat.N_QUADS)
+            store.flush()
+        except (SyntaxError, ValueError, OSError) as exc:
+            raise KGSourceError(quads, f"cannot load the name keys: {exc}") from exc
+        finally:
+            del store
+        quads.unlink()
+        try:
+            os.rename(work / "store", target)
+        except OSError:
+            if not target.is_dir():  # else another process finished first: its copy is the same
+                raise
+    except OSError as exc:
+        raise KGSourceError(target, f"cannot build the served store: {exc}") from exc
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
