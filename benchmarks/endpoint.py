@@ -19,6 +19,7 @@ Usage::
     .venv/bin/python benchmarks/endpoint.py                  # the tiny KG + server-only entities
     .venv/bin/python benchmarks/endpoint.py --union          # the union KG (../shared) + server-only
     .venv/bin/python benchmarks/endpoint.py --union --serve  # the same through `kgqa serve`
+    .venv/bin/python benchmarks/endpoint.py --union --serve --name-keys  # the server holds name keys
     .venv/bin/python benchmarks/endpoint.py --delay-ms 0 --no-faults
 
 Writes nothing outside a temporary directory.
@@ -46,6 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core.settings import Settings, load_settings  # noqa: E402
+from kg.labels import build_label_index  # noqa: E402
+from kg.name_keys import add_name_keys  # noqa: E402
 from kg.store import load_source  # noqa: E402
 from service.abuse import start_serve  # noqa: E402
 from service.factory import build_pipeline  # noqa: E402
@@ -166,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-s", type=float, default=8.0)
     ap.add_argument("--validator", action="store_true", help="with the validator (needs the base model)")
     ap.add_argument("--no-faults", action="store_true")
+    ap.add_argument("--name-keys", action="store_true",
+                    help="the server also holds the label index's name keys (as `kgqa kg-serve` serves a KG)")
     ap.add_argument("--serve", action="store_true",
                     help="through a real `kgqa serve` (over HTTP, /api/ask) instead of an in-process pipeline")
     args = ap.parse_args(argv)
@@ -181,8 +186,9 @@ def main(argv: list[str] | None = None) -> int:
             sources.insert(0, tiny)
         store_dir = root / "store"
         started = time.perf_counter()
-        _load(sources, store_dir)
-        print(f"server store built in {time.perf_counter() - started:.1f}s from {', '.join(s.name for s in sources)}")
+        keys = _load(sources, store_dir, root if args.name_keys else None)
+        print(f"server store built in {time.perf_counter() - started:.1f}s from {', '.join(s.name for s in sources)}"
+              + (f" with {keys} name-key quads" if args.name_keys else ""))
         port = free_port()
         server = start_oxigraph(store_dir, "127.0.0.1", port)
         proxy = Proxy(query_url("127.0.0.1", port), args.delay_ms / 1000)
@@ -269,13 +275,19 @@ def _fault(pipeline, proxy: Proxy, fault: str, server) -> None:
         proxy.upstream = original
 
 
-def _load(sources: list[Path], store_dir: Path) -> None:
-    """One store holding every source (what ``oxigraph load`` does, through the product's loader)."""
+def _load(sources: list[Path], store_dir: Path, keys_dir: Path | None) -> int:
+    """One store holding every source (what ``oxigraph load`` does, through the product's
+    loader), and, given ``keys_dir``, the name keys of its label index built there."""
     store = pyoxigraph.Store(str(store_dir))
     for source in sources:
         load_source(store, source)
     store.flush()
+    keys = 0
+    if keys_dir is not None:
+        build_label_index(store, keys_dir / "labels")
+        keys = add_name_keys(store, keys_dir / "labels", keys_dir)
     del store
+    return keys
 
 
 def _p95(values: list[float]) -> float:

@@ -456,6 +456,14 @@ class EndpointIndex:
                 slot[0] |= hit.kind
                 slot[1].update(hit.langs)
 
+    def prefetch(self, *, similar: Iterable[str] = (), prefixes: Iterable[str] = (), sounds: Iterable[str] = ()
+                 ) -> None:
+        """Read ahead, in one request, the name keys linking will read (an endpoint that holds
+        them); without them, nothing to read (close words are made on the client)."""
+        keyed = self.name_keys()
+        if keyed is not None:
+            keyed.prefetch(similar=similar, prefixes=prefixes, sounds=sounds)
+
     def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
         """Sound-alike names: from the name keys an endpoint holds, else none (they need an
         index of sound keys)."""

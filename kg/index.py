@@ -34,6 +34,14 @@ class KGIndex(Protocol):
         ignores them.  Only keys with hits are returned."""
         ...
 
+    def prefetch(self, *, similar: Iterable[str] = (), prefixes: Iterable[str] = (), sounds: Iterable[str] = ()
+                 ) -> None:
+        """A hint before a question is linked: the words whose close words
+        (:meth:`similar_tokens`), the prefixes whose words (:meth:`tokens_with_prefix`) and
+        the sound keys (:meth:`lookup_phonetic`) the linker is about to read.  An index read
+        over a network reads them in one request; a local one reads nothing ahead."""
+        ...
+
     def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
         """Entities whose name sounds like each phonetic key, with the name's Latin form."""
         ...

@@ -397,6 +397,11 @@ class LabelIndex:
                 out[key].append(NameHit(f"Q{ent}", kind, tuple(langs.split(",")) if langs else ()))
         return dict(out)
 
+    def prefetch(self, *, similar: Iterable[str] = (), prefixes: Iterable[str] = (), sounds: Iterable[str] = ()
+                 ) -> None:
+        """Nothing to read ahead: SQLite answers each read in microseconds."""
+        del similar, prefixes, sounds
+
     def lookup_phonetic(self, keys: Iterable[str], *, per_key: int = 100) -> dict[str, list[tuple[NameHit, str]]]:
         """Entities whose name sounds like each phonetic key (:func:`phonetic_key`), each with
         the :func:`latin_form` of that name: ``{key: [(hit, Latin form), …]}``, at most

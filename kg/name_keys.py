@@ -189,18 +189,14 @@ CHUNK = 4000  # keys per request
 NO_TOKEN = -1  # a word no name holds (cached as such)
 
 
-def _values(keys: Iterable[str]) -> str:
-    return " ".join(_sparql_literal(k) for k in keys)
-
-
 def _sparql_literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def keys_query(predicate: str, keys: Sequence[str]) -> str:
-    """The rows holding any of ``keys`` under ``predicate`` in the name-key graph."""
-    return (f"SELECT ?r ?k WHERE {{ GRAPH <{GRAPH}> {{ VALUES ?k {{ {_values(keys)} }} "
-            f"?r <{predicate}> ?k }} }}")
+def keys_query(wanted: Sequence[tuple[str, str]]) -> str:
+    """The rows holding each ``(predicate, key)`` in the name-key graph: one request."""
+    values = " ".join(f"(<{predicate}> {_sparql_literal(key)})" for predicate, key in wanted)
+    return f"SELECT ?r ?p ?k WHERE {{ GRAPH <{GRAPH}> {{ VALUES (?p ?k) {{ {values} }} ?r ?p ?k }} }}"
 
 
 HAS_KEYS = f"ASK {{ GRAPH <{GRAPH}> {{ ?r <{KEY}> ?k }} }}"
@@ -210,34 +206,54 @@ HAS_KEYS = f"ASK {{ GRAPH <{GRAPH}> {{ ?r <{KEY}> ?k }} }}"
 class NameKeys:
     """The label index's reads (names, sound-alikes, vocabulary) answered from the name-key
     graph an endpoint holds, with the label index's semantics row for row; what the
-    endpoint told is cached (``cache``, keyed by read and key)."""
+    endpoint told is cached (``cache``, per predicate and key)."""
 
     def __init__(self, queries: Queries, cache: Cache) -> None:
         self._queries = queries
         self._cache = cache
 
-    def _rows(self, tag: str, predicate: str, keys: Iterable[str]) -> dict[str, list[str]]:
-        """Every key's row IRIs (cached per key; the missing ones in one batch of requests)."""
-        wanted = sorted(set(keys))
-        found, missing = self._cache.get_many((tag, k) for k in wanted)
-        out = {k: found[(tag, k)] for k in wanted if (tag, k) in found}
+    def _read(self, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+        """The row IRIs of every ``(predicate, key)``: cached ones from the cache, the others
+        in one request per :data:`CHUNK` keys (concurrently)."""
+        found, missing = self._cache.get_many(sorted(set(wanted)))
         if missing:
-            todo = [k for _t, k in missing]
-            fresh: dict[str, list[str]] = {k: [] for k in todo}
-            queries = [keys_query(predicate, todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+            fresh: dict[tuple[str, str], list[str]] = {pk: [] for pk in missing}
+            queries = [keys_query(missing[i:i + CHUNK]) for i in range(0, len(missing), CHUNK)]
             for result in self._queries(queries):
                 for row in result.rows:
-                    r, k = row.get("r"), row.get("k")
-                    if r is not None and k is not None and k.value in fresh:
-                        fresh[k.value].append(r.value)
-            self._cache.put_many({(tag, k): rows for k, rows in fresh.items()})
-            out.update(fresh)
-        return out
+                    r, p, k = row.get("r"), row.get("p"), row.get("k")
+                    if r is not None and p is not None and k is not None and (p.value, k.value) in fresh:
+                        fresh[(p.value, k.value)].append(r.value)
+            self._cache.put_many(fresh)
+            found.update(fresh)
+            # a word found by its prefix is a word known: its own row is the same IRI
+            words = {(TOKEN, row.token): [iri] for (p, _k), iris in fresh.items() if p == PREFIX
+                     for iri in iris if (row := parse_token(iri))}
+            self._cache.put_many({pk: iris for pk, iris in words.items() if pk not in found})
+        return found
+
+    def _rows(self, predicate: str, keys: Iterable[str]) -> dict[str, list[str]]:
+        return {k: iris for (_p, k), iris in self._read((predicate, k) for k in keys).items()}
+
+    def prefetch(self, *, similar: Iterable[str] = (), prefixes: Iterable[str] = (), sounds: Iterable[str] = ()
+                 ) -> None:
+        """Read, in one request, what :meth:`similar_tokens` of ``similar``,
+        :meth:`tokens_with_prefix` of ``prefixes`` and :meth:`lookup_phonetic` of ``sounds``
+        will read."""
+        wanted = [(SOUND, k) for k in sounds if k]
+        for token in similar:
+            variants, prefix = similar_token_reads(token)
+            wanted += [(TOKEN, v) for v in variants]
+            if prefix is not None:
+                wanted.append((PREFIX, prefix[:PREFIX_LENGTHS[-1]]))
+        wanted += [(PREFIX, p[:PREFIX_LENGTHS[-1]]) for p in prefixes if len(p) >= PREFIX_LENGTHS[0]]
+        if wanted:
+            self._read(wanted)
 
     def lookup(self, keys: Iterable[str]) -> dict[str, list[NameHit]]:
         """:meth:`kg.labels.LabelIndex.lookup`: the entities of each name key (keys with hits)."""
         out: dict[str, list[NameHit]] = {}
-        for key, iris in self._rows("n", KEY, (k for k in keys if k)).items():
+        for key, iris in self._rows(KEY, (k for k in keys if k)).items():
             rows = sorted((row for iri in iris if (row := parse_name(iri))), key=lambda r: int(r.qid[1:]))
             if rows:
                 out[key] = [NameHit(r.qid, r.kind, r.langs) for r in rows]
@@ -247,7 +263,7 @@ class NameKeys:
         """:meth:`kg.labels.LabelIndex.lookup_phonetic`: the names sounding like each key,
         those of the best connected entities first."""
         out = {}
-        for key, iris in self._rows("s", SOUND, (k for k in keys if k)).items():
+        for key, iris in self._rows(SOUND, (k for k in keys if k)).items():
             rows = sorted((row for iri in iris if (row := parse_sound(iri))),
                           key=lambda r: (-r.degree, int(r.qid[1:]), r.kind, r.latin))
             if rows:
@@ -257,7 +273,7 @@ class NameKeys:
     def token_df(self, tokens: Iterable[str]) -> dict[str, int]:
         """:meth:`kg.labels.LabelIndex.token_df`: how many names hold each word (absent ones left out)."""
         out = {}
-        for tok, iris in self._rows("t", TOKEN, tokens).items():
+        for tok, iris in self._rows(TOKEN, tokens).items():
             rows = [row for iri in iris if (row := parse_token(iri)) and row.token == tok]
             if rows:
                 out[tok] = rows[0].df
@@ -270,39 +286,14 @@ class NameKeys:
         if len(prefix) < PREFIX_LENGTHS[0]:
             return []
         key = prefix[:PREFIX_LENGTHS[-1]]
-        rows = (row for iri in self._rows("p", PREFIX, [key]).get(key, ()) if (row := parse_token(iri)))
+        rows = (row for iri in self._rows(PREFIX, [key]).get(key, ()) if (row := parse_token(iri)))
         longest = max_len if max_len is not None else 10_000
         found = sorted((r.token, r.df) for r in rows if r.token.startswith(prefix) and len(r.token) <= longest)
         return found[:limit]
 
-    def prefetch_similar(self, tokens: Iterable[str]) -> None:
-        """Read, in one batch of requests, all that :meth:`similar_tokens` will read for ``tokens``."""
-        words: set[str] = set()
-        prefixes: set[str] = set()
-        for token in tokens:
-            variants, prefix = similar_token_reads(token)
-            words.update(variants)
-            if prefix is not None and len(prefix) >= PREFIX_LENGTHS[0]:
-                prefixes.add(prefix[:PREFIX_LENGTHS[-1]])
-        jobs = [("t", TOKEN, sorted(words)), ("p", PREFIX, sorted(prefixes))]
-        batches = []  # (tag, keys of one request, its query)
-        for tag, predicate, keys in jobs:
-            todo = [k for _t, k in self._cache.get_many((tag, k) for k in keys)[1]]
-            batches += [(tag, todo[i:i + CHUNK], keys_query(predicate, todo[i:i + CHUNK]))
-                        for i in range(0, len(todo), CHUNK)]
-        if not batches:
-            return
-        fresh: dict[tuple[str, str], list[str]] = {(tag, k): [] for tag, keys, _q in batches for k in keys}
-        for (tag, _keys, _q), result in zip(batches, self._queries([q for _t, _k, q in batches]), strict=True):
-            for row in result.rows:
-                r, k = row.get("r"), row.get("k")
-                if r is not None and k is not None and (tag, k.value) in fresh:
-                    fresh[(tag, k.value)].append(r.value)
-        self._cache.put_many(fresh)
-
     def similar_tokens(self, token: str, *, limit: int = 4) -> list[tuple[str, float]]:
         """:meth:`kg.labels.LabelIndex.similar_tokens` (one batch of requests, then cached)."""
-        self.prefetch_similar([token])
+        self.prefetch(similar=[token])
         return similar_tokens_of(self, token, limit)
 
 
@@ -322,17 +313,11 @@ def served_store(paths: KGPaths) -> Path:
     work = Path(tempfile.mkdtemp(prefix=f".{SERVED}-", dir=paths.root))
     try:
         shutil.copytree(paths.store, work / "store", ignore=shutil.ignore_patterns("LOCK"))
-        quads = work / "keys.nq"
-        write_name_keys(paths.labels, quads)
         store = pyoxigraph.Store(str(work / "store"))
         try:
-            store.bulk_load(path=str(quads), format=pyoxigraph.RdfFormat.N_QUADS)
-            store.flush()
-        except (SyntaxError, ValueError, OSError) as exc:
-            raise KGSourceError(quads, f"cannot load the name keys: {exc}") from exc
+            add_name_keys(store, paths.labels, work)
         finally:
             del store
-        quads.unlink()
         try:
             os.rename(work / "store", target)
         except OSError:
@@ -343,3 +328,18 @@ def served_store(paths: KGPaths) -> Path:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def add_name_keys(store: pyoxigraph.Store, labels_dir: Path, work: Path) -> int:
+    """Load the name keys of the label index in ``labels_dir`` into ``store`` (through a
+    file in ``work``, removed after); returns the number of quads."""
+    quads = work / "name-keys.nq"
+    n = write_name_keys(labels_dir, quads)
+    try:
+        store.bulk_load(path=str(quads), format=pyoxigraph.RdfFormat.N_QUADS)
+        store.flush()
+    except (SyntaxError, ValueError, OSError) as exc:
+        raise KGSourceError(quads, f"cannot load the name keys: {exc}") from exc
+    finally:
+        quads.unlink(missing_ok=True)
+    return n

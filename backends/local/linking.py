@@ -123,6 +123,8 @@ class Linker:
         tokens = tokenize(question)
         if not tokens:
             return []
+        phonetic = self._phonetic_matches(question, tokens)
+        self._prefetch(tokens, lang, phonetic)
         matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
@@ -130,14 +132,19 @@ class Linker:
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
-        found += self._sound_alikes(question, tokens, ambiguity)
+        found += self._sound_alikes(phonetic, ambiguity)
         return self._score(tokens, found, ambiguity, limit)
 
-    def _sound_alikes(self, question: str, tokens: Sequence[str], ambiguity: dict[str, int]
+    def _prefetch(self, tokens: Sequence[str], lang: str, phonetic: Sequence[_Match]) -> None:
+        """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
+        words = [t for t in tokens if not is_stopword(t)]
+        prefixes = [p for t in words if (p := _inflection_prefix(t, lang))]
+        self.index.prefetch(similar=[fold(t) for t in words], prefixes=prefixes, sounds=[m.key for m in phonetic])
+
+    def _sound_alikes(self, phonetic: Sequence[_Match], ambiguity: dict[str, int]
                       ) -> list[tuple[_Match, NameHit, float]]:
         """Entities whose (Latin) names sound like a non-Latin span: ``(match, hit, similarity)``;
         a match's ambiguity counts its close sound-alikes."""
-        phonetic = self._phonetic_matches(question, tokens)
         if not phonetic:
             return []
         sounds = self.index.lookup_phonetic({m.key for m in phonetic})
@@ -214,7 +221,7 @@ class Linker:
         Elsewhere a stem also joins derived words ("perform", "performance"), so only the
         closest spellings are tried."""
         close = self.index.similar_tokens(fold(token), limit=FUZZY_ALTERNATIVES)
-        prefix = inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
+        prefix = _inflection_prefix(token, lang)
         if prefix is None:
             return close
         found = self.index.tokens_with_prefix(prefix, INFLECTION_POOL, max_len=len(token) + MAX_ENDING)
@@ -286,6 +293,11 @@ class Linker:
                 best[h.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
+
+
+def _inflection_prefix(token: str, lang: str) -> str | None:
+    """The start a word shares with its inflections, in a language whose names change by case."""
+    return inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
 
 
 def _written(question: str, tokens: Sequence[str], matches: Sequence[_Match]) -> dict[str, str]:
