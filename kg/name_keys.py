@@ -26,6 +26,7 @@ languages, popularity, Latin form), its object the key looked up::
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -40,7 +41,7 @@ from urllib.parse import quote, unquote
 import pyoxigraph
 
 from core.errors import KGSourceError
-from kg.labels import DB_NAME, NameHit, similar_token_reads, similar_tokens_of
+from kg.labels import DB_NAME, SCHEMA_VERSION, NameHit, similar_token_reads, similar_tokens_of
 from kg.store import KGPaths
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ PREFIX = "urn:kgqa:prefix"
 PREFIX_LENGTHS = (3, 4, 5)
 """The starts of a word kept as prefix keys; a longer prefix is looked up by its first
 five letters and the rest compared on the client."""
-SERVED = "served"  # the directory, beside a built store, of its copy with the keys loaded
+SERVED = "served"  # the directories, beside a built store, of its copy with the keys loaded
 
 
 @dataclass(frozen=True)
@@ -302,14 +303,17 @@ class NameKeys:
 
 def served_store(paths: KGPaths) -> Path:
     """The store ``kgqa kg-serve`` serves: a copy of the built store with its name keys
-    loaded, built once beside it (``<root>/served``; about 35 s and 0.7 GB for the union
-    KG).  The label index must be built.  Raises :class:`KGSourceError` naming what failed."""
-    target = paths.root / SERVED
-    if target.is_dir():
-        return target
+    loaded, built once per label index beside it (``<root>/served-<the index's identity>``;
+    about 50 s and 0.7 GB for the union KG).  The label index must be built.  Raises
+    :class:`KGSourceError` naming what failed."""
     db = paths.labels / DB_NAME
     if not db.is_file():
         raise KGSourceError(db, "label index is not built; run `kgqa build-kg`")
+    target = paths.root / f"{SERVED}-{_index_identity(db)}"  # a rebuilt label index gets a new copy
+    if target.is_dir():
+        return target
+    for stale in paths.root.glob(f"{SERVED}-*"):
+        shutil.rmtree(stale, ignore_errors=True)
     work = Path(tempfile.mkdtemp(prefix=f".{SERVED}-", dir=paths.root))
     try:
         shutil.copytree(paths.store, work / "store", ignore=shutil.ignore_patterns("LOCK"))
@@ -328,6 +332,11 @@ def served_store(paths: KGPaths) -> Path:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def _index_identity(db: Path) -> str:
+    st = db.stat()
+    return hashlib.sha256(f"{SCHEMA_VERSION}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
 
 
 def add_name_keys(store: pyoxigraph.Store, labels_dir: Path, work: Path) -> int:

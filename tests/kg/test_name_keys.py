@@ -164,3 +164,15 @@ def test_kgqa_kg_keys_writes_one_quad_per_index_row_and_prefix(built: KGPaths, t
     assert len({q.subject.value for q in quads if q.subject.value.startswith("urn:kgqa:t:")}) == int(
         local.meta()["tokens"])
     assert (built.labels / DB_NAME).is_file()
+
+
+def test_a_rebuilt_label_index_gets_a_fresh_served_copy(tmp_path: Path):
+    nt = tmp_path / "tiny.nt"
+    nt.write_text(tiny_kg.ntriples(), encoding="utf-8")
+    paths = build_kg(nt, tmp_path / "cache", progress=False)
+    first = served_store(paths)
+    assert served_store(paths) == first  # built once
+    db = paths.labels / DB_NAME
+    os.utime(db, ns=(db.stat().st_atime_ns, db.stat().st_mtime_ns + 1_000_000_000))  # as a rebuild leaves it
+    second = served_store(paths)
+    assert second != first and second.is_dir() and not first.exists()
