@@ -745,7 +745,7 @@ class LocalBackend:
     def _typed(self, q: _Question, ranked: Sequence[Generated]) -> list[Generated]:
         """Narrow the best 1-hop graphs by a class: one the question names, or the answers'
         most frequent class; directly (``P31``) or through subclasses (``P31/P279*``).
-        Over an endpoint the graphs' class counts, and then whether each class has
+        Over an endpoint the graphs' class counts, and then their answers through
         subclasses, are read in one request each."""
         graphs = [g for g in ranked if g.shape in ("fwd", "bwd") and 2 <= g.answers <= TYPE_MAX_ANSWERS][:TYPE_CHECKS]
         counted = self._batch_answer_classes(graphs) if self.batch_probes else {}
@@ -758,8 +758,11 @@ class LocalBackend:
             if top is not None and top[0] not in named and top[1] >= 0.3 * g.answers:
                 wanted.append(top[0])
             plans.append((g, counts, named, wanted))
-        if self.batch_probes:
-            self._batch_has_subclasses({c for _g, _c, _n, wanted in plans for c in wanted})
+        # over an endpoint, in one request: the answers through subclasses of every class not
+        # known to have none (one without counts its direct instances again), and which have
+        classes = {c for _g, _c, _n, wanted in plans for c in wanted}
+        sub_counts = self._batch_counts([typed_sub(g.triples, c) for g, _c, _n, wanted in plans for c in wanted
+                                         if self._subclass_cache.get(c, True)], classes) if self.batch_probes else {}
         out = []
         for g, counts, named, wanted in plans:
             for cls in wanted:
@@ -767,9 +770,10 @@ class LocalBackend:
                 direct = counts[cls]
                 if direct < g.answers:
                     out.append(self._typed_candidate(q, g, cls, mention, direct, typed(g.triples, cls), "+type"))
-                if self._has_subclasses(cls):
-                    triples = typed_sub(g.triples, cls)
-                    n = self._count(triples)
+                triples = typed_sub(g.triples, cls)
+                counted = sub_counts.get(where(triples))
+                if counted is not None or self._has_subclasses(cls):
+                    n = counted if counted is not None else self._count(triples)
                     if direct < n < g.answers:
                         out.append(self._typed_candidate(q, g, cls, mention, n, triples, "+subtype"))
         return out
@@ -794,27 +798,38 @@ class LocalBackend:
                 out[graphs[int(float(i.value))].sparql][cid] = int(float(n.value))
         return out
 
-    def _batch_has_subclasses(self, classes: Iterable[str]) -> None:
-        """:meth:`_has_subclasses` of every class not yet known, in one request."""
-        wanted = sorted(c for c in set(classes) if c not in self._subclass_cache)
-        if len(wanted) < 2:
-            return
-        values = " ".join(sparql_node(c) for c in wanted)
-        sparql = f"SELECT ?c WHERE {{ VALUES ?c {{ {values} }} FILTER EXISTS {{ ?s {short(prop_iri(P279))} ?c . }} }}"
-        timeouts = self._timeouts()
+    def _batch_counts(self, graphs: Sequence[Sequence[IdTriple]], classes: Iterable[str] = ()) -> dict[str, int]:
+        """:meth:`_count` of every graph, by its graph pattern, and :meth:`_has_subclasses`
+        of each of ``classes`` not yet known (cached), in one request (a UNION, one branch
+        per graph, one for the classes); a failed request gives none (each graph is then
+        asked alone)."""
+        bodies = sorted({where(triples) for triples in graphs})
+        unknown = sorted(c for c in set(classes) if c not in self._subclass_cache)
+        if not bodies:
+            return {}
+        branches = [f"{{ SELECT ?g (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {body} BIND({i} AS ?g) }} GROUP BY ?g }}"
+                    for i, body in enumerate(bodies)]
+        if unknown:
+            values = " ".join(sparql_node(c) for c in unknown)
+            branches.append(f"{{ VALUES ?c {{ {values} }} FILTER EXISTS {{ ?s {short(prop_iri(P279))} ?c . }} }}")
         try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=len(wanted)).rows
+            rows = self.kg.query(f"SELECT ?g ?n ?c WHERE {{ {' UNION '.join(branches)} }}", timeout_s=self.timeout_s,
+                                 max_rows=len(bodies) + len(unknown)).rows
         except KGUnavailable as exc:
             raise BackendUnavailable(f"the KG is unavailable: {exc}") from exc
         except (KGTimeout, KGQueryError):
-            return
-        if self._timeouts() > timeouts:
-            return
-        found = {local_id(row["c"].value) for row in rows if "c" in row}
-        if len(self._subclass_cache) > 4096:
-            self._subclass_cache.clear()
-        for c in wanted:
-            self._subclass_cache[c] = c in found
+            return {}
+        out = dict.fromkeys(bodies, 0)  # a graph with no answer has no group: 0, as its COUNT says
+        for row in rows:
+            i, n = row.get("g"), row.get("n")
+            if i is not None and n is not None and 0 <= int(float(i.value)) < len(bodies):
+                out[bodies[int(float(i.value))]] = int(float(n.value))
+        if unknown:
+            found = {local_id(row["c"].value) for row in rows if "c" in row}
+            if len(self._subclass_cache) > 4096:
+                self._subclass_cache.clear()
+            self._subclass_cache.update({c: c in found for c in unknown})
+        return out
 
     def _typed_candidate(self, q: _Question, g: Generated, cls: str, mention: Mention | None, n: int,
                          triples: list[IdTriple], suffix: str) -> Generated:

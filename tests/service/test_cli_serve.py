@@ -14,6 +14,7 @@ import pytest
 
 from core.settings import PROJECT_ROOT
 from kg.client import RemoteKG
+from kg.name_keys import HAS_KEYS
 from kg.store import build_store
 from service.kgserve import query_url, wait_ready
 from service.session_log import SessionLog
@@ -58,6 +59,7 @@ def test_kg_serve_and_serve_processes(tiny_nt: Path, tmp_path: Path):
     try:
         wait_ready(endpoint, 60, kg_proc)
         assert RemoteKG(endpoint).query("ASK { wd:Q64 wdt:P17 wd:Q183 }").boolean is True
+        assert RemoteKG(endpoint).query(HAS_KEYS).boolean is True  # served with its name keys
         reply = {"question": "q", "queries": [{"query": CAPITAL, "confidence": 0.9, "kb": "wikidata"}]}
         with ScriptedServer(lambda r: Reply.json(reply)) as upstream:
             api_port = free_port()  # chosen after the upstream bound its own port: they cannot coincide
