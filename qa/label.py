@@ -127,8 +127,20 @@ def names_for_ids(kg: KG, ids: Iterable[str], lang: str, *,
     """``{id: (name, its language)}`` for entity (``Q…``) and property (``P…``) ids.  A
     property's labels sit on ``wd:P…`` (Wikidata dumps) or ``wdt:P…`` (some extracts):
     both are read and merged."""
-    return _names({i: (entity_iri(i), *((prop_iri(i),) if i.startswith("P") else ())) for i in ids}, kg, lang,
-                  timeout_s)
+    return _names(_id_nodes(ids), kg, lang, timeout_s)
+
+
+def names_with_ids(kg: KG, iris: Iterable[str], ids: Iterable[str], lang: str, *, timeout_s: float | None = None
+                   ) -> tuple[dict[str, tuple[str | None, str | None]], dict[str, tuple[str | None, str | None]]]:
+    """:func:`fetch_names` of ``iris`` and :func:`names_for_ids` of ``ids``, in one read."""
+    by_iri = {iri: (iri,) for iri in iris if iri}
+    by_id = _id_nodes(ids)
+    found = _names({**by_iri, **by_id}, kg, lang, timeout_s)  # IRIs and ids never coincide ("http…", "Q…")
+    return ({k: v for k, v in found.items() if k in by_iri}, {k: v for k, v in found.items() if k in by_id})
+
+
+def _id_nodes(ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    return {i: (entity_iri(i), *((prop_iri(i),) if i.startswith("P") else ())) for i in ids}
 
 
 def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,

@@ -48,7 +48,7 @@ from qa.expect import AnswerTypes
 from qa.gate import Gate, Probability
 from qa.generate import Backend
 from qa.guard import Screened
-from qa.label import fetch_names, names_for_ids
+from qa.label import names_for_ids, names_with_ids
 from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer, readings_with_english
@@ -347,8 +347,11 @@ class Pipeline:
 
     def name(self, turn: Turn, ids: set[str]) -> None:
         """Name ``ids`` (what the first candidates are about: their entities and properties)
-        in the user's language, for the "what I understood" line and the explanation."""
-        turn.names = names_for_ids(self.kg, ids, turn.lang, timeout_s=self.query_timeout_s)
+        in the user's language, for the "what I understood" line and the explanation (those
+        the label stage named with the answers are not read again)."""
+        unnamed = set(ids) - turn.names.keys()
+        if unnamed:
+            turn.names.update(names_for_ids(self.kg, unnamed, turn.lang, timeout_s=self.query_timeout_s))
 
     def label(self, turn: Turn, result: QueryResult | ComparisonOutcome) -> None:
         """Name the answers in (or near) the user's language; a comparison answers with its
@@ -489,7 +492,11 @@ class Pipeline:
         turn.total_answers = len(terms)
         terms = terms[:MAX_ANSWERS]
         uris = [t.value for t in terms if t.kind == "uri"]
-        names = fetch_names(self.kg, uris, turn.lang, timeout_s=self.query_timeout_s) if uris else {}
+        names: dict[str, tuple[str | None, str | None]] = {}
+        if uris:  # with the ids the name stage would read next: one request
+            names, named = names_with_ids(self.kg, uris, _ids_to_name(turn), turn.lang,
+                                          timeout_s=self.query_timeout_s)
+            turn.names.update(named)
         items = []
         for t in terms:
             if t.kind == "uri":

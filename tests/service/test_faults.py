@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -113,7 +114,8 @@ def test_label_fault_after_the_answer_shows_ids_not_a_wrong_answer():
     binding = {"answer": {"type": "uri", "value": "http://www.wikidata.org/entity/Q64"}}
 
     def handler(req: Request) -> Reply:
-        if b"P36" in req.body:  # the answer query itself
+        query = parse_qs(req.body.decode()).get("query", [""])[0]
+        if "P36" in query and "rdf-schema#label" not in query:  # the answer query itself, not a names read
             return Reply.json({"head": {"vars": ["answer"]}, "results": {"bindings": [binding]}})
         return Reply(503, b"labels are down")
 
