@@ -1,8 +1,8 @@
 """Build and open the persistent embedded KG store (pyoxigraph).
 
-The store lives in ``<cache>/kg/<name>-<fingerprint>/store``; the fingerprint covers the
-source's resolved path, size and modification time, so the store is rebuilt only when
-the source changes.  A finished build writes ``meta.json`` last, so a crashed build is
+The store lives in ``<cache>/kg/<name>-<fingerprint>/store``; the fingerprint is a hash
+of the source's bytes, so the store is rebuilt only when the content changes (a copied,
+moved or touched file keeps its store).  A finished build writes ``meta.json`` last, so a crashed build is
 never mistaken for a finished one.
 """
 
@@ -16,6 +16,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import pyoxigraph
@@ -53,10 +54,24 @@ class KGPaths:
 
 
 def fingerprint(source: Path) -> str:
-    """A short hash of the source's identity (resolved path, size, mtime)."""
-    st = source.stat()
-    key = f"{source.resolve()}|{st.st_size}|{st.st_mtime_ns}"
-    return hashlib.sha256(key.encode()).hexdigest()[:12]
+    """A short hash of the source's content (about 40 ms for the 21 MB union KG), computed
+    once per process for each path, size and modification time.  Raises
+    :class:`KGSourceError` when the source cannot be read."""
+    try:
+        st = source.stat()
+        return _content_hash(str(source.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError as exc:
+        raise KGSourceError(source, f"cannot read: {exc.strerror or exc}") from exc
+
+
+@lru_cache(maxsize=64)
+def _content_hash(path: str, size: int, mtime_ns: int) -> str:
+    del mtime_ns  # part of the memo's key only: a rewritten file is hashed again
+    digest = hashlib.sha256(f"{size}|".encode())
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()[:12]
 
 
 def _rdf_format(source: Path) -> pyoxigraph.RdfFormat:

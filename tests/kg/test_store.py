@@ -49,6 +49,16 @@ def test_rebuilds_only_when_the_source_changes(tiny_nt: Path, tmp_path: Path):
     assert "universe" in LabelIndex.open(changed.labels).lookup(["universe"])
 
 
+def test_a_copied_or_touched_source_keeps_its_store(tiny_nt: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    first = build_kg(tiny_nt, cache, progress=False)
+    copy = tmp_path / "elsewhere" / "tiny.nt"
+    copy.parent.mkdir()
+    copy.write_bytes(tiny_nt.read_bytes())
+    os.utime(copy, ns=(copy.stat().st_atime_ns, copy.stat().st_mtime_ns + 5 * 10**9))
+    assert build_kg(copy, cache, progress=False).root == first.root  # same content: no rebuild
+
+
 def test_gzipped_source_builds(tiny_nt: Path, tmp_path: Path):
     gz = tmp_path / "tiny.nt.gz"
     gz.write_bytes(gzip.compress(tiny_nt.read_bytes()))
