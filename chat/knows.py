@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.errors import KGSourceError
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ def store_dir(settings: Settings) -> Path | None:
 
     try:
         paths = kg_paths(settings.kg_source, settings.cache_dir)
-    except OSError:
+    except (OSError, KGSourceError):  # no source (yet), or one that cannot be read
         return None
     return paths.store if paths.is_built() else None
 

@@ -14,7 +14,7 @@ from core.errors import KGSourceError
 from kg.build import build_kg
 from kg.client import EmbeddedKG
 from kg.labels import DB_NAME, LabelIndex
-from kg.store import build_store, kg_paths, open_store
+from kg.store import build_store, fingerprint, kg_paths, open_store
 from tests import tiny_kg
 
 
@@ -57,6 +57,13 @@ def test_a_copied_or_touched_source_keeps_its_store(tiny_nt: Path, tmp_path: Pat
     copy.write_bytes(tiny_nt.read_bytes())
     os.utime(copy, ns=(copy.stat().st_atime_ns, copy.stat().st_mtime_ns + 5 * 10**9))
     assert build_kg(copy, cache, progress=False).root == first.root  # same content: no rebuild
+
+
+def test_a_source_that_cannot_be_read_is_named_in_the_error(tmp_path: Path):
+    for source in (tmp_path / "missing.nt", tmp_path):
+        with pytest.raises(KGSourceError) as caught:
+            fingerprint(source)
+        assert caught.value.path == source
 
 
 def test_gzipped_source_builds(tiny_nt: Path, tmp_path: Path):
