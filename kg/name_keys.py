@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import os
 import shutil
 import sqlite3
@@ -42,6 +41,7 @@ import pyoxigraph
 
 from core.errors import KGSourceError
 from kg.labels import DB_NAME, SCHEMA_VERSION, NameHit, similar_token_reads, similar_tokens_of
+from kg.sparql import iri_ref, literal
 from kg.store import KGPaths
 
 if TYPE_CHECKING:
@@ -187,17 +187,13 @@ Queries = Callable[[Sequence[str]], list["QueryResult"]]
 """Runs SPARQL queries (concurrently) and returns their results in order."""
 
 CHUNK = 4000  # keys per request
-NO_TOKEN = -1  # a word no name holds (cached as such)
-
-
-def _sparql_literal(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
 
 
 def keys_query(wanted: Sequence[tuple[str, str]]) -> str:
-    """The rows holding each ``(predicate, key)`` in the name-key graph: one request."""
-    values = " ".join(f"(<{predicate}> {_sparql_literal(key)})" for predicate, key in wanted)
-    return f"SELECT ?r ?p ?k WHERE {{ GRAPH <{GRAPH}> {{ VALUES (?p ?k) {{ {values} }} ?r ?p ?k }} }}"
+    """The rows holding each ``(predicate, key)`` in the name-key graph: one request (the
+    keys are the question's words: escaped literals)."""
+    values = " ".join(f"({iri_ref(predicate)} {literal(key)})" for predicate, key in wanted)
+    return f"SELECT ?r ?p ?k WHERE {{ GRAPH {iri_ref(GRAPH)} {{ VALUES (?p ?k) {{ {values} }} ?r ?p ?k }} }}"
 
 
 HAS_KEYS = f"ASK {{ GRAPH <{GRAPH}> {{ ?r <{KEY}> ?k }} }}"

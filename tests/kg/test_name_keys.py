@@ -103,6 +103,8 @@ def test_an_endpoint_with_name_keys_reads_as_the_label_index(servers: tuple[str,
                 == (local.tokens_with_prefix(prefix, limit, max_len=max_len) if len(prefix) >= 3 else []))
     for token in ("einstien", "berlins", "вальдории", "cities", "germny"):
         assert remote.similar_tokens(token, limit=6) == local.similar_tokens(token, limit=6)
+    hostile = ['a"b', "c\\d", "e\nf", "} } DROP ALL", "g'h"]  # the question's words, as escaped literals
+    assert remote.lookup(hostile) == {} and remote.tokens_with_prefix('ab"c') == []
     sent = kg.requests
     remote.similar_tokens("einstien", limit=6)
     remote.lookup(keys)
