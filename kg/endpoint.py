@@ -199,7 +199,7 @@ def caches_for(url: str, *, max_items: int = 200_000, ttl_s: float = 6 * 3600.0)
         found = _CACHES.get(url)
         if found is None:
             found = _CACHES[url] = EndpointCaches(TTLCache(max_items, ttl_s), TTLCache(max_items, ttl_s),
-                                                  TTLCache(max_items, ttl_s))
+                                                  TTLCache(max_items, ttl_s), keyed=TTLCache(max_items, ttl_s))
         return found
 
 
