@@ -52,6 +52,15 @@ def _records(path: Path, split: str) -> None:
                    for i, (q, v, ok) in enumerate(PAIRS * 3)], path)
 
 
+def _work(tmp_path: Path) -> Path:
+    """A training work directory with its three record files (train, dev, test)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, split in (("train.jsonl", "train"), ("valid.jsonl", "dev"), ("candidates.jsonl", "test")):
+        _records(work / name, split)
+    return work
+
+
 @pytest.mark.slow
 def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
     from safetensors import safe_open
@@ -71,10 +80,7 @@ def test_four_bit_blocks_expand_to_the_base_weights_exactly(base: Path) -> None:
 def test_the_payload_expands_to_the_base_weights_exactly(base: Path, tmp_path: Path) -> None:
     from safetensors import safe_open
 
-    work = tmp_path / "work"
-    work.mkdir()
-    for name, split in (("train.jsonl", "train"), ("valid.jsonl", "dev"), ("candidates.jsonl", "test")):
-        _records(work / name, split)
+    work = _work(tmp_path)
     pack(tmp_path / "payload", work, base)
     expanded = expand(tmp_path / "payload", tmp_path / "base")
     used = np.load(tmp_path / "payload" / "base.npz")["used_ids"]
@@ -90,11 +96,7 @@ def test_the_payload_expands_to_the_base_weights_exactly(base: Path, tmp_path: P
 
 def test_the_device_trains_a_payload_with_the_recipe_loop_and_its_weights_load_as_a_validator(
         tiny_base: Path, tmp_path: Path) -> None:
-    work = tmp_path / "work"
-    work.mkdir()
-    _records(work / "train.jsonl", "train")
-    _records(work / "valid.jsonl", "dev")
-    _records(work / "candidates.jsonl", "test")
+    work = _work(tmp_path)
     payload = tmp_path / "payload"
     sizes = pack(payload, work, tiny_base)
     assert set(sizes) == {"base.npz", "pairs.json.gz", "tokenizer.json.gz", "config.json"}
@@ -118,10 +120,7 @@ def test_the_device_trains_a_payload_with_the_recipe_loop_and_its_weights_load_a
 
 
 def test_the_expanded_base_has_the_used_tokens_embeddings_exactly(tiny_base: Path, tmp_path: Path) -> None:
-    work = tmp_path / "work"
-    work.mkdir()
-    for name, split in (("train.jsonl", "train"), ("valid.jsonl", "dev"), ("candidates.jsonl", "test")):
-        _records(work / name, split)
+    work = _work(tmp_path)
     pack(tmp_path / "payload", work, tiny_base)
     again = base_network(expand(tmp_path / "payload", tmp_path / "base"), 1).state_dict()
     original = base_network(tiny_base, 1).state_dict()
