@@ -128,13 +128,8 @@ def parse_token(iri: str) -> TokenRow | None:
 # --------------------------------------------------------------------------- writing
 
 
-def _nt_string(text: str) -> str:
-    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{out}"'
-
-
 def _quad(subject: str, predicate: str, key: str) -> str:
-    return f"<{subject}> <{predicate}> {_nt_string(key)} <{GRAPH}> .\n"
+    return f"<{subject}> <{predicate}> {literal(key)} <{GRAPH}> .\n"  # SPARQL's string escapes are N-Quads' too
 
 
 def name_key_quads(index_db: Path) -> Iterator[str]:
