@@ -32,7 +32,7 @@ from training.build import bench_paths
 
 def bench_strings(count: int, seed: int = 7) -> list[str]:
     """``count`` random question strings of the shared bench files (every language), drawn
-    as ``benchmarks/answer_confidence.py --latency`` draws them."""
+    as ``benchmarks/gate_transfer.py --latency`` draws them."""
     items = select_items(load_datasets(bench_paths()), lang="all")
     random.Random(seed).shuffle(items)
     return [item.text for item in items[:count]]

@@ -2,7 +2,7 @@
 
 On the templated one-hop questions' held-out ``dev`` split (every language, subjects never
 seen in training; ``<cache>/validator/onehop_candidates.jsonl``, written by
-``kgqa train-validator``), each question's candidates are scored by a validator with
+``kgqa train validator``), each question's candidates are scored by a validator with
 their verbalization
 
 * ``lang``: labels in the question's language (what the pipeline does),
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", default="dev")
     args = parser.parse_args(argv)
     if not args.records.exists():
-        print(f"no records at {args.records}: run `kgqa train-validator` first", file=sys.stderr)
+        print(f"no records at {args.records}: run `kgqa train validator` first", file=sys.stderr)
         return 2
     groups = [[r for r in g if r.position > 0 and r.n_answers > 0] for g in grouped(read_records(args.records))
               if g[0].split == args.split]

@@ -1,14 +1,26 @@
-"""``kgqa train``: every shipped asset from one recipe (``training/recipe.toml``), in
-dependency order: ranker, validator, records, gate, probability map (docs/training.md).
+"""``kgqa train``: the one training entry point.
 
-``kgqa train-validator``: the validator step alone with its own flags (candidates from the
-backend -> balanced data -> fine-tuned cross-encoder -> calibrated gate -> ``assets/validator``)."""
+``kgqa train`` alone rebuilds every shipped asset from one recipe (``training/recipe.toml``),
+in dependency order: ranker, validator, records, gate, probability map (docs/training.md);
+``--only`` runs some of those steps.  Its sub-commands run one job with its own flags:
+
+* ``kgqa train validator``: candidates from the backend -> balanced data -> fine-tuned
+  cross-encoder -> calibrated gate -> ``assets/validator`` (:mod:`training.build`);
+* ``kgqa train ranker``: the local backend's candidate ranker (:mod:`training.ranker`);
+* ``kgqa train gate``: the gate's rank weight and threshold, chosen by leaving each source
+  out of the records (:mod:`training.transfer`);
+* ``kgqa train probability``: the chance of being right shown with an answer
+  (:mod:`training.probability`);
+* ``kgqa train device``: the validator's data packed for, and trained on, a lent
+  accelerator (:mod:`training.device`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 
 from cli.main import add_common, settings_from_args
@@ -16,14 +28,56 @@ from core.errors import KGQAError
 from training.recipe import DEVICES, RecipeError, add_arguments, load_recipe
 
 
+
+def _ranker(argv: list[str]) -> int:
+    from training.ranker import train
+
+    return train(argv)
+
+
+def _gate(argv: list[str]) -> int:
+    from training.transfer import main
+
+    return main(argv)
+
+
+def _probability(argv: list[str]) -> int:
+    from training.probability import main
+
+    return main(argv)
+
+
+def _device(argv: list[str]) -> int:
+    from training.device import main
+
+    return main(argv)
+
+
+JOBS: dict[str, tuple[Callable[[list[str]], int], str]] = {
+    "ranker": (_ranker, "retrain the local backend's candidate ranker (assets/ranker.json)"),
+    "gate": (_gate, "choose the gate's rank weight and threshold by leaving each source out"),
+    "probability": (_probability, "fit the chance of being right shown with an answer"),
+    "device": (_device, "pack the validator's data for a lent accelerator, train there, unpack"),
+}
+"""Sub-commands handed whole to a training function that parses its own flags
+(``kgqa train JOB --help`` lists them); each imports its module only when it runs."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``train`` and ``train-validator`` to the CLI."""
-    recipe = sub.add_parser("train", help="rebuild every shipped asset from one recipe (training/recipe.toml)")
+    """Add ``train`` and its sub-commands to the CLI."""
+    recipe = sub.add_parser("train", help="rebuild every shipped asset from one recipe (training/recipe.toml), "
+                            "or run one training job (kgqa train JOB --help)")
     add_arguments(recipe)
     add_common(recipe)
     recipe.set_defaults(func=run_train)
+    jobs = recipe.add_subparsers(dest="job", metavar="JOB")
+    for name, (target, text) in JOBS.items():
+        # no option of its own ("\0" prefixes none): every word after JOB is the function's
+        job = jobs.add_parser(name, help=text, add_help=False, prefix_chars="\0")
+        job.add_argument("argv", nargs="*")
+        job.set_defaults(func=run_job, job_function=target)
 
-    p = sub.add_parser("train-validator", help="fine-tune the query validator and calibrate its gate")
+    p = jobs.add_parser("validator", help="fine-tune the query validator and calibrate its gate")
     p.add_argument("--bench", nargs="*", help="QALD-JSON dev question files (default: every shared bench file)")
     p.add_argument("--work-dir", help="where candidates and balanced data go (default: <cache>/validator)")
     p.add_argument("--out", dest="validator_dir", help="where the shipped weights go (default: assets/validator)")
@@ -92,7 +146,7 @@ def run_train_validator(args: argparse.Namespace) -> int:
             resolve_device(cfg.device)  # a device that is not there fails now, not after collecting
         report = stage(settings, opts, log=lambda line: print(line, file=sys.stderr, flush=True))
     except KGQAError as exc:
-        print(f"kgqa train-validator: error: {exc}", file=sys.stderr)
+        print(f"kgqa train validator: error: {exc}", file=sys.stderr)
         return 2
     print(json.dumps({"validation": report.get("validation"), "calibration": report["calibration"],
                       "test": {k: report["test"][k] for k in ("before", "after")}}, indent=1))
@@ -119,3 +173,8 @@ def run_train(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps(reports, indent=1, default=str))
     return 0
+
+
+def run_job(args: argparse.Namespace) -> int:
+    """Hand the rest of the command line to the job's training function."""
+    return int(args.job_function(list(args.argv)) or 0)

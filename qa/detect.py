@@ -1,4 +1,4 @@
-"""Stage 1, detect: language detection for short questions.
+"""The detect stage: language detection for short questions.
 
 Three signals, cheapest first:
 

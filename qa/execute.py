@@ -1,4 +1,4 @@
-"""Stage 6, execute: run the kept candidate on the KG (bounded), or evaluate a two-entity
+"""The execute stage: run the kept candidate on the KG (bounded), or evaluate a two-entity
 comparison (both values fetched, compared in Python)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 5, gate: keep one candidate whose validator score clears the threshold, or
+"""The gate stage: keep one candidate whose validator score clears the threshold, or
 abstain (implemented by :class:`validator.gate.GatePolicy`; the pipeline holds the
 calibrated ``threshold`` and passes it in, so one policy serves every threshold during
 calibration)."""

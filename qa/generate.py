@@ -1,4 +1,4 @@
-"""Stage 2, generate: the backend protocol ``ask(question, lang) -> list[Candidate]``."""
+"""The generate stage: the backend protocol ``ask(question, lang) -> list[Candidate]``."""
 
 from __future__ import annotations
 

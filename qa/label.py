@@ -1,4 +1,4 @@
-"""Stage 7, label: name answer entities (and the entities and properties a candidate is
+"""The label stage: name answer entities (and the entities and properties a candidate is
 about) in (or near) the user's language, with names people can read.
 
 The quality rule: the ``rdfs:label`` in the user's language (or a related one) first;

@@ -2,11 +2,13 @@
 service.  A question flows through the stages in this order (:data:`STAGES`), each a
 method of :class:`Pipeline` timed under its name in :attr:`Turn.timings_ms`:
 
-detect (clean the text, detect its language) -> generate (the backend's SPARQL
+detect (clean the text, detect its language, :mod:`qa.detect`) -> context (a follow-up
+read with the name it refers to, :mod:`qa.context`) -> generate (the backend's SPARQL
 candidates, :mod:`qa.generate`) -> verbalize (each candidate in words,
 :mod:`qa.verbalize`) -> score (the cross-encoder, :mod:`qa.score`) -> gate (keep one or
 abstain, :mod:`qa.gate`) -> execute (run the kept query, :mod:`qa.execute`) -> label
-(name the answers in the user's language, :mod:`qa.label`).
+(name the answers in the user's language, :mod:`qa.label`) -> name (name what the first
+candidates are about, for the explanation).
 
 verbalize, score and gate run only with a :class:`Validation` (a validator-off pipeline
 has none and keeps the backend's top candidate).  :meth:`Pipeline.answer` returns a

@@ -1,4 +1,4 @@
-"""Stage 4, score: how likely each (question, verbalization) pair says the same thing
+"""The score stage: how likely each (question, verbalization) pair says the same thing
 (implemented by :class:`validator.model.CrossEncoder`, whose ``predict`` is
 sentence-transformers' ``CrossEncoder.predict``)."""
 

@@ -1,4 +1,4 @@
-"""Stage 3, verbalize: every candidate query in words of the user's language, so that
+"""The verbalize stage: every candidate query in words of the user's language, so that
 the cross-encoder can compare it with the question (implemented by
 :class:`validator.verbalize.Verbalizer`)."""
 

@@ -1,4 +1,4 @@
-"""One reproducible command from bench + KG to shipped validator (``kgqa train-validator``).
+"""One reproducible command from bench + KG to shipped validator (``kgqa train validator``).
 
 Stages (each can be reused from the cache):
 
@@ -7,7 +7,7 @@ Stages (each can be reused from the cache):
    and verbalized (``.cache/validator/candidates.jsonl``, resumable), plus the paper's
    Turtle export;
 3. balanced ``train.jsonl`` (``train`` split) and ``valid.jsonl`` (``dev`` split);
-4. fine-tuning (:mod:`validator.train`) and validation figures (TPR, TNR, BA, P, F1);
+4. fine-tuning (:func:`training.finetune.train`) and validation figures (TPR, TNR, BA, P, F1);
 5. int8 dynamic quantization, kept if balanced accuracy stays within 1 point (or, failing
    that, if the calibrated gate's dev ATS stays within 0.01 of fp32's);
 6. gate calibration on the whole ``dev`` split (pipeline simulation, ATS); the complex-shape
@@ -83,7 +83,7 @@ QUANT_DRIFT_TOLERANCE = 0.02  # ... and 99 % of the pairs' int8 scores stay this
 
 @dataclass
 class BuildOptions:
-    """What ``kgqa train-validator`` does."""
+    """What ``kgqa train validator`` does."""
 
     bench_files: Sequence[Path] = ()
     work_dir: Path | None = None
@@ -109,8 +109,7 @@ class BuildOptions:
 
 
 TRANSFER_HINT = ("the gate that ships is then chosen by leaving each source out on the pipeline's records: "
-                 "nice .venv/bin/python -m training.confidence collect && .venv/bin/python -m training.transfer "
-                 "--write && .venv/bin/python -m training.probability")
+                 "nice kgqa train --only records gate probability")
 
 
 def bench_paths(bench_dir: Path = DEFAULT_BENCH_DIR) -> list[Path]:
@@ -428,7 +427,7 @@ def balanced_pairs(settings: Settings, opts: BuildOptions, log: Callable[[str], 
     """Stages 2 and 3: the bench candidates (collected, or re-verbalized when cached by an
     older verbalizer), the templated ones, and the balanced ``train.jsonl`` / ``valid.jsonl``
     in the work folder.  Returns ``(bench records, templated complex records, balanced
-    sizes)``; what :func:`run` trains from, and what ``python -m training.device`` packs."""
+    sizes)``; what :func:`run` trains from, and what ``kgqa train device pack`` packs."""
     work = opts.work(settings)
     candidates = work / CANDIDATES_FILE
     if opts.collect or not candidates.exists():

@@ -2,12 +2,12 @@
 (:func:`training.finetune.train`, the recipe's ``[validator]`` section): pack what the device
 needs, train there, unpack what it returns::
 
-    .venv/bin/python -m training.device collect            # kgqa train-validator's stages 2-3 (~30 min on 2 cores)
-    .venv/bin/python -m training.device pack gpu_payload   # ~24 MB: travels with the working tree
+    kgqa train device collect            # kgqa train validator's stages 2-3 (~30 min on 2 cores)
+    kgqa train device pack gpu_payload   # ~24 MB: travels with the working tree
     # on the device, in the working tree's copy:
     #   python -m training.device train gpu_payload --device cuda --out "$OUT"
-    .venv/bin/python -m training.device unpack OUT_DIR validator assets/validator
-    kgqa train-validator --calibrate-only --no-collect  # the gate for the new scores
+    kgqa train device unpack OUT_DIR validator assets/validator
+    kgqa train validator --calibrate-only --no-collect  # the gate for the new scores
 
 The device runs the project's own ``training.finetune`` (torch, transformers, tokenizers,
 safetensors, numpy and scikit-learn are all it needs there; the KG, the backend and the
@@ -238,7 +238,7 @@ def unpack(parts: Path, name: str, out: Path) -> int:
 
 
 def collect(settings: Settings) -> dict[str, int]:
-    """``kgqa train-validator``'s stages 2 and 3 alone (:func:`training.build.balanced_pairs`):
+    """``kgqa train validator``'s stages 2 and 3 alone (:func:`training.build.balanced_pairs`):
     the candidates and the balanced ``train.jsonl`` / ``valid.jsonl`` the device trains from."""
     from training.build import BuildOptions, balanced_pairs
 

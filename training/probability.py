@@ -1,10 +1,10 @@
 """Fit the map from the gate's compared score to the chance that a shown answer is right
 (:mod:`validator.probability`)::
 
-    nice .venv/bin/python -m training.confidence collect   # the records (if not collected yet)
-    .venv/bin/python -m training.probability              # assets/validator/probability.json
+    nice kgqa train --only records   # the records (if not collected yet)
+    kgqa train probability            # assets/validator/probability.json
 
-Data: the answer-confidence records (:mod:`training.confidence`): every bench string run
+Data: the answer-confidence records (:mod:`training.records`): every bench string run
 through the real backend with its first candidates scored by the shipped cross-encoder and
 labelled right or wrong by executing them.  For each string, the candidate the shipped
 gate keeps (at any threshold) and its compared score; strings whose kept candidate comes
@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
 from core.settings import load_settings
-from training.confidence import (
+from training.records import (
     SYNTHETIC,
     Record,
     bench_dev,
@@ -124,8 +124,8 @@ def kept_items(records: Sequence[Record], policy: GatePolicy) -> list[Kept]:
 
 def left_out(records: Sequence[Record], policy: GatePolicy, threshold: float) -> dict[str, dict[str, Any]]:
     """Per bench source: the map fitted on the other sources' ``dev`` strings
-    (:func:`training.confidence.bench_dev`), read on this source's strings the
-    cross-encoder never saw (:func:`training.confidence.unseen`)."""
+    (:func:`training.records.bench_dev`), read on this source's strings the
+    cross-encoder never saw (:func:`training.records.unseen`)."""
     figures: dict[str, dict[str, Any]] = {}
     for source in sorted({r.source for r in records} - {SYNTHETIC}):
         others, mine = kept_items(bench_dev(records, source), policy), kept_items(unseen(records, source), policy)
@@ -149,16 +149,16 @@ def build(records: Sequence[Record], policy: GatePolicy, threshold: float) -> An
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and save the map for the shipped gate."""
-    parser = argparse.ArgumentParser(prog="python -m training.probability")
+    parser = argparse.ArgumentParser(prog="kgqa train probability")
     parser.add_argument("--records", type=Path, default=None,
-                        help="answer-confidence records (default: the cache's, from training.confidence collect)")
+                        help="answer-confidence records (default: the cache's, from kgqa train --only records)")
     parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/probability.json")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
     path = args.records or records_path(settings)
     records = training_records(read_records(path))
     if not records:
-        print(f"no records at {path}: run python -m training.confidence collect first", file=sys.stderr)
+        print(f"no records at {path}: run kgqa train --only records first", file=sys.stderr)
         return 1
     config = read_config(settings.validator_dir)
     policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
@@ -170,6 +170,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  left out {source}: {figures}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Training of the local generator's candidate ranker (``python -m training.ranker train``):
+"""Training of the local generator's candidate ranker (``kgqa train ranker``):
 collect candidates of the ``train`` split, fit, report ``dev``."""
 
 from __future__ import annotations
@@ -196,9 +196,9 @@ def _backend(cache_dir: Path | None):
 
 
 def train(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.ranker train``: collect candidates on ``train``, fit, report ``dev``."""
+    """``kgqa train ranker``: collect candidates on ``train``, fit, report ``dev``."""
 
-    ap = argparse.ArgumentParser(prog="python -m training.ranker train")
+    ap = argparse.ArgumentParser(prog="kgqa train ranker")
     ap.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     ap.add_argument("--out", type=Path, default=DEFAULT_PATH)
     ap.add_argument("--cache-dir", type=Path, default=None)
@@ -239,16 +239,3 @@ def train(argv: Sequence[str] | None = None) -> int:
     ranker.save(args.out)
     print(json.dumps(ranker.info, indent=1))
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: ``python -m training.ranker train [...]``."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] != "train":
-        print("usage: python -m training.ranker train [--bench DIR] [--out FILE] [--rows FILE]", file=sys.stderr)
-        return 2
-    return train(argv[1:])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,7 +6,7 @@
   first calibrated gate (``assets/validator``, :func:`training.build.run`; one training
   loop, :func:`training.finetune.train`);
 * ``records``: every bench string through the new backend and validator, its first
-  candidates labelled (:func:`training.confidence.collect`);
+  candidates labelled (:func:`training.records.collect`);
 * ``gate``: the rank weight and threshold that transfer to sources not seen, chosen on the
   records by leaving each source out (``config.json``, :mod:`training.transfer`);
 * ``probability``: the chance of being right shown with an answer, fitted to that gate

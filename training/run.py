@@ -13,7 +13,7 @@ from core.settings import Settings
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
 from training.build import BuildOptions, bench_paths, run
-from training.confidence import bench_dev, collect, read_records, records_path, training_records
+from training.records import bench_dev, collect, read_records, records_path, training_records
 from training.probability import MIN_STRINGS, build, kept_items
 from training.ranker import collect as collect_candidates
 from training.ranker import file_items, fit, fit_trees, recall_at

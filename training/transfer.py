@@ -1,14 +1,14 @@
 """Choose the gate's policy by leaving one source out, so that it transfers to sources it
 has not seen (issue 13)::
 
-    nice .venv/bin/python -m training.confidence collect   # the records, scored by the shipped validator
-    .venv/bin/python -m training.transfer --write          # assets/validator/config.json: rank_weight, threshold
-    .venv/bin/python -m training.probability               # the probability map of the policy shipped
+    nice kgqa train --only records   # the records, scored by the shipped validator
+    kgqa train gate --write          # assets/validator/config.json: rank_weight, threshold
+    kgqa train probability           # the probability map of the policy shipped
 
-Data: the answer-confidence records (:mod:`training.confidence`), every bench string run
+Data: the answer-confidence records (:mod:`training.records`), every bench string run
 through the real backend with the language detected as the chat detects it, its first
 candidates scored by the shipped cross-encoder as the pipeline scores them and labelled
-by executing them.  ``kgqa train-validator`` calibrates the gate on its own candidate
+by executing them.  ``kgqa train validator`` calibrates the gate on its own candidate
 records when it trains; this step, run once the pipeline's records exist, picks the policy
 that ships.
 
@@ -37,7 +37,7 @@ import numpy as np
 
 from core.settings import load_settings
 from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem, outcomes_by_threshold
-from training.confidence import (
+from training.records import (
     SYNTHETIC,
     TARGET_PRECISION,
     Record,
@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = load_settings(os.environ)
     records = read_records(records_path(settings))
     if not records:
-        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        print("no records: run  nice kgqa train --only records")
         return 1
     config = read_config(settings.validator_dir)
     choices = sweep(records, config.complex_threshold)

@@ -101,7 +101,7 @@ def load_probability(path: Path = PROBABILITY_PATH) -> AnswerProbability | None:
 
 def probability_for(policy: GatePolicy, path: Path = PROBABILITY_PATH) -> AnswerProbability | None:
     """The map at ``path`` when it was fitted for ``policy``; ``None`` when there is none
-    or it belongs to another policy (logged: refit with ``python -m training.probability``)."""
+    or it belongs to another policy (logged: refit with ``kgqa train probability``)."""
     found = load_probability(path)
     if found is not None and not found.fits(policy):
         log.warning("%s was fitted for gate %s (rank weight %s), not %s (%s): no answer probability",

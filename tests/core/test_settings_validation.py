@@ -1,6 +1,6 @@
 """Settings are validated when read (issue 35, item 8): types, ranges, strict booleans and
 URLs; a bad value raises :class:`SettingsError` naming the variable (``kgqa`` prints it
-as one line and exits 2, see tests/service/test_startup_checks.py)."""
+as one line and exits 2, see tests/cli/test_startup_checks.py)."""
 
 from __future__ import annotations
 

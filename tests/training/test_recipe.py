@@ -96,8 +96,8 @@ def test_kgqa_train_on_a_device_that_is_not_there_says_so_before_any_step_runs(
     assert main(["train", "--device", "cuda", "--quiet", *common]) == 2
     err = capsys.readouterr().err
     assert "kgqa train: error: device='cuda': torch sees no CUDA device here" in err and "Traceback" not in err
-    assert main(["train-validator", "--device", "cuda", "--quiet", *common]) == 2
-    assert "kgqa train-validator: error: device='cuda'" in capsys.readouterr().err
+    assert main(["train", "validator", "--device", "cuda", "--quiet", *common]) == 2
+    assert "kgqa train validator: error: device='cuda'" in capsys.readouterr().err
     assert not (tmp_path / "work").exists() and not (tmp_path / "cache").exists()  # no step ran
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from training.calibrate import ABSTAIN, CORRECT, WRONG, SimItem
-from training.confidence import RECORDS, Record
+from training.records import RECORDS, Record
 from training.transfer import GRID, MIN_SHOWN, Choice, Shown, best_right, choose, lowest, main, sim_item, sweep
 
 

@@ -1,4 +1,4 @@
-"""``kgqa train-validator`` end to end on the tiny KG + tiny model, then the runtime in
+"""``kgqa train validator`` end to end on the tiny KG + tiny model, then the runtime in
 the real pipeline (validator on, and unavailable when its files are broken)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 from core.errors import ModelLoadError
 from core.settings import VALIDATOR_DIR
 from qa.turn import Compared
-from training.confidence import Record
+from training.records import Record
 from training.probability import Kept, build, fit, kept
 from validator.gate import GatePolicy
 from validator.model import read_config

@@ -1,12 +1,10 @@
-"""An experiment, not shipped: the learned answer confidence, a calibrated probability that
-a candidate's answers are right, over the evidence the pipeline has or gets cheaply for its
-first few candidates (docs/method.md, "Tried and not shipped").  It is not wired into the
-pipeline; :mod:`training.confidence` trains it on the records it collects (the same records
-choose the shipped gate, :mod:`training.transfer`) and ``benchmarks/answer_confidence.py``
-measures it against the gate.  It lived in ``validator/confidence.py`` (runtime) until it was
-moved here.
+"""What the records (:mod:`training.records`) keep of a question's first candidates: each
+candidate executed, its answers typed and (with the validator) its verbalization scored, as
+one feature dict per candidate.  The shipped gate is fitted on the validator and backend
+scores and the query shape (:func:`training.records.gate_inputs`); the other features
+describe the candidate for the figures and the probability map.
 
-Evidence per candidate (first :attr:`ConfidenceModel.k` candidates of the backend's list):
+Evidence per candidate (first :data:`TOP_K` candidates of the backend's list):
 
 * linking and relation (the local generator's features: match kind, link quality and
   coverage, the share of the question's capitalized name the span covers, the entity's
@@ -14,43 +12,31 @@ Evidence per candidate (first :attr:`ConfidenceModel.k` candidates of the backen
 * answer type: the type the question word announces (``expected_answer_type`` of the
   property lexicon, every supported language) against the executed answers' kinds (people by
   ``P31`` human, located things by ``P17``, literal datatypes) and their number;
-* the list: backend score, rank and margins, the cross-encoder's score and margin (when the
-  model uses it), query shape, question language, how many of the other candidates give the
-  same answers.
-
-The model (gradient-boosted trees exported to JSON, plus a Platt calibration and the
-threshold; :mod:`training.confidence` trains it) keeps the most probable candidate when its
-probability reaches the threshold.
+* the list: backend score, rank and margins, the cross-encoder's score and margin, query
+  shape, question language, how many of the other candidates give the same answers.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from backends.local.lexicon import PropertyLexicon
-from backends.local.ranker import TreeRanker
-from core.errors import KGError, ModelLoadError
-from core.settings import VALIDATOR_DIR
+from core.errors import KGError
 from kg.client import KG, QueryResult, value_kind
 from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate
 from qa.score import Scorer, best_reading_scores
 from qa.verbalize import Verbalizer, readings_with_english
-from validator.gate import GatePolicy, clip_unit
+from validator.gate import clip_unit
 
-CONFIDENCE_FILE = "confidence.json"  # beside the cross-encoder whose scores it was calibrated with
-CONFIDENCE_PATH = VALIDATOR_DIR / CONFIDENCE_FILE
 TOP_K = 5
 MAX_ROWS = 201  # one more than the pipeline shows
 TYPE_SAMPLE = 5  # answer entities per candidate whose type is looked up
-XSD = "http://www.w3.org/2001/XMLSchema#"
+
 _LOCATED = "|".join(f"<http://www.wikidata.org/prop/direct/{p}>" for p in ("P17", "P131", "P30", "P625"))
 
 BACKEND_FEATURES: tuple[str, ...] = (
@@ -65,22 +51,6 @@ QTYPES = ("person", "place", "date", "number", "count", "boolean", "organization
 SHAPES = ("plain", "count", "ask", "order", "filter")
 VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank", "group_v_max", "group_v_mean")
 
-
-@dataclass(frozen=True)
-class Decision:
-    """What the answer confidence decided for one question.
-
-    ``probabilities[i]`` is the calibrated probability that candidate ``i`` (of the first
-    ``len(probabilities)``) is right; ``index`` is the kept one (the most probable, when it
-    reaches ``threshold``), ``None`` to abstain.  ``validator_scores``/``verbalizations``
-    are those of the same first candidates (empty when the cross-encoder was not used)."""
-
-    index: int | None
-    probability: float
-    probabilities: tuple[float, ...]
-    threshold: float
-    validator_scores: tuple[float, ...] = ()
-    verbalizations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -240,116 +210,22 @@ def group_features(group: Sequence[int], scores: Sequence[float]) -> dict[str, f
             "group_backend_or": 1.0 - math.prod(1.0 - s for s in clipped), "group_rank": float(min(group))}
 
 
-@dataclass
-class ConfidenceModel:
-    """Trees on the log-odds scale ``z``, a calibration ``sigmoid(a * z + b + sum(c_f * x_f))``
-    (Platt's when ``stacked`` is empty; with it, a logistic regression fitted on held-out
-    questions also weighs features such as the cross-encoder's score), the threshold the
-    kept candidate's probability must reach, and how many candidates are considered."""
+class EvidenceReader:
+    """Reads the first :data:`TOP_K` candidates of a question as the pipeline would: executes,
+    types and (with a scorer) scores them by their best reading."""
 
-    trees: TreeRanker
-    a: float = 1.0
-    b: float = 0.0
-    threshold: float = 0.5
-    k: int = TOP_K
-    uses_validator: bool = False
-    info: dict[str, Any] = field(default_factory=dict)
-    stacked: dict[str, float] = field(default_factory=dict)
-    complex_threshold: float = 1.01  # a COUNT/ASK/ORDER BY/FILTER candidate below it is never kept ...
-    complex_validator_threshold: float | None = None  # ... unless, when no other is kept, its validator score
-    # reaches this (the validator's own complex-shape threshold, calibrated on templated and real complex questions)
-    complex_rank_weight: float = 0.0  # among those: the highest (1 - w) * validator + w * backend score, as that gate
-
-    def fallback(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> int | None:
-        """Among the complex-shape candidates (with answers) whose validator score reaches
-        :attr:`complex_validator_threshold`, the one the validator's gate prefers (highest
-        blend with the backend score), or ``None``."""
-        if self.complex_validator_threshold is None:
-            return None
-        floor = self.complex_validator_threshold
-        ok = [i for i, (row, n) in enumerate(zip(rows, answers, strict=True))
-              if n and row.get("shape_plain", 1.0) == 0.0 and row.get("v_score", 0.0) >= floor]
-        gate = GatePolicy("mix", self.complex_rank_weight)
-
-        def blend(i: int) -> float:
-            return gate.gated_score(rows[i].get("v_score", 0.0), rows[i].get("backend", 0.0))
-
-        return max(ok, key=lambda i: (blend(i), -i)) if ok else None
-
-    def kept_probabilities(self, rows: Sequence[Mapping[str, float]], answers: Sequence[int]) -> list[float]:
-        """Probabilities with the candidates that may not be kept set to 0: those without
-        answers, and complex-shape ones below :attr:`complex_threshold`."""
-        return [0.0 if n == 0 or (row.get("shape_plain", 1.0) == 0.0 and p < self.complex_threshold) else p
-                for p, row, n in zip(self.probabilities(rows), rows, answers, strict=True)]
-
-    def probabilities(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
-        """Calibrated probabilities, one per feature dict."""
-        return [_sigmoid(self.a * z + self.b + sum(c * float(row.get(f, 0.0)) for f, c in self.stacked.items()))
-                for z, row in zip(self.trees.raw_many(rows), rows, strict=True)]
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready model (trees and numbers only)."""
-        return {"version": 1, "kind": "answer-confidence", "k": self.k, "threshold": round(self.threshold, 6),
-                "platt": [round(self.a, 6), round(self.b, 6)], "uses_validator": self.uses_validator,
-                "stacked": {f: round(c, 6) for f, c in self.stacked.items()},
-                "complex_threshold": round(self.complex_threshold, 6),
-                "complex_validator_threshold": self.complex_validator_threshold,
-                "complex_rank_weight": self.complex_rank_weight,
-                "info": self.info, "trees": self.trees.to_json()}
-
-    def save(self, path: Path) -> None:
-        """Write the model as JSON."""
-        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-
-    @staticmethod
-    def load(path: Path = CONFIDENCE_PATH) -> ConfidenceModel:
-        """Read a saved model; raises :class:`ModelLoadError` naming the file."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            if data.get("kind") != "answer-confidence":
-                raise ValueError("not an answer-confidence model")
-            a, b = (float(x) for x in data["platt"])
-            return ConfidenceModel(TreeRanker.from_json(data["trees"]), a, b, float(data["threshold"]),
-                                   int(data["k"]), bool(data["uses_validator"]), dict(data.get("info", {})),
-                                   {str(f): float(c) for f, c in data.get("stacked", {}).items()},
-                                   float(data.get("complex_threshold", 1.01)),
-                                   _optional_float(data.get("complex_validator_threshold")),
-                                   float(data.get("complex_rank_weight", 0.0)))
-        except FileNotFoundError as exc:
-            raise ModelLoadError(path, "answer-confidence model not found") from exc
-        except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-            raise ModelLoadError(path, f"corrupt answer-confidence model: {exc}") from exc
-
-
-def _optional_float(value: object) -> float | None:
-    return None if value is None else float(value)  # type: ignore[arg-type]
-
-
-def _sigmoid(z: float) -> float:
-    if z < -60:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
-
-
-class AnswerConfidence:
-    """The answer confidence over one question's candidates (evidence, then a decision)."""
-
-    def __init__(self, kg: KG, model: ConfidenceModel, lexicon: PropertyLexicon | None, *,
-                 scorer: Scorer | None = None, verbalize: Verbalizer | None = None, timeout_s: float = 5.0,
-                 threshold: float | None = None) -> None:
-        if model.uses_validator and (scorer is None or verbalize is None):
-            raise ModelLoadError(CONFIDENCE_PATH, "the answer-confidence model needs the validator")
+    def __init__(self, kg: KG, lexicon: PropertyLexicon | None, *, scorer: Scorer | None = None,
+                 verbalize: Verbalizer | None = None, k: int = TOP_K, timeout_s: float = 5.0) -> None:
         self.kg = kg
-        self.model = model
         self.lexicon = lexicon
-        self.scorer = scorer if model.uses_validator else None
-        self.verbalize = verbalize if model.uses_validator else None
+        self.scorer = scorer
+        self.verbalize = verbalize
+        self.k = k
         self.timeout_s = timeout_s
-        self.threshold = model.threshold if threshold is None else threshold
 
     def evidence(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Evidence:
         """Execute, type and (with the validator) score the first ``k`` candidates."""
-        top = list(candidates[: self.model.k])
+        top = list(candidates[: self.k])
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         results = [execute(self.kg, c.sparql, self.timeout_s) for c in top]
         kinds = answer_kinds(self.kg, results, self.timeout_s)
@@ -360,28 +236,3 @@ class AnswerConfidence:
             texts = tuple(r[0] for r in readings)
             scores = tuple(best_reading_scores(self.scorer, question, readings, lang))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)
-
-    def decide(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Decision:
-        """The most probable of the first ``k`` candidates, kept when its probability reaches
-        the threshold (a candidate without answers is never kept, nor a complex-shape one
-        below the model's complex threshold)."""
-        ev = self.evidence(question, lang, candidates)
-        answers = [kind.n for kind in ev.kinds]
-        probs = self.model.kept_probabilities(ev.rows, answers)
-        decision = decide(probs, self.threshold, ev.validator_scores, ev.verbalizations)
-        fallback = self.model.fallback(ev.rows, answers) if decision.index is None else None
-        if fallback is None:
-            return decision
-        # a complex-shape answer kept by the validator's calibrated complex gate: its score is the confidence
-        return replace(decision, index=fallback, probability=float(ev.validator_scores[fallback]))
-
-
-def decide(probs: Sequence[float], threshold: float, validator_scores: Sequence[float] = (),
-           verbalizations: Sequence[str] = ()) -> Decision:
-    """Keep the most probable candidate (earliest on ties) when it reaches ``threshold``."""
-    if not probs:
-        return Decision(None, 0.0, (), threshold)
-    best = max(range(len(probs)), key=lambda i: (probs[i], -i))
-    index = best if probs[best] >= threshold else None
-    return Decision(index, float(probs[best]), tuple(float(p) for p in probs), threshold,
-                    tuple(validator_scores), tuple(verbalizations))

@@ -1,6 +1,6 @@
-"""Does the answer confidence transfer?  Figures of the shipped gate per split, source and
-language, from the records ``python -m training.confidence collect`` wrote (every bench
-string through the real backend, its first candidates executed, typed and scored).
+"""Does the shipped gate transfer?  Its figures per split, source and language, from the
+records ``kgqa train --only records`` wrote (every bench string through the real backend,
+its first candidates executed, typed and scored).
 
 Printed, per language (the language of the bench string):
 
@@ -8,22 +8,18 @@ Printed, per language (the language of the bench string):
 * correct on answerable strings (targets: >= 50 % en, >= 40 % ru),
 * abstention on unanswerable strings (target >= 95 %);
 
-for the held-out ``test`` split under the shipped model, and for each source left out
-(trees refitted without it, Platt and threshold set on the other sources' ``dev``
-questions at the shipped precision floor, figures on the left-out source's ``dev`` and
-``test`` strings: the cross-encoder was trained on every source's ``train`` questions, and
-its scores of those are overfitted).  ``--before`` adds the shipped gate (the validator's
-calibrated ``mix`` gate over the same first candidates) on the test split, and with each
-source left out (its threshold from the others' ``dev`` strings).  ``--written`` runs the real pipeline on the
-written test sets in ``tests/data`` instead.  ``--ceiling`` asks whether the recall targets
-are reachable at all: per group, the most right answers any rank weight and threshold of the
-blend (and any threshold of the learned confidence) shows at precision 0.92, both chosen
-knowing which answers are right.
+for the held-out ``test`` split, and with each source left out (its threshold the lowest at
+which the other sources' ``dev`` strings reach the floor; figures on the left-out source's
+``dev`` and ``test`` strings: the cross-encoder was trained on every source's ``train``
+questions, and its scores of those are overfitted).  ``--written`` runs the real pipeline
+on the written test sets in ``tests/data`` instead.  ``--ceiling`` asks whether the recall
+targets are reachable at all: per group, the most right answers any rank weight and
+threshold of the blend shows at precision 0.92, both chosen knowing which answers are right.
 
-    .venv/bin/python benchmarks/answer_confidence.py [--before] [--no-loso]
-    .venv/bin/python benchmarks/answer_confidence.py --written
-    .venv/bin/python benchmarks/answer_confidence.py --latency 200   # per-question pipeline latency
-    .venv/bin/python benchmarks/answer_confidence.py --ceiling       # could any threshold meet the targets?
+    .venv/bin/python benchmarks/gate_transfer.py
+    .venv/bin/python benchmarks/gate_transfer.py --written
+    .venv/bin/python benchmarks/gate_transfer.py --latency 200   # per-question pipeline latency
+    .venv/bin/python benchmarks/gate_transfer.py --ceiling       # could any threshold meet the targets?
 """
 
 from __future__ import annotations
@@ -43,22 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from core.settings import load_settings
-from training.confidence import (
-    SOURCES,
-    Figures,
-    Outcome,
-    Record,
-    figures,
-    gate_inputs,
-    held_out_outcomes,
-    oracle_figures,
-    outcomes,
-    read_records,
-    records_path,
-    training_records,
-    unseen,
-)
-from training.confidence_model import CONFIDENCE_PATH, ConfidenceModel
+from training.records import Record, gate_inputs, read_records, records_path, training_records, unseen
 from training.transfer import MIN_SHOWN, best_right, counts, sim_item, sweep
 from validator.gate import GatePolicy
 from validator.model import read_config
@@ -66,6 +47,58 @@ from validator.model import read_config
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 WRITTEN = DATA / "written_simple.json"
 NAMESAKES = DATA / "namesakes.json"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question under the gate: 1.0 when it shows an answer (0.0 when it abstains), and whether that is right."""
+
+    probability: float
+    correct: bool
+    answerable: bool
+    lang: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a threshold does on a set of questions."""
+
+    n: int
+    shown: int
+    correct: int
+    answerable: int
+    unanswerable: int
+    abstained_unanswerable: int
+
+    @property
+    def precision(self) -> float:
+        """Correct among shown (1.0 when nothing is shown)."""
+        return self.correct / self.shown if self.shown else 1.0
+
+    @property
+    def recall(self) -> float:
+        """Correct among answerable strings."""
+        return self.correct / self.answerable if self.answerable else 0.0
+
+    @property
+    def abstention(self) -> float:
+        """Abstention on unanswerable strings."""
+        return self.abstained_unanswerable / self.unanswerable if self.unanswerable else 1.0
+
+    def line(self) -> str:
+        """One printable line."""
+        return (f"n={self.n:5d}  shown={self.shown:5d}  wrong={self.shown - self.correct:4d}  "
+                f"precision={self.precision:.3f}  correct/answerable={self.correct}/{self.answerable}"
+                f" = {self.recall:.1%}  abstention(unanswerable)={self.abstention:.1%} (n={self.unanswerable})")
+
+
+def figures(items: Sequence[Outcome], threshold: float) -> Figures:
+    """Shown answers, precision, correct on answerable and abstention at ``threshold``."""
+    shown = [o.correct if o.probability >= threshold else None for o in items]
+    return Figures(len(items), sum(x is not None for x in shown), sum(bool(x) for x in shown),
+                   sum(o.answerable for o in items), sum(not o.answerable for o in items),
+                   sum(1 for o, x in zip(items, shown, strict=True) if not o.answerable and x is None))
 
 
 def per_language(items: Sequence[Outcome], threshold: float) -> dict[str, Figures]:
@@ -135,35 +168,12 @@ def bench(args: argparse.Namespace) -> int:
     settings = load_settings(os.environ)
     records = training_records(read_records(records_path(settings)))
     if not records:
-        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        print("no records: run  nice kgqa train --only records")
         return 1
-    model = ConfidenceModel.load(args.model)
-    real = [r for r in records if r.source != "synthetic"]
-    test = [r for r in real if r.split == "test"]
-    print(f"model {args.model.name}: threshold {model.threshold:.4f}, floor {model.info.get('floor')}, "
-          f"validator features {model.uses_validator}; {len(records)} records, {len(test)} test strings")
-    print_table("TEST split, shipped model", per_language(outcomes(model, test), model.threshold))
-    templated = [r for r in records if r.source == "synthetic" and r.split == "test"]
-    if templated:
-        print_table("TEST split, templated complex questions", per_language(outcomes(model, templated),
-                                                                           model.threshold))
-    if args.before:
-        print_table("TEST split, shipped gate (validator mix gate, first candidates)",
-                    per_language(old_gate(test), 0.5))
-        gate_left_out(records, args.gate_floor if args.gate_floor is not None else shipped_floor())
-    if not args.no_loso:
-        floor = float(model.info.get("floor", 0.92))
-        variant = str(model.info.get("variant", "trees"))
-        worst = 1.0
-        for source in SOURCES:
-            if not any(r.source == source for r in records):
-                continue
-            threshold, held = held_out_outcomes(records, variant, source, floor)
-            table = per_language(held, threshold)
-            if source != "synthetic" and table["all"].shown >= 10:
-                worst = min(worst, table["all"].precision)
-            print_table(f"LEFT OUT {source} (threshold {threshold:.4f} from the others' dev at floor {floor})", table)
-        print(f"worst left-out precision (bench sources with >= 10 shown): {worst:.3f}")
+    test = [r for r in records if r.source != "synthetic" and r.split == "test"]
+    print(f"{len(records)} records, {len(test)} test strings")
+    print_table("TEST split, shipped gate (validator mix gate, first candidates)", per_language(old_gate(test), 0.5))
+    gate_left_out(records, args.gate_floor if args.gate_floor is not None else shipped_floor())
     return 0
 
 
@@ -172,7 +182,6 @@ def written(args: argparse.Namespace) -> int:
 
     settings = load_settings(os.environ)
     pipeline = build_pipeline(settings)
-    print("gate: the calibrated validator gate (the learned answer confidence is not wired into the pipeline)")
     for path, namesake in ((WRITTEN, False), (NAMESAKES, True)):
         rows = json.loads(path.read_text(encoding="utf-8"))
         tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -208,18 +217,16 @@ def ceiling(args: argparse.Namespace) -> int:
     per language; each source's strings the cross-encoder never saw, per language): what the
     shipped gate shows, and the most right answers any rank weight (0 to 1) and threshold
     shows at precision 0.92 or above, both chosen knowing which answers are right (an
-    oracle: :func:`training.transfer.best_right`), and the same for the learned answer
-    confidence's threshold (:func:`training.confidence.oracle_figures`).  Where even these fall short of the
-    target, no threshold or weight of either gate can meet it on those strings."""
+    oracle: :func:`training.transfer.best_right`).  Where even these fall short of the
+    target, no threshold or weight of the gate can meet it on those strings."""
     settings = load_settings(os.environ)
     real = [r for r in read_records(records_path(settings))
             if r.source != "synthetic"]
     if not real:
-        print("no records: run  nice .venv/bin/python -m training.confidence collect")
+        print("no records: run  nice kgqa train --only records")
         return 1
     config = read_config(settings.validator_dir)
     policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
-    model = ConfidenceModel.load(args.model)
     groups = {f"test split, {lang}": [r for r in real if r.split == "test" and r.lang == lang]
               for lang in TARGET_RECALL}
     for source in sorted({r.source for r in real}):
@@ -234,14 +241,11 @@ def ceiling(args: argparse.Namespace) -> int:
         answerable = sum(r.answerable for r in strings)
         shipped = counts(items, policy, np.asarray([config.threshold]))[0]
         best, weight, threshold = best_right(items, config.complex_threshold, CEILING_WEIGHTS, TARGET)
-        learned = oracle_figures(outcomes(model, strings), TARGET)
-        learned_right = learned.correct if learned else 0
         target = TARGET_RECALL[name.rsplit(" ", 1)[-1]]
-        verdict = "reachable" if max(best.right, learned_right) >= target * answerable else "out of reach"
+        verdict = "reachable" if best.right >= target * answerable else "out of reach"
         print(f"  {name:22s} answerable {answerable:4d} | shipped {shipped.right:3d} right, {shipped.wrong:2d} wrong "
               f"({shipped.right / answerable:6.1%}) | best blend {best.right:3d} right, {best.wrong:2d} wrong "
-              f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | best learned "
-              f"{learned_right:3d} ({learned_right / answerable:6.1%}) | target {target:.0%}: {verdict}")
+              f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | target {target:.0%}: {verdict}")
     return 0
 
 
@@ -275,16 +279,10 @@ def latency(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model", type=Path, default=CONFIDENCE_PATH)
-    parser.add_argument("--before", action="store_true", help="also the shipped gate (the validator's mix blend) "
-                        "on the test split and with each source left out")
     parser.add_argument("--gate-floor", type=float, default=None, help="the precision the calibration "
                         "sources' dev strings must reach when a source is left out (default: the floor "
                         f"training.transfer chose, else {GATE_FLOOR})")
-    parser.add_argument("--no-loso", action="store_true", help="skip the left-out sources (refits the trees)")
     parser.add_argument("--written", action="store_true", help="the written test sets through the pipeline")
-    parser.add_argument("--gate", action="store_true", help="kept for old command lines: --written always runs "
-                        "the shipped pipeline, whose calibrated gate decides")
     parser.add_argument("--latency", type=int, default=0, help="time the pipeline on N random bench strings")
     parser.add_argument("--ceiling", action="store_true", help="the most right answers any weight and threshold "
                         "of the gate could show at the precision target, per group (an oracle)")
