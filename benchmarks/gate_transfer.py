@@ -32,6 +32,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -245,7 +246,8 @@ def ceiling(args: argparse.Namespace) -> int:
         verdict = "reachable" if best.right >= target * answerable else "out of reach"
         print(f"  {name:22s} answerable {answerable:4d} | shipped {shipped.right:3d} right, {shipped.wrong:2d} wrong "
               f"({shipped.right / answerable:6.1%}) | best blend {best.right:3d} right, {best.wrong:2d} wrong "
-              f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | target {target:.0%}: {verdict}")
+              f"({best.right / answerable:6.1%}; w {weight:.2f}, threshold {threshold:.3f}) | "
+              f"target {target:.0%}: {verdict}")
     return 0
 
 

@@ -28,7 +28,6 @@ from core.errors import KGQAError
 from training.recipe import DEVICES, RecipeError, add_arguments, load_recipe
 
 
-
 def _ranker(argv: list[str]) -> int:
     from training.ranker import train
 

@@ -13,11 +13,11 @@ from core.settings import Settings
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
 from training.build import BuildOptions, bench_paths, run
-from training.records import bench_dev, collect, read_records, records_path, training_records
 from training.probability import MIN_STRINGS, build, kept_items
 from training.ranker import collect as collect_candidates
 from training.ranker import file_items, fit, fit_trees, recall_at
 from training.recipe import STEPS, Recipe, RecipeError
+from training.records import bench_dev, collect, read_records, records_path, training_records
 from training.transfer import choose, sweep
 from validator.config import read_config, write_config
 from validator.gate import GatePolicy

@@ -72,8 +72,8 @@ def test_kgqa_serve_process_rejects_a_service_candidate_and_answers_the_next(tin
     question is answered."""
     import httpx
 
-    from tests.service.faulty_http import free_port
     from tests.cli.test_serve import _kgqa, _stop, _wait_http
+    from tests.service.faulty_http import free_port
 
     with ScriptedServer(lambda req: Reply.json({"head": {"vars": ["answer"]}, "results": {"bindings": [
             {"answer": {"type": "literal", "value": "from the attacker"}}]}})) as listener:

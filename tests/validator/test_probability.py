@@ -13,8 +13,8 @@ import pytest
 from core.errors import ModelLoadError
 from core.settings import VALIDATOR_DIR
 from qa.turn import Compared
-from training.records import Record
 from training.probability import Kept, build, fit, kept
+from training.records import Record
 from validator.gate import GatePolicy
 from validator.model import read_config
 from validator.probability import PROBABILITY_FILE, AnswerProbability, load_probability, probability_for
