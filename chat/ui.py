@@ -627,11 +627,6 @@ class Admission:
             self.in_flight.leave(key)
 
 
-def css() -> str:
-    """The chat's CSS (passed to ``launch``)."""
-    return CSS
-
-
 def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
     """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
 

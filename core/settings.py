@@ -184,9 +184,6 @@ def _list_problem(name: str, value: str) -> str | None:
     return None
 
 
-def split_list(value: str) -> tuple[str, ...]:
-    """A comma-separated setting (``trusted_proxies``, ``allowed_hosts``) as its items."""
-    return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
 def load_settings(env: Mapping[str, str], *, flags: Mapping[str, str] | None = None,

@@ -30,10 +30,10 @@ from evaluation.metrics import (
     ats,
     averaged_f1,
     mean_average_precision,
+    mrr,
     ndcg_at_k,
     percentile,
     precision_at_k,
-    reciprocal_rank,
     set_scores,
 )
 
@@ -72,7 +72,7 @@ def ranking_block(results: Sequence[ItemResult], which: str, ks: Iterable[int] =
         "n": len(ranked),
         "precision_at_k": {str(k): _r(_mean([precision_at_k(rel, k) for rel in lists])) for k in ks},
         "ndcg_at_k": {str(k): _r(_mean([ndcg_at_k(rel, k, n_rel) for rel, n_rel in ranked])) for k in ks},
-        "mrr": _r(_mean([reciprocal_rank(rel) for rel in lists])),
+        "mrr": _r(mrr(lists)),
         "map": _r(mean_average_precision(lists)),
         "accuracy_at_n": {str(k): _r(accuracy_at_n(lists, k)) for k in CONTRACT_K},
     }

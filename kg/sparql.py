@@ -9,7 +9,6 @@ WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
-SCHEMA_DESCRIPTION = "http://schema.org/description"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 PREFIXES: dict[str, str] = {

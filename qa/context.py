@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from lang import get as language
@@ -137,15 +137,6 @@ class Facts:
 
     is_person: Callable[[str], bool]
     name: Callable[[str], str | None]
-
-
-@dataclass
-class _Text:
-    text: str
-    pronouns: Pronouns
-    opener: str = ""
-    rest: str = ""
-    refs: list[Reference] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- reading the question

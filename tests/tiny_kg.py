@@ -13,7 +13,6 @@ WDT = "http://www.wikidata.org/prop/direct/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 ALT = ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel")
-DESC = ox.NamedNode("http://schema.org/description")
 
 
 def e(qid: str) -> ox.NamedNode:

@@ -49,7 +49,6 @@ BACKEND_FEATURES: tuple[str, ...] = (
 LANGS = ("en", "ru", "de", "fr", "es", "it", "pt", "uk", "zh", "ja", "ar", "hi")
 QTYPES = ("person", "place", "date", "number", "count", "boolean", "organization", "work", "string")
 SHAPES = ("plain", "count", "ask", "order", "filter")
-VALIDATOR_FEATURES = ("v_score", "v_margin", "v_best", "v_rank", "group_v_max", "group_v_mean")
 
 
 

@@ -12,12 +12,11 @@ non-empty answer set with F1 = 1 against the gold).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,6 @@ from validator.verbalize import Verbalizer
 
 RECORDS = "records.jsonl"
 TARGET_PRECISION = 0.92
-SOURCES = ("sqwd", "wwq", "rubq1", "mintaka", SYNTHETIC)
 
 
 @dataclass
@@ -57,7 +55,6 @@ class Record:
     correct: list[bool] = field(default_factory=list)
     n_answers: list[int] = field(default_factory=list)
     seconds: float = 0.0
-    answer_keys: list[str] = field(default_factory=list)  # per candidate: a digest of its answer set ("" none)
 
 
 def records_path(settings: Settings) -> Path:
@@ -73,11 +70,12 @@ def gate_inputs(record: Record) -> tuple[list[float], list[float], list[bool]]:
 
 
 def read_records(path: Path) -> list[Record]:
-    """Every record of a JSONL file."""
+    """Every record of a JSONL file (keys a :class:`Record` does not have are left out)."""
     if not path.exists():
         return []
+    known = {f.name for f in fields(Record)}
     with path.open(encoding="utf-8") as handle:
-        return [Record(**json.loads(line)) for line in handle if line.strip()]
+        return [Record(**{k: v for k, v in json.loads(line).items() if k in known}) for line in handle if line.strip()]
 
 
 def _source(item: EvalItem) -> str:
@@ -136,14 +134,8 @@ def record_for(item: EvalItem, backend: Any, kg: Any, reader: EvidenceReader) ->
         record.correct.append(ok)
         record.n_answers.append(n)
     record.rows = [{k: round(v, 5) for k, v in row.items()} for row in ev.rows]
-    record.answer_keys = [answer_key(kind.values) if kind.n else "" for kind in ev.kinds]
     record.seconds = round(time.perf_counter() - t0, 3)
     return record
-
-
-def answer_key(values: Iterable[str]) -> str:
-    """A short digest of an answer set (which candidates agree, without storing the answers)."""
-    return hashlib.sha1("\n".join(sorted(values)).encode("utf-8")).hexdigest()[:12]
 
 
 # --------------------------------------------------------------------------- fitting

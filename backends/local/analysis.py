@@ -69,10 +69,6 @@ class Analysis:
         graded = self.readings or self.gradable or self.superlative or self.comparative or self.directed
         return self.alternative and bool(graded) and not self.yes_no
 
-    def reading_for(self, pid: str) -> Reading | None:
-        """The best reading of ``pid``, if any."""
-        return next((r for r in self.readings if r.pid == pid), None)
-
     @property
     def is_complex(self) -> bool:
         """Any complex cue at all."""

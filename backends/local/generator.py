@@ -115,7 +115,6 @@ class PropertyMatch:
     lexicon: float = 0.0
     kg: float = 0.0
     same_lang: float = 0.0
-    matched: int = 0
     chars: int = 0  # question characters the best phrase explains
     words: frozenset[str] = frozenset()  # question words the best phrase matched
     contiguous: float = 0.0
@@ -210,7 +209,6 @@ class PropertyText:
                     # one-word phrase "film" of another language)
                     m.score = score
                     m.same_lang = 1.0 if ph.lang == lang else 0.0
-                    m.matched = len(ph.tokens)
                     m.contiguous = 1.0 if contiguous else 0.0
                     if ph.cjk:
                         m.words = frozenset(t for t in ph.tokens if t in cjk_text)

@@ -51,9 +51,6 @@ ANSWER_TYPES: frozenset[str] = frozenset(
 QUESTION_TYPES: frozenset[str] = ANSWER_TYPES | {"count", "boolean"}
 """The types a question word may announce (answer types plus ``count`` and ``boolean``)."""
 
-CUE_KINDS: tuple[str, ...] = ("superlative", "comparative", "count", "ordinal", "negation", "role")
-"""Cue word families, in the order the file lists them."""
-
 _SCRIPT_LANGS = frozenset({"zh", "ja"})
 _MIN_INFLECTED = 4
 _ENDINGS: dict[str, re.Pattern[str]] = {
@@ -214,29 +211,9 @@ class PropertyLexicon:
         """Words that make a yes/no question in ``lang`` (see the module docstring)."""
         return list(self.yes_no_table.get(lang, ()))
 
-    def cue_kinds(self) -> list[str]:
-        """The cue families in the file (``superlative``, ``comparative``, ``count``, ...)."""
-        return list(self.cue_table)
-
     def cues(self, kind: str, lang: str) -> list[str]:
         """Cue words of family ``kind`` in ``lang``; empty when not covered."""
         return list(self.cue_table.get(kind, {}).get(lang, ()))
-
-    def superlative_cues(self, lang: str) -> list[str]:
-        """Shorthand for ``cues("superlative", lang)``."""
-        return self.cues("superlative", lang)
-
-    def comparative_cues(self, lang: str) -> list[str]:
-        """Shorthand for ``cues("comparative", lang)``."""
-        return self.cues("comparative", lang)
-
-    def count_cues(self, lang: str) -> list[str]:
-        """Shorthand for ``cues("count", lang)``."""
-        return self.cues("count", lang)
-
-    def phrase_index(self, lang: str) -> dict[str, list[str]]:
-        """Reverse index ``{phrase: [property ids]}`` for ``lang`` (a phrase may name several)."""
-        return {phrase: list(pids) for phrase, pids in self._index(lang).items()}
 
     def _index(self, lang: str) -> dict[str, tuple[str, ...]]:
         index = self._indexes.get(lang)

@@ -20,7 +20,8 @@ def collector() -> Iterator[None]:
     gc.enable()
 
 
-def test_loading_pauses_the_collector_and_freezes_what_it_built(collector):
+@pytest.mark.usefixtures("collector")
+def test_loading_pauses_the_collector_and_freezes_what_it_built():
     frozen = gc.get_freeze_count()
     with loading():
         assert not gc.isenabled()
@@ -29,7 +30,8 @@ def test_loading_pauses_the_collector_and_freezes_what_it_built(collector):
     assert gc.get_freeze_count() >= frozen + len(built)
 
 
-def test_loading_keeps_a_paused_collector_paused_and_resumes_after_an_error(collector):
+@pytest.mark.usefixtures("collector")
+def test_loading_keeps_a_paused_collector_paused_and_resumes_after_an_error():
     gc.disable()
     with loading():
         pass
