@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -180,7 +179,7 @@ def best_right(items: Sequence[SimItem], complex_threshold: float | None, weight
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="kgqa train gate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the chosen rank weight and threshold into "
                                                              "the validator's config.json")
     parser.add_argument("--all", action="store_true", help="print every pair, not only those that qualify")
@@ -208,6 +207,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {settings.validator_dir / 'config.json'}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
