@@ -25,7 +25,7 @@ from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.checks import VALIDATOR_HINT, check_start, port_number
 from cli.main import add_common, settings_from_args, start_error
-from core.errors import KGSourceError, ModelLoadError
+from core.errors import BackendError, KGError, KGSourceError, ModelLoadError
 from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
@@ -78,6 +78,8 @@ def run_ask(args: argparse.Namespace) -> int:
                                         log=not args.no_log, spent=spent)
         except (KGSourceError, ModelLoadError) as exc:
             return start_error("ask", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
+        except (KGError, BackendError) as exc:  # an upstream failed outside a question (start-up reads)
+            turn = _unavailable(question, lang, exc)
         if turn is None:
             return 4
     if had_invalid_text(question):
@@ -112,6 +114,13 @@ def ask_server(settings: Settings, question: str, lang: str | None, *, use_valid
             return Turn.from_json(json.loads(reply.read()))
     except (OSError, ValueError, KeyError, TypeError):  # another service, an error reply, a timeout
         return None
+
+
+def _unavailable(question: str, lang: str | None, exc: Exception) -> Turn:
+    """The "service unavailable" turn of a question whose upstream failed before the
+    pipeline could answer it (exit 3, JSON with ``--json``; never a traceback)."""
+    print(f"kgqa ask: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return Turn.unanswered(question, lang or "en", Status.SERVICE_ERROR, error=type(exc).__name__)
 
 
 def _shown(turn: Turn, *, as_json: bool) -> str:

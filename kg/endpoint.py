@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -32,7 +33,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from core.errors import KGError, KGUnavailable
+from core.errors import KGError, KGQueryError, KGUnavailable
+from core.replies import SEARCH_REPLY, MalformedReply, SearchReply, parse_reply
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
 from kg.cldr import cldr_code, cldr_english, kind_of
@@ -55,6 +57,9 @@ V = TypeVar("V")
 SITELINKS = "http://wikiba.se/ontology#sitelinks"
 P31 = WDT + "P31"
 LOOKUP_CHUNK = 8000  # literals per name-lookup request (the rest go out concurrently)
+MAX_LOOKUP_LITERALS = 16_000
+"""Literals one name lookup sends at most (two requests of about 0.5 MiB): a 980-character
+question used to send 3.8-4.3 MiB; the longest spans are left out first."""
 IDS_CHUNK = 200  # entities per stats / classes request
 MAX_NAME_ROWS = 20_000
 MAX_KEY_ROWS = 200_000  # rows of one name-key request (every word with a common three-letter start)
@@ -307,17 +312,19 @@ class EntitySearch:
 
 
 def _parse_search(reply: HttpReply) -> list[NameHit]:
-    try:
-        data = json.loads(reply.body)
+    def convert(data: SearchReply) -> list[NameHit]:
         hits = []
         for item in data["search"]:
-            qid = str(item["id"])
+            qid = item["id"]
             match = item.get("match") or {}
             if _is_item(qid):  # a searched name is never taken for an exact one (kind: folded only)
                 hits.append(NameHit(qid, KIND_FOLDED, (str(match.get("language") or ""),)))
-    except (ValueError, KeyError, TypeError) as exc:
+        return hits
+
+    try:
+        return parse_reply(SEARCH_REPLY, reply.body, convert)
+    except MalformedReply as exc:
         raise KGUnavailable(f"malformed entity-search reply: {exc}") from exc
-    return hits
 
 
 # --------------------------------------------------------------------------- the index
@@ -347,7 +354,12 @@ class EndpointIndex:
     # ------------------------------------------------------------------ requests
 
     def _query(self, sparql: str, max_rows: int | None = None, timeout_s: float | None = None) -> QueryResult:
-        return self.kg.query(sparql, timeout_s=timeout_s or self.timeout_s, max_rows=max_rows)
+        """One of the index's own reads: an endpoint refusing it (a 400 to a query this
+        code wrote) is an endpoint that cannot serve, "service unavailable"."""
+        try:
+            return self.kg.query(sparql, timeout_s=timeout_s or self.timeout_s, max_rows=max_rows)
+        except KGQueryError as exc:
+            raise KGUnavailable(f"{self.profile.url} refused the index's query: {exc}") from exc
 
     def _all(self, queries: Sequence[str], max_rows: int | None = None,
              timeout_s: float | None = None) -> list[QueryResult]:
@@ -379,17 +391,22 @@ class EndpointIndex:
             return out
         written = written or {}
         literals: dict[str, set[tuple[str, int]]] = {}  # SPARQL literal -> (key, extra kind bits) it stands for
-        for key, _lang in missing:
+        # shortest spans first: past MAX_LOOKUP_LITERALS the longest spans (least often a name) are not sent
+        for key, _lang in sorted(missing, key=lambda kl: (len(kl[0].split()), len(kl[0]), kl[0])):
             text = written.get(key) or key
-            for form in literal_forms(key, written.get(key)):
-                for code in name_languages(lang, text):
-                    literals.setdefault(_literal(form, code), set()).add((key, 0))
+            mine = [(_literal(form, code), 0) for form in literal_forms(key, written.get(key))
+                    for code in name_languages(lang, text)]
             english = cldr_english(key, lang) if lang else None
-            for form in ([english] if english else []):
-                literals.setdefault(_literal(form, "en"), set()).add((key, KIND_CLDR))
+            mine += [(_literal(english, "en"), KIND_CLDR)] if english else []
+            if len(literals) + len(mine) > MAX_LOOKUP_LITERALS:
+                log.info("name lookup bounded: %d literals sent, longer spans left out", len(literals))
+                break
+            for literal, extra in mine:
+                literals.setdefault(literal, set()).add((key, extra))
         items = sorted(literals)
         queries = [_name_query(items[i:i + LOOKUP_CHUNK]) for i in range(0, len(items), LOOKUP_CHUNK)]
-        fresh: dict[str, dict[str, list]] = {key: {} for key, _l in missing}
+        sent = {key for keys in literals.values() for key, _extra in keys}
+        fresh: dict[str, dict[str, list]] = {key: {} for key, _l in missing if key in sent}
         for result in self._all(queries, MAX_NAME_ROWS):
             for row in result.rows:
                 s, name, k = row.get("s"), row.get("name"), row.get("k")
@@ -535,7 +552,7 @@ class EndpointIndex:
                     for i, var in enumerate(("out", "in", "inst")):
                         term = row.get(var)
                         if term is not None:
-                            stats[qid][i] += int(float(term.value))
+                            stats[qid][i] += _count(term.value)
                     c = row.get("c")
                     cid = local_id(c.value) if c is not None else None
                     if cid is not None and cid not in classes[qid]:
@@ -578,6 +595,8 @@ class EndpointIndex:
                        f" ?s {iri_ref(P31)} ?c }}" for i in range(0, len(missing), IDS_CHUNK)]
             for result in self._all(queries):
                 for row in result.rows:
+                    if "s" not in row:
+                        continue
                     qid, cid = local_id(row["s"].value), local_id(row["c"].value) if "c" in row else None
                     if qid in fresh and cid is not None and cid not in fresh[qid]:
                         fresh[qid].append(cid)
@@ -609,10 +628,11 @@ class EndpointIndex:
         rows: set[tuple[str, str, int, str]] = set()
         for result in self._all(queries, timeout_s=self.startup_timeout_s):
             for row in result.rows:
-                pid, label = row["s"].value.rsplit("/", 1)[-1], row.get("l")
-                if label is None or label.kind != "literal":
+                subject, label, prop = row.get("s"), row.get("l"), row.get("k")
+                if subject is None or prop is None or label is None or label.kind != "literal":
                     continue
-                kind = KIND_LABEL if row["k"].value == RDFS_LABEL else KIND_ALT
+                pid = subject.value.rsplit("/", 1)[-1]
+                kind = KIND_LABEL if prop.value == RDFS_LABEL else KIND_ALT
                 rows.add((pid, label.lang or "", kind, label.value))
         table: dict[str, dict[str, list[str]]] = {}
         for pid, lang, _kind, label in sorted(rows):
@@ -650,13 +670,24 @@ class EndpointIndex:
         results = self._all([subjects, objects], timeout_s=self.startup_timeout_s)
         for side, result in zip(("s", "o"), results, strict=True):
             for row in result.rows:
-                pid = row["p"].value.rsplit("/", 1)[-1]
+                prop, count = row.get("p"), row.get("n")
                 cls = row.get("c") or row.get("k")
-                if cls is None:
+                if cls is None or prop is None or count is None:
                     continue
+                pid = prop.value.rsplit("/", 1)[-1]
                 name = local_id(cls.value) if cls.kind == "uri" else cls.value
-                stats.setdefault((pid, side), []).append((name or cls.value, int(float(row["n"].value))))
+                stats.setdefault((pid, side), []).append((name or cls.value, _count(count.value)))
         return {key: sorted(found, key=lambda cn: (-cn[1], cn[0]))[:40] for key, found in sorted(stats.items())}
+
+
+def _count(text: str) -> int:
+    """A count an endpoint sent, as a whole number (0 for anything else: ``NaN``, ``INF``,
+    words, a negative number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return 0
+    return int(value) if math.isfinite(value) and value > 0 else 0
 
 
 def _more_popular(qid: str, other: str, stats: Mapping[str, EntityStats]) -> bool:

@@ -187,6 +187,7 @@ def forget_checks() -> None:
 def _check_text(sparql: str) -> _Checked:
     prescreen(sparql)
     parsed = _parse(sparql)
+    _check_filters(parsed, sparql)
     algebra = _translate(parsed, sparql)
     if algebra.name not in ("SelectQuery", "AskQuery"):
         raise CandidateRejected("not_select_or_ask", sparql, algebra.name)
@@ -392,6 +393,27 @@ def _field(node: CompValue, key: str) -> object:
     """A field of an algebra node, ``None`` when absent (``CompValue.get`` answers the
     key's name for a missing key)."""
     return dict.get(node, key)
+
+
+def _check_filters(parsed: ParseResults, sparql: str) -> None:
+    """Refuse a ``FILTER`` whose condition is a constant (``false``, ``0``, ``""``, ``0.0``,
+    ``"false"^^xsd:boolean``, ``true``, an IRI) or a call without arguments (``NOW()``):
+    rdflib leaves a filter whose condition is falsy out of its algebra, so the query
+    written from the algebra would lose it (``ASK { … FILTER(false) }`` became true), and
+    a constant condition says nothing about the graph in any case."""
+    stack: list[object] = [parsed]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, CompValue):
+            if item.name == "Filter":
+                expr = item.get("expr")
+                if isinstance(expr, Literal | URIRef) or not expr:
+                    raise CandidateRejected("constant_filter", sparql, f"FILTER({expr!s:.40}) is a constant")
+            stack.extend(item.values())
+        elif isinstance(item, ParseResults | list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
 
 
 def _nodes(root: CompValue) -> Iterator[CompValue]:
