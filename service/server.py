@@ -19,14 +19,19 @@ HEADER_TIMEOUT_S = 3.0
 """How long a connection may take to send a request's line and headers (a slow-header
 client is cut off then); a request's body has its own bound (``service.app.BODY_TIMEOUT_S``)."""
 KEEP_ALIVE_S = 5
-MAX_CONNECTIONS = 200
-"""Connections and requests served at once; more get 503 from uvicorn at once."""
+MAX_CONNECTIONS = 400
+"""Connections and requests served at once; more get 503 from uvicorn at once.  At most
+:data:`MAX_WAITING` of them wait for headers, so that those never fill it."""
 MAX_WAITING_PER_CLIENT = 16
 """Connections one client address may hold open waiting for a request's headers (idle or
-slow); a further one closes that client's oldest waiting connection."""
+slow); a further one closes that client's oldest waiting connection (once it has waited
+:data:`WAITING_GRACE_S`)."""
+WAITING_GRACE_S = 1.0
+"""A waiting connection younger than this is never closed to make room."""
 MAX_WAITING = MAX_CONNECTIONS // 2
 """Connections waiting for headers, all clients together; past it the oldest waiting is
-closed, so that waiting connections never fill uvicorn's :data:`MAX_CONNECTIONS`."""
+closed (whatever its age), so that waiting connections never fill uvicorn's
+:data:`MAX_CONNECTIONS`."""
 
 
 class WaitingConnections:
@@ -34,23 +39,27 @@ class WaitingConnections:
     oldest first: :meth:`arrived` closes the oldest waiting connection of a client past
     ``per_client`` and the oldest of all past ``total``.  Only uvicorn's event loop calls it."""
 
-    def __init__(self, per_client: int = MAX_WAITING_PER_CLIENT, total: int = MAX_WAITING) -> None:
+    def __init__(self, per_client: int = MAX_WAITING_PER_CLIENT, total: int = MAX_WAITING,
+                 min_age_s: float = WAITING_GRACE_S) -> None:
         self.per_client = per_client
         self.total = total
-        self._by_client: dict[str, dict[HeaderTimeoutProtocol, None]] = {}
-        self._all: dict[HeaderTimeoutProtocol, None] = {}
+        self.min_age_s = min_age_s
+        self._by_client: dict[str, dict[HeaderTimeoutProtocol, float]] = {}
+        self._all: dict[HeaderTimeoutProtocol, float] = {}
         self.closed = 0  # connections closed to make room (tests and figures)
 
     def waiting(self, conn: HeaderTimeoutProtocol) -> None:
         """``conn`` waits for headers (a new connection, or one between requests)."""
         if conn in self._all:
             return
+        now = time.monotonic()
         while len(self._by_client.get(conn.client_address, ())) >= self.per_client:
-            self._evict(next(iter(self._by_client[conn.client_address])))
-        while len(self._all) >= self.total:
-            self._evict(next(iter(self._all)))
-        self._by_client.setdefault(conn.client_address, {})[conn] = None
-        self._all[conn] = None
+            if not self._evict(self._by_client[conn.client_address], now):
+                break
+        while len(self._all) >= self.total:  # all clients together: the oldest goes, whatever its age
+            self._evict(self._all, now, young_too=True)
+        self._by_client.setdefault(conn.client_address, {})[conn] = now
+        self._all[conn] = now
 
     def served(self, conn: HeaderTimeoutProtocol) -> None:
         """``conn`` no longer waits (its headers are in, or it closed)."""
@@ -61,10 +70,16 @@ class WaitingConnections:
             if not queue:
                 del self._by_client[conn.client_address]
 
-    def _evict(self, conn: HeaderTimeoutProtocol) -> None:
+    def _evict(self, queue: dict[HeaderTimeoutProtocol, float], now: float, *, young_too: bool = False) -> bool:
+        """Close the oldest connection of ``queue`` if it has waited ``min_age_s`` (a burst of
+        requests through one proxy is not cut: its headers arrive within milliseconds)."""
+        conn, since = next(iter(queue.items()))
+        if now - since < self.min_age_s and not young_too:
+            return False
         self.served(conn)
         self.closed += 1
         conn.close_waiting()
+        return True
 
 
 class HeaderTimeoutProtocol(H11Protocol):
