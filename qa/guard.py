@@ -42,7 +42,7 @@ import queue
 import threading
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pyparsing import ParseException, ParseResults
@@ -187,7 +187,6 @@ def forget_checks() -> None:
 def _check_text(sparql: str) -> _Checked:
     prescreen(sparql)
     parsed = _parse(sparql)
-    _check_filters(parsed, sparql)
     algebra = _translate(parsed, sparql)
     if algebra.name not in ("SelectQuery", "AskQuery"):
         raise CandidateRejected("not_select_or_ask", sparql, algebra.name)
@@ -364,17 +363,50 @@ def _translate(parsed: ParseResults, sparql: str) -> CompValue:
     it calls by its module-level name), and the written query keeps the candidate's order
     so that its verbalization, and the validator's score, stay what they were."""
     with _TRANSLATING:
-        reorder = rdflib_algebra.reorderTriples
+        reorder, collect = rdflib_algebra.reorderTriples, rdflib_algebra.collectAndRemoveFilters
         rdflib_algebra.reorderTriples = _as_written
+        rdflib_algebra.collectAndRemoveFilters = _filters_checked(collect)
+        _CONSTANT_FILTERS.found = []
         try:
-            return translateQuery(parsed, initNs=_NAMESPACES).algebra
+            algebra = translateQuery(parsed, initNs=_NAMESPACES).algebra
         except _PARSE_ERRORS as exc:
             raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         finally:
-            rdflib_algebra.reorderTriples = reorder
+            rdflib_algebra.reorderTriples, rdflib_algebra.collectAndRemoveFilters = reorder, collect
+            found, _CONSTANT_FILTERS.found = _CONSTANT_FILTERS.found, None
+        if found:
+            raise CandidateRejected("constant_filter", sparql, f"FILTER({found[0]:.40}) is a constant")
+        return algebra
 
 
 _TRANSLATING = threading.Lock()
+
+
+class _FilterLog(threading.local):
+    found: list[str] | None = None
+
+
+_CONSTANT_FILTERS = _FilterLog()
+
+
+def _filters_checked(collect: Callable[[list[CompValue]], object]) -> Callable[[list[CompValue]], object]:
+    """rdflib's ``collectAndRemoveFilters``, noting every constant ``FILTER`` condition of
+    the group (for the guard's thread only).  rdflib leaves a group's filter out of its
+    algebra when the condition is falsy (``false``, ``0``, ``""``, ``0.0``,
+    ``"false"^^xsd:boolean``, a call without arguments such as ``NOW()``), so the query
+    written from the algebra would lose it (``ASK { … FILTER(false) }`` became true); a
+    constant condition (``true``, ``1``, an IRI) says nothing about the graph in any case.
+    Such a candidate is refused (``constant_filter``)."""
+    def checked(parts: list[CompValue]) -> object:
+        found = _CONSTANT_FILTERS.found
+        if found is not None:
+            for part in parts:
+                expr = part.get("expr") if part.name == "Filter" else None
+                if part.name == "Filter" and (isinstance(expr, Literal | URIRef) or not expr):
+                    found.append(str(expr) if expr is not None and not isinstance(expr, CompValue)
+                                 else getattr(expr, "name", "()"))
+        return collect(parts)
+    return checked
 
 
 def _as_written(triples: Iterable[TriplePattern]) -> list[TriplePattern]:
@@ -393,27 +425,6 @@ def _field(node: CompValue, key: str) -> object:
     """A field of an algebra node, ``None`` when absent (``CompValue.get`` answers the
     key's name for a missing key)."""
     return dict.get(node, key)
-
-
-def _check_filters(parsed: ParseResults, sparql: str) -> None:
-    """Refuse a ``FILTER`` whose condition is a constant (``false``, ``0``, ``""``, ``0.0``,
-    ``"false"^^xsd:boolean``, ``true``, an IRI) or a call without arguments (``NOW()``):
-    rdflib leaves a filter whose condition is falsy out of its algebra, so the query
-    written from the algebra would lose it (``ASK { … FILTER(false) }`` became true), and
-    a constant condition says nothing about the graph in any case."""
-    stack: list[object] = [parsed]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, CompValue):
-            if item.name == "Filter":
-                expr = item.get("expr")
-                if isinstance(expr, Literal | URIRef) or not expr:
-                    raise CandidateRejected("constant_filter", sparql, f"FILTER({expr!s:.40}) is a constant")
-            stack.extend(item.values())
-        elif isinstance(item, ParseResults | list | tuple):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
 
 
 def _nodes(root: CompValue) -> Iterator[CompValue]:
