@@ -32,7 +32,7 @@ from core.text import had_invalid_text, valid_unicode
 from qa.turn import Status, Turn
 
 PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache_dir", "backend", "qanswer_url",
-                  "threshold", "timeout_s")
+                  "threshold", "timeout_s", "kg_budget_s")
 """Flags that configure the pipeline: with any of them the question is answered here."""
 SERVER_TIMEOUT_S = 120.0
 

@@ -202,8 +202,12 @@ def question_budget(seconds: float | None) -> Iterator[None]:
     by any client (:class:`HttpCaller`: the SPARQL endpoint, QAnswer, the entity search),
     shares one deadline, ``seconds`` from now: a request's own deadline is cut to what is
     left, and none is sent once it is spent.  ``None``: no budget."""
-    token = _QUESTION_DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
-    sent = _QUESTION_SENT.set([0])  # one counter, shared by the copies of this context
+    outer = _QUESTION_DEADLINE.get()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    if outer is not None:  # a budget inside another never extends it
+        deadline = outer if deadline is None else min(outer, deadline)
+    token = _QUESTION_DEADLINE.set(deadline)
+    sent = _QUESTION_SENT.set(_QUESTION_SENT.get() or [0])  # one counter, shared by the copies of this context
     try:
         yield
     finally:

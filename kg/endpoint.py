@@ -19,16 +19,18 @@ Wikidata endpoint); any other URL gets the portable profile.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import logging
 import math
+import queue
 import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -38,7 +40,7 @@ from core.replies import SEARCH_REPLY, MalformedReply, SearchReply, parse_reply
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
 from kg.cldr import cldr_code, cldr_english, kind_of
-from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
+from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left, question_budget
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.name_keys import HAS_KEYS, NameKeys
@@ -330,6 +332,44 @@ def _parse_search(reply: HttpReply) -> list[NameHit]:
 # --------------------------------------------------------------------------- the index
 
 
+class RequestThreads:
+    """The index's request threads: daemon threads, so that a request still running when
+    the process ends never holds its exit (``concurrent.futures`` joins its threads at
+    exit; each request is bounded by its deadline in any case)."""
+
+    def __init__(self, workers: int) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], object], Future] | None] = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._run, name=f"kg-endpoint-{i}", daemon=True)
+                         for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, future = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # handed to the caller through its future
+                future.set_exception(exc)
+
+    def submit(self, fn: Callable[..., V], *args: object) -> Future:
+        """Run ``fn(*args)`` on a request thread."""
+        future: Future = Future()
+        self._jobs.put((lambda: fn(*args), future))
+        return future
+
+    def shutdown(self, wait: bool = False) -> None:
+        """Let the threads end once the queued requests are done."""
+        for _ in self._threads:
+            self._jobs.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
+
+
 class EndpointIndex:
     """The :class:`kg.index.KGIndex` of a SPARQL endpoint reached through ``kg``."""
 
@@ -342,8 +382,9 @@ class EndpointIndex:
         self.timeout_s = timeout_s
         self.search = search
         self.caches = caches or caches_for(profile.url)
-        self._pool = ThreadPoolExecutor(max_workers=max(1, profile.concurrency), thread_name_prefix="kg-endpoint")
+        self._pool = RequestThreads(max(1, profile.concurrency))
         self._init_lock = threading.Lock()
+        self._startup_until = time.monotonic() + startup_timeout_s
 
     def close(self) -> None:
         """Stop the request threads (and the entity search's connections)."""
@@ -352,6 +393,15 @@ class EndpointIndex:
             self.search.close()
 
     # ------------------------------------------------------------------ requests
+
+    def _startup(self) -> contextlib.AbstractContextManager[None]:
+        """The budget of a once-per-process read (property labels, their classes, whether
+        the endpoint holds name keys): the question's when one asks, else the start-up
+        budget, ``startup_timeout_s`` from when the index was made, shared by every such
+        read (past it they fail at once and are tried again within a question)."""
+        if budget_left() is not None:
+            return contextlib.nullcontext()
+        return question_budget(max(0.0, self._startup_until - time.monotonic()))
 
     def _query(self, sparql: str, max_rows: int | None = None, timeout_s: float | None = None) -> QueryResult:
         """One of the index's own reads: an endpoint refusing it (a 400 to a query this
@@ -523,7 +573,9 @@ class EndpointIndex:
             with self._init_lock:
                 if self.caches.has_keys is None:
                     try:
-                        self.caches.has_keys = bool(self._query(HAS_KEYS, timeout_s=self.startup_timeout_s).boolean)
+                        with self._startup():
+                            self.caches.has_keys = bool(self._query(HAS_KEYS, timeout_s=self.startup_timeout_s)
+                                                        .boolean)
                     except KGError as exc:  # asked again next time
                         log.warning("%s: could not ask for name keys, exact names only: %s", self.profile.url, exc)
                 has = bool(self.caches.has_keys)
@@ -612,7 +664,8 @@ class EndpointIndex:
         (on ``wd:P…`` and ``wdt:P…``), read once (concurrently, in chunks) and kept."""
         with self._init_lock:
             if self.caches.prop_labels is None:  # a failure raises (and the next call tries again)
-                self.caches.prop_labels = self._read_property_labels()
+                with self._startup():
+                    self.caches.prop_labels = self._read_property_labels()
             return self.caches.prop_labels
 
     def _read_property_labels(self) -> dict[str, dict[str, list[str]]]:
@@ -644,7 +697,8 @@ class EndpointIndex:
         KG when the profile asks for them (an own endpoint), else none (types unknown)."""
         with self._init_lock:
             if self.caches.prop_classes is None:
-                self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
+                with self._startup():
+                    self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
             return self.caches.prop_classes
 
     def _read_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
@@ -716,4 +770,5 @@ def open_index(settings: Settings, kg: KG) -> KGIndex:
         return ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
     search = (EntitySearch(profile.search_url, timeout_s=min(settings.timeout_s, 5.0), user_agent=settings.user_agent)
               if profile.search_url else None)
-    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search)
+    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search,
+                         startup_timeout_s=settings.kg_budget_s)

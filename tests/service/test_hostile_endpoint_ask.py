@@ -1,0 +1,90 @@
+"""``kgqa ask --kg-endpoint`` against a hostile SPARQL endpoint on 127.0.0.1 (issue 44,
+cases 6 and 7): whatever the endpoint answers (nested JSON, string bindings, ``NaN``
+counts, rows missing their fields, a 400 to every read, a compression bomb, a reply
+dripped a byte a second), the question ends "service unavailable" (exit 3, JSON with
+``--json``) or answered, never with a traceback; a dripping endpoint holds ``kgqa ask``
+at most its budget at start and its budget for the question (no thread holds the exit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from tests.service.faulty_http import DripServer, Reply, ScriptedServer
+
+ROOT = Path(__file__).resolve().parents[2]
+QUESTION = "Where was Albert Einstein born?"
+
+
+def _term(kind: str, value: str) -> dict[str, str]:
+    return {"type": kind, "value": value}
+
+
+HOSTILE_ROW = {name: _term("literal", "NaN") for name in ("s", "k", "l", "n", "out", "in", "inst", "p", "c", "name")}
+
+
+def _gzip_bomb(mib: int) -> bytes:
+    out = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return b"".join(out.compress(bytes(1 << 20)) for _ in range(mib)) + out.flush()
+
+
+REPLIES = {
+    "nested": Reply(200, b"[" * 200_000 + b"]" * 200_000, {"Content-Type": "application/sparql-results+json"}),
+    "string bindings": Reply.json({"head": {"vars": ["s"]}, "results": {"bindings": ["s", 1, None]}}),
+    "NaN counts and fields of the wrong kind": Reply.json(
+        {"head": {"vars": sorted(HOSTILE_ROW)}, "results": {"bindings": [HOSTILE_ROW] * 50}}),
+    "rows missing fields": Reply.json({"head": {"vars": ["s", "k", "l"]}, "results": {"bindings": [{}] * 50}}),
+    "400 to every read": Reply(400, b"Parse error: no"),
+    "gzip in gzip": Reply(200, zlib.compress(b"x" * 1000), {"Content-Encoding": "gzip, gzip"}),
+    "a gzip bomb": Reply(200, _gzip_bomb(256), {"Content-Encoding": "gzip"}),
+}
+
+
+WELL_SHAPED = {"NaN counts and fields of the wrong kind", "rows missing fields"}
+
+
+def _ask(url: str, *extra: str, timeout_s: float = 300) -> tuple[subprocess.CompletedProcess, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGQA_VALIDATOR": "false"}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cli.main", "ask", QUESTION, "--kg-endpoint", url + "/query",
+                           "--local", "--no-log", "--json", "--timeout", "5", *extra],
+                          capture_output=True, text=True, timeout=timeout_s, env=env, cwd=ROOT)
+    return done, time.monotonic() - started
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(REPLIES))
+def test_a_hostile_endpoint_gives_service_unavailable_never_a_traceback(name: str):
+    with ScriptedServer(lambda _req: REPLIES[name]) as srv:
+        done, _spent = _ask(srv.url)
+        assert srv.requests  # it was asked
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    turn = json.loads(done.stdout)
+    assert not turn["answers"]
+    if name in WELL_SHAPED:  # values an endpoint may send: read as nothing found, an honest "I don't know"
+        assert done.returncode in (0, 3) and turn["status"] in ("service_error", "no_candidates", "abstained")
+    else:
+        assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
+        assert turn["status"] == "service_error"
+
+
+@pytest.mark.slow
+def test_a_dripping_endpoint_holds_ask_for_its_budgets_only():
+    body = json.dumps({"head": {"vars": ["x"]}, "results": {"bindings": []}}).encode()
+    budget = 2.0
+    with DripServer(body, chunk=1, interval_s=1.0) as srv:
+        done, spent = _ask(srv.url, "--budget", str(budget))
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 3 and json.loads(done.stdout)["status"] == "service_error"
+    turn_s = json.loads(done.stdout)["timings_ms"]["total"] / 1000
+    # the start-up reads' budget, then the question (its local stages and its budget), then the exit;
+    # what is left is loading Python and the models, which no endpoint can stretch
+    assert spent < budget + turn_s + 1 + 30, spent
+    assert json.loads(done.stdout)["timings_ms"].get("generate", 0) / 1000 < budget + 1
