@@ -13,13 +13,13 @@ from cli.checks import VALIDATOR_HINT, check_start, non_negative_int, port_numbe
 from cli.main import add_common, settings_from_args, start_error
 from core.errors import KGSourceError, KGUnavailable, ModelLoadError, SessionLogError
 from core.settings import Settings
+from kg.bounded import DEFAULT_MEMORY_BYTES
 from kg.build import build_kg
 from kg.name_keys import served_store
 from kg.store import check_source, kg_paths
 from qa.pipeline import Pipeline
 from service.app import MAX_CONCURRENT_QUESTIONS, create_app
 from service.doors import allowed_host_names
-from kg.bounded import DEFAULT_MEMORY_BYTES
 from service.kgserve import create_sparql_app, oxigraph_command, query_url
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve

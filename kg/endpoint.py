@@ -351,7 +351,7 @@ class RequestThreads:
                 continue
             try:
                 future.set_result(fn())
-            except BaseException as exc:  # handed to the caller through its future
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller through its future
                 future.set_exception(exc)
 
     def submit(self, fn: Callable[..., V], *args: object) -> Future:

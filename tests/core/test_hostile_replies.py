@@ -68,9 +68,8 @@ def test_a_gzip_bomb_is_cut_at_the_cap_while_it_is_decoded():
 @pytest.mark.parametrize("encoding", ["gzip, gzip", "gzip,deflate", "br", "zstd", "compress", "x-bomb"])
 def test_stacked_and_unrequested_codings_are_refused_before_decoding(encoding):
     inner = gzip.compress(gzip.compress(json.dumps(ROW).encode()))
-    with _served(inner, encoding) as srv:
-        with pytest.raises(KGUnavailable, match="refused"):
-            _kg(srv.url).query("SELECT ?x WHERE { ?x ?p ?o }")
+    with _served(inner, encoding) as srv, pytest.raises(KGUnavailable, match="refused"):
+        _kg(srv.url).query("SELECT ?x WHERE { ?x ?p ?o }")
 
 
 @pytest.mark.parametrize("encoding,encode", [
@@ -84,9 +83,9 @@ def test_the_codings_asked_for_still_decode(encoding, encode):
 
 
 def test_a_corrupt_gzip_body_is_service_unavailable():
-    with _served(b"\x1f\x8b\x08\x00garbage-not-deflate", "gzip") as srv:
-        with pytest.raises(KGUnavailable, match="undecodable"):
-            _kg(srv.url).query("ASK {}")
+    with _served(b"\x1f\x8b\x08\x00garbage-not-deflate", "gzip") as srv, \
+            pytest.raises(KGUnavailable, match="undecodable"):
+        _kg(srv.url).query("ASK {}")
 
 
 def test_the_qanswer_client_cuts_a_bomb_too():
@@ -97,9 +96,8 @@ def test_the_qanswer_client_cuts_a_bomb_too():
             with pytest.raises(BackendResponseError, match="cap"):
                 backend.ask("Where was Einstein born?", "en")
         assert _peak_mib(run) < 32
-    with _served(b"\x00" * 10, "br", "application/json") as srv:
-        with pytest.raises(BackendResponseError, match="refused"):
-            QAnswerBackend(srv.url, retries=0).ask("Where was Einstein born?", "en")
+    with _served(b"\x00" * 10, "br", "application/json") as srv, pytest.raises(BackendResponseError, match="refused"):
+        QAnswerBackend(srv.url, retries=0).ask("Where was Einstein born?", "en")
 
 
 # ----------------------------------------------------------------- 6. malformed replies
@@ -124,9 +122,8 @@ MALFORMED = {
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
 def test_a_malformed_endpoint_reply_is_service_unavailable(name):
-    with _served(MALFORMED[name], None) as srv:
-        with pytest.raises(KGUnavailable, match="malformed"):
-            _kg(srv.url).query("SELECT ?x WHERE { ?x ?p ?o }")
+    with _served(MALFORMED[name], None) as srv, pytest.raises(KGUnavailable, match="malformed"):
+        _kg(srv.url).query("SELECT ?x WHERE { ?x ?p ?o }")
 
 
 @pytest.mark.parametrize("body", [
@@ -138,9 +135,8 @@ def test_a_malformed_endpoint_reply_is_service_unavailable(name):
     b'{"queries": [{"confidence": 0.5}]}',
 ])
 def test_a_malformed_qanswer_reply_is_a_response_error(body):
-    with _served(body, None, "application/json") as srv:
-        with pytest.raises(BackendResponseError, match="malformed"):
-            QAnswerBackend(srv.url, retries=0).ask("Where was Einstein born?", "en")
+    with _served(body, None, "application/json") as srv, pytest.raises(BackendResponseError, match="malformed"):
+        QAnswerBackend(srv.url, retries=0).ask("Where was Einstein born?", "en")
 
 
 def test_big_replies_keep_at_most_the_row_bound():
