@@ -88,3 +88,30 @@ def test_a_dripping_endpoint_holds_ask_for_its_budgets_only():
     # what is left is loading Python and the models, which no endpoint can stretch
     assert spent < budget + turn_s + 1 + 30, spent
     assert json.loads(done.stdout)["timings_ms"].get("generate", 0) / 1000 < budget + 1
+
+
+# ----------------------------------------------------------------- a QAnswer backend's malformed replies
+
+
+def test_serve_warm_up_and_qa_full_survive_a_nested_backend_reply():
+    """A nested reply to the warm-up question used to stop ``kgqa serve`` at start, and
+    ``/api/qa/full`` answered a plain-text 500: now the warm-up goes on and the API answers
+    JSON "service unavailable"."""
+    import httpx
+
+    from backends.qanswer import QAnswerBackend
+    from kg.client import EmbeddedKG
+    from qa.pipeline import Pipeline
+    from service.app import create_app
+    from service.server import ServerThread
+    from service.workers import warm
+    from tests import tiny_kg
+
+    nested = Reply(200, b"[" * 200_000 + b"]" * 200_000, {"Content-Type": "application/json"})
+    with ScriptedServer(lambda _req: nested) as srv:
+        pipeline = Pipeline(QAnswerBackend(srv.url, retries=0), EmbeddedKG(tiny_kg.memory_store()))
+        warm(pipeline)  # does not raise
+        with ServerThread(create_app(pipeline)) as api:
+            reply = httpx.get(api.url + "/api/qa/full", params={"question": QUESTION, "lang": "en"}, timeout=60)
+    assert reply.status_code == 503 and reply.headers["content-type"].startswith("application/json")
+    assert reply.json()["error"] == "service_unavailable"
