@@ -29,7 +29,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -418,6 +418,15 @@ class EndpointIndex:
             return [self._query(q, max_rows, timeout_s) for q in queries]
         return self._map(lambda q: self._query(q, max_rows, timeout_s), queries)
 
+    def _each(self, queries: Sequence[str], timeout_s: float | None = None) -> Iterator[QueryResult]:
+        """Every query's result in order, sent concurrently, each let go once the caller has
+        read it (the start-up reads: thirteen replies of up to 8 MiB are never all held)."""
+        futures = [self._pool.submit(contextvars.copy_context().run, self._query, q, None, timeout_s)
+                   for q in queries]
+        futures.reverse()
+        while futures:
+            yield futures.pop().result()
+
     def _map(self, fn: Callable[[T], V], items: Sequence[T]) -> list[V]:
         """``fn`` of every item on the request threads, each in a copy of this context (the
         question's KG budget travels with it)."""
@@ -679,12 +688,15 @@ class EndpointIndex:
                 f"{{ VALUES ?s {{ {values} }} ?s {iri_ref(p)} ?l BIND({iri_ref(p)} AS ?k){where} }}"
                 for p in (RDFS_LABEL, SKOS_ALT)) + " }")
         rows: set[tuple[str, str, int, str]] = set()
-        for result in self._all(queries, timeout_s=self.startup_timeout_s):
+        asked = set(pids)
+        for result in self._each(queries, timeout_s=self.startup_timeout_s):
             for row in result.rows:
                 subject, label, prop = row.get("s"), row.get("l"), row.get("k")
                 if subject is None or prop is None or label is None or label.kind != "literal":
                     continue
                 pid = subject.value.rsplit("/", 1)[-1]
+                if pid not in asked:  # only what was asked for is kept
+                    continue
                 kind = KIND_LABEL if prop.value == RDFS_LABEL else KIND_ALT
                 rows.add((pid, label.lang or "", kind, label.value))
         table: dict[str, dict[str, list[str]]] = {}
