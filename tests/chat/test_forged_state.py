@@ -93,6 +93,7 @@ def test_page_loads_from_one_client_are_rate_limited(app):
     assert 0 < restored <= 60  # the client's burst and refill (30 a minute), not 300
 
 
+@pytest.mark.slow
 def test_forged_loads_from_many_clients_keep_the_live_tab(app):
     on_load, add_user = _fn(app, "on_load"), _fn(app, "add_user")
     tab = _request("live-tab", "203.0.113.5")

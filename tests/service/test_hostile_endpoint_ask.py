@@ -93,6 +93,7 @@ def test_a_dripping_endpoint_holds_ask_for_its_budgets_only():
 # ----------------------------------------------------------------- a QAnswer backend's malformed replies
 
 
+@pytest.mark.slow
 def test_serve_warm_up_and_qa_full_survive_a_nested_backend_reply():
     """A nested reply to the warm-up question used to stop ``kgqa serve`` at start, and
     ``/api/qa/full`` answered a plain-text 500: now the warm-up goes on and the API answers
