@@ -35,6 +35,8 @@ PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache
                   "threshold", "timeout_s", "kg_budget_s")
 """Flags that configure the pipeline: with any of them the question is answered here."""
 SERVER_TIMEOUT_S = 120.0
+MAX_SERVER_REPLY_BYTES = 8 * 1024 * 1024
+"""A turn from ``kgqa serve`` is a few KiB; whatever listens on its port may send more."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -111,8 +113,11 @@ def ask_server(settings: Settings, question: str, lang: str | None, *, use_valid
                                      headers={"Content-Type": "application/x-www-form-urlencoded"})
     try:
         with urllib.request.urlopen(request, timeout=SERVER_TIMEOUT_S) as reply:
-            return Turn.from_json(json.loads(reply.read()))
-    except (OSError, ValueError, KeyError, TypeError):  # another service, an error reply, a timeout
+            body = reply.read(MAX_SERVER_REPLY_BYTES + 1)  # no coding is asked for: what arrives is the size
+        if len(body) > MAX_SERVER_REPLY_BYTES:
+            return None
+        return Turn.from_json(json.loads(body))
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # another service, an error reply, a timeout
         return None
 
 

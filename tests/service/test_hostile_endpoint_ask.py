@@ -116,3 +116,14 @@ def test_serve_warm_up_and_qa_full_survive_a_nested_backend_reply():
             reply = httpx.get(api.url + "/api/qa/full", params={"question": QUESTION, "lang": "en"}, timeout=60)
     assert reply.status_code == 503 and reply.headers["content-type"].startswith("application/json")
     assert reply.json()["error"] == "service_unavailable"
+
+
+@pytest.mark.parametrize("body", [b"[" * 200_000 + b"]" * 200_000, b"{" * 9 * 1024 * 1024, b'{"answers": 5}'])
+def test_kgqa_ask_reads_whatever_listens_on_the_serve_port_bounded(body: bytes):
+    """``kgqa ask`` first tries a ``kgqa serve`` on its port: something else listening
+    there gets its reply read to 8 MiB at most, and the question is answered here."""
+    from cli.ask import ask_server
+    from core.settings import Settings
+
+    with ScriptedServer(lambda _req: Reply(200, body, {"Content-Type": "application/json"})) as srv:
+        assert ask_server(Settings(serve_port=srv.port), QUESTION) is None
