@@ -126,4 +126,4 @@ def test_kgqa_ask_reads_whatever_listens_on_the_serve_port_bounded(body: bytes):
     from core.settings import Settings
 
     with ScriptedServer(lambda _req: Reply(200, body, {"Content-Type": "application/json"})) as srv:
-        assert ask_server(Settings(serve_port=srv.port), QUESTION) is None
+        assert ask_server(Settings(serve_port=srv.port), QUESTION, None) is None
