@@ -4,6 +4,7 @@ remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only`
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -82,6 +83,16 @@ def value_kind(term: Term | None) -> str:
     if dt in _DATE_TYPES:
         return "date"
     return "number" if dt in _NUMBER_TYPES else "string"
+
+
+def whole_number(term: Term, default: int = 0) -> int:
+    """A count or index an engine sent, as a whole number; ``default`` for anything that is
+    not a finite number (an endpoint may send ``NaN``, ``INF`` or words where a count goes)."""
+    try:
+        value = float(term.value)
+    except (TypeError, ValueError):
+        return default
+    return int(value) if math.isfinite(value) and abs(value) < 1e18 else default
 
 
 class KG(Protocol):

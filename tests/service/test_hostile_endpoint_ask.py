@@ -127,3 +127,64 @@ def test_kgqa_ask_reads_whatever_listens_on_the_serve_port_bounded(body: bytes):
 
     with ScriptedServer(lambda _req: Reply(200, body, {"Content-Type": "application/json"})) as srv:
         assert ask_server(Settings(serve_port=srv.port), QUESTION, None) is None
+
+
+# ----------------------------------------------------------------- a lying proxy in front of a real endpoint
+
+
+def _nan_numbers(data: dict) -> dict:
+    for row in data.get("results", {}).get("bindings", []):
+        for term in row.values():
+            if term.get("type") in ("literal", "typed-literal") and "datatype" in term:
+                term["value"] = "NaN"
+    return data
+
+
+def _drop_a_field(data: dict) -> dict:
+    for row in data.get("results", {}).get("bindings", []):
+        if len(row) > 1:
+            row.pop(sorted(row)[-1])
+    return data
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lie", [_nan_numbers, _drop_a_field], ids=["NaN numbers", "a field dropped per row"])
+def test_the_pipeline_over_a_lying_endpoint_never_crashes(lie, tmp_path: Path):
+    """A real ``oxigraph serve-read-only`` over the tiny graph behind a proxy that changes
+    every reply: numbers become ``NaN``, or each row loses a field.  Every stage that reads
+    rows (linking, counts, probes, labels) takes it; the turn ends in some status, never a
+    crash."""
+    import httpx
+
+    from core.settings import Settings
+    from kg.store import build_store
+    from service.factory import build_pipeline
+    from service.kgserve import query_url, start_oxigraph
+    from tests import tiny_kg
+    from tests.service.faulty_http import free_port
+
+    nt = tmp_path / "tiny.nt"
+    nt.write_text(tiny_kg.ntriples(), encoding="utf-8")
+    store = build_store(nt, tmp_path / "cache", progress=False).store
+    port = free_port()
+    server = start_oxigraph(store, "127.0.0.1", port)
+    try:
+        def forward(req):
+            reply = httpx.post(query_url("127.0.0.1", port), content=req.body, timeout=30,
+                               headers={"Content-Type": "application/x-www-form-urlencoded",
+                                        "Accept": "application/sparql-results+json"})
+            if reply.status_code != 200:
+                return Reply(reply.status_code, reply.content)
+            return Reply.json(lie(reply.json()), headers={"Content-Type": "application/sparql-results+json"})
+
+        with ScriptedServer(forward) as proxy:
+            settings = Settings(kg_endpoint=proxy.url + "/query", validator=False, cache_dir=tmp_path / "c",
+                                kg_budget_s=30)
+            pipeline = build_pipeline(settings)
+            for question in (QUESTION, "How many people live in Berlin?", "Is Berlin the capital of Germany?"):
+                turn = pipeline.answer(question, "en")
+                assert turn.status != "error", (question, turn.error)
+            assert proxy.requests
+    finally:
+        server.kill()
+        server.wait()
