@@ -72,3 +72,13 @@ def _rows(store, sparql: str):
     if isinstance(result, bool) or type(result).__name__ == "QueryBoolean":
         return bool(result)
     return sorted(str(s[0]) for s in result)
+
+
+@pytest.mark.parametrize("condition", ["0", "false", '""', "true", "1"])
+def test_a_constant_having_keeps_its_meaning(condition):
+    """rdflib keeps a ``HAVING`` condition whatever it is: the written query keeps it too."""
+    original = f"SELECT (COUNT(?x) AS ?n) WHERE {{ wd:Q937 wdt:P19 ?x }} HAVING({condition})"
+    written = check_query(original)
+    assert "HAVING" in written
+    store = tiny_kg.memory_store()
+    assert _rows(store, written) == _rows(store, original)
