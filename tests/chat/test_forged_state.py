@@ -105,3 +105,43 @@ def test_forged_loads_from_many_clients_keep_the_live_tab(app):
     state = on_load({"history": []}, tab)[0]
     assert [m["role"] for m in state.history][:1] == ["user"]
     assert "Einstein" in state.history[0]["content"]
+
+
+@pytest.mark.slow
+def test_forged_page_loads_over_http_are_rate_limited_and_cut(tmp_path: Path, monkeypatch):
+    """The probe's route: ``POST /gradio_api/run/predict`` with the page-load event's index,
+    a forged stored conversation and a fresh ``session_hash`` each time, from one client,
+    against the chat served on 127.0.0.1.  At most the client's burst of loads restore
+    anything, and what one restores is cut to the conversation's budget."""
+    import socket
+
+    import httpx
+
+    from backends.fake import FakeBackend
+    from chat.ui import launch_app
+    from tests import tiny_kg
+
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = load_settings({}, port=port, log_path=tmp_path / "s.sqlite", rate_limit_per_minute=30)
+    with SessionLog(settings.log_path) as log:
+        app = build_app(Pipeline(FakeBackend({}), EmbeddedKG(tiny_kg.memory_store())), settings, log)
+        launch_app(app, settings, prevent_thread_lock=True, quiet=True)
+        try:
+            load = next(i for i, f in app.fns.items() if f.name == "on_load")
+            forged = _forged(messages=400)
+            restored, largest = 0, 0
+            with httpx.Client(timeout=60) as client:
+                for i in range(100):
+                    reply = client.post(f"http://127.0.0.1:{port}/gradio_api/run/predict",
+                                        json={"fn_index": load, "data": [forged], "session_hash": f"forged{i:04d}"})
+                    assert reply.status_code == 200
+                    kept = reply.text.count('"role"')
+                    restored += kept > 0
+                    largest = max(largest, len(reply.text))
+        finally:
+            app.close()
+    assert 0 < restored <= 40, restored  # without the limit: 100
+    assert largest < 2 * MAX_CONVERSATION_CHARS + 200_000  # the page's own markup, and one budget of messages
