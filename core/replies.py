@@ -10,6 +10,7 @@ is not the shape; each client turns it into its own "service unavailable" error
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any, Literal, NotRequired, TypeVar
@@ -25,6 +26,14 @@ BIG_REPLY_BYTES = 1024 * 1024
 8 MiB replies read at once (an endpoint's start-up reads) each become hundreds of MiB of
 Python objects."""
 _BIG_PARSES = threading.BoundedSemaphore(1)
+
+
+def _fresh_after_fork() -> None:  # a child must not inherit a parse another thread held
+    global _BIG_PARSES
+    _BIG_PARSES = threading.BoundedSemaphore(1)
+
+
+os.register_at_fork(after_in_child=_fresh_after_fork)
 
 _STRICT = ConfigDict(allow_inf_nan=False, extra="ignore")
 
