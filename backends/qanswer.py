@@ -27,7 +27,6 @@ Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Iterable
@@ -36,6 +35,7 @@ from typing import Any
 import httpx
 
 from core.errors import BackendResponseError, BackendTimeout, BackendUnavailable
+from core.replies import QANSWER_REPLY, MalformedReply, parse_reply
 from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, HttpReply
 from qa.candidate import Candidate
 from qa.generate import MAX_CANDIDATES
@@ -51,6 +51,7 @@ ERRORS: ErrorTable = {
     Fault.SERVER_ERROR: BackendUnavailable,
     Fault.BREAKER_OPEN: BackendUnavailable,
     Fault.TOO_LARGE: BackendResponseError,
+    Fault.BAD_REPLY: BackendResponseError,
     Fault.REJECTED: BackendResponseError,
     Fault.BAD_STATUS: BackendResponseError,
 }
@@ -78,6 +79,7 @@ class QAnswerBackend:
         transport: httpx.BaseTransport | None = None,
         user: str = "open",
         token: str | None = None,
+        auth: tuple[str, str] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.kb = kb
@@ -88,7 +90,7 @@ class QAnswerBackend:
         self.timeout_s = float(timeout_s)
         self._http = HttpCaller(ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff,
                                 breaker=breaker or CircuitBreaker(failure_threshold, reset_timeout_s),
-                                max_bytes=max_bytes, transport=transport, headers=headers)
+                                max_bytes=max_bytes, transport=transport, headers=headers, auth=auth)
         self.retries = self._http.retries
         self.breaker = self._http.breaker
 
@@ -118,11 +120,12 @@ class QAnswerBackend:
             raise
 
     def _parse(self, reply: HttpReply) -> list[Candidate]:
+        """The reply checked by the one reply schema (:data:`core.replies.QANSWER_REPLY`: nesting,
+        types, finite confidences), then read as candidates."""
         try:
-            data = json.loads(reply.body)
-        except ValueError as exc:
-            raise BackendResponseError(f"{self.url}: malformed JSON reply: {exc}") from exc
-        return parse_candidates(data, source=self.url)
+            return parse_reply(QANSWER_REPLY, reply.body, lambda data: parse_candidates(data, source=self.url))
+        except MalformedReply as exc:
+            raise BackendResponseError(f"{self.url}: malformed reply: {exc}") from exc
 
 
 def parse_candidates(data: Any, *, source: str = "qanswer") -> list[Candidate]:

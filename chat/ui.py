@@ -284,8 +284,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         state = session(request)
         state.header_starting = not pipeline_ready(pipeline)
         with state.lock:
-            if not state.history:  # a reload: the conversation the browser kept (chat.conversation)
-                kept = restore(stored)
+            kept = restore(stored) if not state.history else None  # a reload: the conversation the browser
+            if kept is not None and kept.history and admission.admit_load(request) and \
+                    sessions.charge(request.session_hash, kept.size):  # kept (chat.conversation), bounded
                 state.history, state.context = kept.history, kept.context
                 state.session_id = kept.session_id or state.session_id
             history = list(state.history)
@@ -619,6 +620,15 @@ class Admission:
             self.refused.add("busy")
             return key, busy_turn(raw, ui)
         return key, None
+
+    def admit_load(self, request: gr.Request | None) -> bool:
+        """Whether a page load may restore the conversation its browser sent: the client's
+        rate limit counts page loads too (a refused one starts an empty conversation)."""
+        peer = request.client.host if request and request.client else None
+        if self.limiter.limiter.acquire(self.limiter.key(peer, request.headers if request else None)) > 0:
+            self.refused.add("rate_limited")
+            return False
+        return True
 
     def done(self, key: str) -> None:
         """An admitted question was answered (or failed)."""

@@ -25,16 +25,18 @@ from chat.messages import message, turn_message
 from chat.render import render_text, ui_language
 from cli.checks import VALIDATOR_HINT, check_start, port_number
 from cli.main import add_common, settings_from_args, start_error
-from core.errors import KGSourceError, ModelLoadError
+from core.errors import BackendError, KGError, KGSourceError, ModelLoadError
 from core.memory import loading
 from core.settings import Settings
 from core.text import had_invalid_text, valid_unicode
 from qa.turn import Status, Turn
 
 PIPELINE_FLAGS = ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache_dir", "backend", "qanswer_url",
-                  "threshold", "timeout_s")
+                  "threshold", "timeout_s", "kg_budget_s")
 """Flags that configure the pipeline: with any of them the question is answered here."""
 SERVER_TIMEOUT_S = 120.0
+MAX_SERVER_REPLY_BYTES = 8 * 1024 * 1024
+"""A turn from ``kgqa serve`` is a few KiB; whatever listens on its port may send more."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,6 +80,8 @@ def run_ask(args: argparse.Namespace) -> int:
                                         log=not args.no_log, spent=spent)
         except (KGSourceError, ModelLoadError) as exc:
             return start_error("ask", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
+        except (KGError, BackendError) as exc:  # an upstream failed outside a question (start-up reads)
+            turn = _unavailable(question, lang, exc)
         if turn is None:
             return 4
     if had_invalid_text(question):
@@ -109,9 +113,19 @@ def ask_server(settings: Settings, question: str, lang: str | None, *, use_valid
                                      headers={"Content-Type": "application/x-www-form-urlencoded"})
     try:
         with urllib.request.urlopen(request, timeout=SERVER_TIMEOUT_S) as reply:
-            return Turn.from_json(json.loads(reply.read()))
-    except (OSError, ValueError, KeyError, TypeError):  # another service, an error reply, a timeout
+            body = reply.read(MAX_SERVER_REPLY_BYTES + 1)  # no coding is asked for: what arrives is the size
+        if len(body) > MAX_SERVER_REPLY_BYTES:
+            return None
+        return Turn.from_json(json.loads(body))
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # another service, an error reply, a timeout
         return None
+
+
+def _unavailable(question: str, lang: str | None, exc: Exception) -> Turn:
+    """The "service unavailable" turn of a question whose upstream failed before the
+    pipeline could answer it (exit 3, JSON with ``--json``; never a traceback)."""
+    print(f"kgqa ask: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return Turn.unanswered(question, lang or "en", Status.SERVICE_ERROR, error=type(exc).__name__)
 
 
 def _shown(turn: Turn, *, as_json: bool) -> str:

@@ -30,6 +30,9 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--qanswer-url", dest="qanswer_url", help="base URL of a QAnswer-compatible API")
     parser.add_argument("--threshold", dest="threshold", type=float, help="validator gate threshold")
     parser.add_argument("--timeout", dest="timeout_s", type=float, help="backend/endpoint timeout in seconds")
+    parser.add_argument("--budget", dest="kg_budget_s", type=float,
+                        help="seconds one question may spend on outbound requests (endpoint and backend, all "
+                             "together; setting kg_budget_s, default 8)")
     parser.add_argument("--trusted-proxies", dest="trusted_proxies",
                         help="comma-separated proxy addresses/networks whose X-Forwarded-For is believed")
 
@@ -38,7 +41,8 @@ FLAG_NAMES = {"kg_source": "--kg-source", "kg_endpoint": "--kg-endpoint", "cache
               "backend": "--backend", "qanswer_url": "--qanswer-url", "threshold": "--threshold",
               "timeout_s": "--timeout", "log_path": "--log-path", "host": "--host", "port": "--port",
               "serve_port": "--port", "validator_dir": "--validator-dir", "trusted_proxies": "--trusted-proxies",
-              "allowed_hosts": "--allowed-hosts", "kg_profile": "--kg", "user_agent": "--user-agent"}
+              "allowed_hosts": "--allowed-hosts", "kg_profile": "--kg", "user_agent": "--user-agent",
+              "kg_budget_s": "--budget"}
 """The command-line flag of each :class:`Settings` field a flag sets (named in errors)."""
 
 
@@ -57,7 +61,7 @@ def settings_from_args(args: argparse.Namespace, flags: dict[str, str] | None = 
     overrides = {}
     for name in ("kg_source", "kg_endpoint", "kg_profile", "user_agent", "cache_dir", "backend", "qanswer_url",
                  "threshold", "timeout_s", "log_path", "host", "port", "serve_port", "validator_dir", "trusted_proxies",
-                 "allowed_hosts"):
+                 "allowed_hosts", "kg_budget_s"):
         value = getattr(args, name, None)
         if value is not None and name in ("kg_source", "cache_dir", "log_path", "validator_dir"):
             value = Path(value)

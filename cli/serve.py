@@ -13,13 +13,14 @@ from cli.checks import VALIDATOR_HINT, check_start, non_negative_int, port_numbe
 from cli.main import add_common, settings_from_args, start_error
 from core.errors import KGSourceError, KGUnavailable, ModelLoadError, SessionLogError
 from core.settings import Settings
+from kg.bounded import DEFAULT_MEMORY_BYTES
 from kg.build import build_kg
 from kg.name_keys import served_store
 from kg.store import check_source, kg_paths
 from qa.pipeline import Pipeline
 from service.app import MAX_CONCURRENT_QUESTIONS, create_app
 from service.doors import allowed_host_names
-from service.kgserve import oxigraph_command, query_url
+from service.kgserve import create_sparql_app, oxigraph_command, query_url
 from service.ratelimit import ClientLimiter, RateLimiter
 from service.server import serve
 from service.session_log import SessionLog
@@ -50,12 +51,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_common(p)
     p.set_defaults(func=run_serve)
 
-    k = sub.add_parser("kg-serve", help="serve the built KG store as a SPARQL endpoint (oxigraph serve-read-only)")
+    k = sub.add_parser("kg-serve", help="serve the built KG store as a SPARQL endpoint, every query bounded")
     k.add_argument("--host", dest="host", help="address to bind (default: setting host, 127.0.0.1)")
     k.add_argument("--port", dest="kg_port", type=port_number, default=DEFAULT_KG_PORT,
                    help=f"port to bind (default {DEFAULT_KG_PORT}); the query URL is http://HOST:PORT/query")
     k.add_argument("--no-name-keys", dest="name_keys", action="store_false",
                    help="serve the KG alone, without the label index's name keys (kg/name_keys.py)")
+    k.add_argument("--workers", dest="kg_workers", type=non_negative_int, default=2, metavar="N",
+                   help="query worker processes (default 2); each query runs in one, bounded in time (setting "
+                        "timeout_s) and memory, without network")
+    k.add_argument("--memory-mib", dest="kg_memory_mib", type=non_negative_int, default=DEFAULT_MEMORY_BYTES >> 20,
+                   help=f"memory one query may use, MiB (default {DEFAULT_MEMORY_BYTES >> 20})")
+    k.add_argument("--oxigraph", action="store_true",
+                   help="run oxigraph serve-read-only itself instead: no memory bound, no hard timeout, SERVICE "
+                        "calls out, and GET /store dumps every quad")
     add_common(k)
     k.set_defaults(func=run_kg_serve)
 
@@ -107,23 +116,34 @@ def _stop_when_loading_fails(pool: WorkerPipeline, failed: threading.Event) -> N
 
 
 def run_kg_serve(args: argparse.Namespace) -> int:
-    """Build the store if needed, then replace this process with ``oxigraph serve-read-only``
-    over it and its name keys (:func:`kg.name_keys.served_store`; ``--no-name-keys``: the
-    store alone)."""
+    """Build the store if needed, then serve it and its name keys
+    (:func:`kg.name_keys.served_store`; ``--no-name-keys``: the store alone) as a SPARQL
+    endpoint whose every query runs bounded (:func:`service.kgserve.create_sparql_app`);
+    ``--oxigraph``: replace this process with ``oxigraph serve-read-only`` instead (no
+    bounds, and its ``GET /store`` dump)."""
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = settings_from_args(args)
     try:
         paths = kg_paths(check_source(settings.kg_source), settings.cache_dir)
         if not paths.is_built() or args.name_keys:
             paths = build_kg(settings.kg_source, settings.cache_dir, progress=True)
         store = served_store(paths) if args.name_keys else paths.store
-        cmd = oxigraph_command(store, settings.host, args.kg_port, timeout_s=settings.timeout_s)
+        cmd = oxigraph_command(store, settings.host, args.kg_port, timeout_s=settings.timeout_s) if args.oxigraph \
+            else []
     except (KGSourceError, KGUnavailable) as exc:
         print(f"kgqa kg-serve: error: {exc}", file=sys.stderr)
         return 2
     print(f"kgqa kg-serve: SPARQL endpoint at {query_url(settings.host, args.kg_port)} "
-          f"(use --kg-endpoint {query_url(settings.host, args.kg_port)} or KGQA_KG_ENDPOINT)", file=sys.stderr)
+          f"(use --kg-endpoint {query_url(settings.host, args.kg_port)} or KGQA_KG_ENDPOINT)"
+          + (" - oxigraph serve-read-only, unbounded, GET /store dumps the store" if args.oxigraph else
+             f" - each query bounded: {settings.timeout_s:g}s, {args.kg_memory_mib} MiB, no network"),
+          file=sys.stderr)
     sys.stderr.flush()
     sys.stdout.flush()
-    os.execv(cmd[0], cmd)
-    return 0  # not reached
+    if args.oxigraph:
+        os.execv(cmd[0], cmd)
+    app = create_sparql_app(store, timeout_s=settings.timeout_s, memory_bytes=args.kg_memory_mib << 20,
+                            workers=max(1, args.kg_workers))
+    serve(app, settings.host, args.kg_port)  # type: ignore[arg-type]
+    return 0

@@ -7,6 +7,7 @@ each client maps to its own :mod:`core.errors` classes."""
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import email.utils
 import enum
@@ -14,7 +15,9 @@ import logging
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+import urllib.parse
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -167,6 +170,7 @@ class Fault(enum.Enum):
     REJECTED = "rejected"  # 400: the request itself is bad (not retried; the server is alive)
     BAD_STATUS = "bad_status"  # any other non-2xx status (not retried)
     TOO_LARGE = "too_large"  # the reply is larger than the byte cap
+    BAD_REPLY = "bad_reply"  # a content coding not asked for (stacked, br, ...) or one that does not decode
     BREAKER_OPEN = "breaker_open"  # the circuit breaker is open: nothing was sent
 
 
@@ -183,6 +187,54 @@ ErrorTable = Mapping[Fault, type[KGQAError]]
 """A client's error class for each :class:`Fault`."""
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+_QUESTION_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("kgqa_question_deadline",
+                                                                                 default=None)
+_QUESTION_SENT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("kgqa_question_sent", default=None)
+_SENT_LOCK = threading.Lock()
+MAX_SENT_PER_QUESTION = 4 * 1024 * 1024
+"""Request bytes (URL parameters and form bodies) one question may send, all clients
+together; past it nothing more is sent and the turn is "service unavailable"."""
+
+
+@contextlib.contextmanager
+def question_budget(seconds: float | None) -> Iterator[None]:
+    """Every outbound request made inside (in this context: copy it into worker threads),
+    by any client (:class:`HttpCaller`: the SPARQL endpoint, QAnswer, the entity search),
+    shares one deadline, ``seconds`` from now: a request's own deadline is cut to what is
+    left, and none is sent once it is spent.  ``None``: no budget."""
+    outer = _QUESTION_DEADLINE.get()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    if outer is not None:  # a budget inside another never extends it
+        deadline = outer if deadline is None else min(outer, deadline)
+    token = _QUESTION_DEADLINE.set(deadline)
+    sent = _QUESTION_SENT.set(_QUESTION_SENT.get() or [0])  # one counter, shared by the copies of this context
+    try:
+        yield
+    finally:
+        _QUESTION_SENT.reset(sent)
+        _QUESTION_DEADLINE.reset(token)
+
+
+def _charge_sent(size: int, url: str) -> None:
+    """Count ``size`` request bytes to the current question; :class:`_Failure` past
+    :data:`MAX_SENT_PER_QUESTION` (nothing is sent then)."""
+    counter = _QUESTION_SENT.get()
+    if counter is None:
+        return
+    with _SENT_LOCK:
+        if counter[0] + size > MAX_SENT_PER_QUESTION:
+            raise _Failure(Fault.TOO_LARGE, f"the question's requests would send over {MAX_SENT_PER_QUESTION} "
+                                            f"bytes ({counter[0]} sent, {size} more to {url})")
+        counter[0] += size
+
+
+def budget_left() -> float | None:
+    """Seconds left of the current question's outbound budget (``None``: no budget)."""
+    deadline = _QUESTION_DEADLINE.get()
+    return None if deadline is None else deadline - time.monotonic()
+ACCEPT_ENCODING = "gzip, deflate"
+"""The only content codings a client asks for (httpx would also offer ``br`` and ``zstd``)."""
+_READ_CHUNK = 64 * 1024  # decoded bytes produced per step: the bound on one step's memory
 _DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("kgqa_http_deadline", default=None)
 
 
@@ -285,7 +337,7 @@ class HttpCaller:
     def __init__(self, errors: ErrorTable, *, timeout_s: float = 10.0, retries: int = 2,
                  backoff: Backoff | None = None, breaker: CircuitBreaker | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES, headers: Mapping[str, str] | None = None,
-                 transport: httpx.BaseTransport | None = None) -> None:
+                 transport: httpx.BaseTransport | None = None, auth: tuple[str, str] | None = None) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         self.errors = errors
@@ -294,8 +346,9 @@ class HttpCaller:
         self.backoff = backoff or Backoff()
         self.breaker = breaker or CircuitBreaker(failure_threshold=5, reset_timeout_s=30.0)
         self.max_bytes = max_bytes
-        self._client = httpx.Client(headers=dict(headers or {}), transport=transport or DeadlineTransport(),
-                                    follow_redirects=False)
+        self._client = httpx.Client(headers={"Accept-Encoding": ACCEPT_ENCODING, **dict(headers or {})},
+                                    transport=transport or DeadlineTransport(), follow_redirects=False,
+                                    auth=httpx.BasicAuth(*auth) if auth else None)
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -311,7 +364,13 @@ class HttpCaller:
         if not self.breaker.allow():
             raise self.errors[Fault.BREAKER_OPEN](
                 f"{url}: circuit breaker open after repeated failures; next try in {self.breaker.retry_in():.1f}s")
-        budget = Budget(timeout_s or self.timeout_s)
+        seconds = timeout_s or self.timeout_s
+        left = budget_left()
+        if left is not None:
+            if left <= 0.05:
+                raise self.errors[Fault.TIMEOUT](f"{url}: the question's time budget is spent")
+            seconds = min(seconds, left)
+        budget = Budget(seconds)
         token = _DEADLINE.set(time.monotonic() + budget.seconds)
         try:
             result = parse(self._with_retries(method, url, budget, params, data))
@@ -354,6 +413,7 @@ class HttpCaller:
         remaining = budget.remaining()
         if remaining <= 0:
             raise _Failure(Fault.TIMEOUT, f"no answer within {budget.seconds:g}s")
+        _charge_sent(_request_size(url, params, data), url)
         try:
             with self._client.stream(method, url, params=params, data=data,
                                      timeout=httpx.Timeout(remaining)) as response:
@@ -367,19 +427,87 @@ class HttpCaller:
         return reply
 
     def _read_capped(self, response: httpx.Response, budget: Budget) -> bytes:
+        """The reply's body, decoded, cut past :attr:`max_bytes` *decoded* bytes while it is
+        decoded (:class:`CappedDecoder`), and by the call's deadline."""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             raise _Failure(Fault.TOO_LARGE, f"reply of {declared} bytes exceeds the {self.max_bytes}-byte cap")
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_bytes():  # decoded bytes: a compressed bomb is cut too
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise _Failure(Fault.TOO_LARGE, f"reply exceeds the {self.max_bytes}-byte cap")
+        decoder = CappedDecoder(response.headers.get("Content-Encoding"), self.max_bytes)
+        for raw in response.iter_raw(_READ_CHUNK):  # raw bytes: httpx's own decoder has no output limit
+            decoder.feed(raw)
             if budget.expired():
                 raise _Failure(Fault.TIMEOUT, f"no whole answer within {budget.seconds:g}s")
-            chunks.append(chunk)
-        return b"".join(chunks)
+        return decoder.finish()
+
+
+class CappedDecoder:
+    """A reply body's content coding undone with a cap on the *decoded* size, as it arrives.
+
+    Only what :data:`ACCEPT_ENCODING` asks for is accepted: no coding (``identity``), or
+    ONE ``gzip`` or ``deflate``.  A stacked coding (``gzip, gzip``), ``br``, ``zstd`` or
+    any other is refused (:attr:`Fault.BAD_REPLY`) before a byte is decoded: a 405-byte
+    brotli reply or 1,827 bytes of gzip in gzip used to expand to gigabytes.  zlib is
+    asked for at most what the cap still allows per step (``max_length``), so the memory
+    held is the cap plus one step, whatever the ratio."""
+
+    def __init__(self, content_encoding: str | None, max_bytes: int) -> None:
+        codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
+        codings = [c for c in codings if c != "identity"]
+        if len(codings) > 1:
+            raise _Failure(Fault.BAD_REPLY, f"stacked content codings refused: {content_encoding!r}")
+        self.coding = codings[0] if codings else None
+        if self.coding in ("gzip", "x-gzip"):
+            self._zlib: zlib._Decompress | None = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif self.coding == "deflate":
+            self._zlib = None  # zlib-wrapped (RFC 9110) or raw deflate: told by the first bytes
+        elif self.coding is None:
+            self._zlib = None
+        else:
+            raise _Failure(Fault.BAD_REPLY, f"content coding {self.coding!r} refused (asked for {ACCEPT_ENCODING})")
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._parts: list[bytes] = []
+
+    def _keep(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size > self.max_bytes:
+            raise _Failure(Fault.TOO_LARGE, f"reply exceeds the {self.max_bytes}-byte cap")
+        if data:
+            self._parts.append(data)
+
+    def feed(self, raw: bytes) -> None:
+        """Decode (and keep) one chunk of the raw body."""
+        if self.coding is None:
+            self._keep(raw)
+            return
+        if self._zlib is None:  # deflate: zlib header or raw stream
+            self._zlib = zlib.decompressobj(zlib.MAX_WBITS if raw[:1] and (raw[0] & 0x0F) == 8
+                                            and len(raw) > 1 and (raw[0] << 8 | raw[1]) % 31 == 0
+                                            else -zlib.MAX_WBITS)
+        data = raw
+        try:
+            while data:
+                if self._zlib.eof:
+                    break  # trailing bytes after the stream's end are ignored
+                out = self._zlib.decompress(data, min(_READ_CHUNK, self.max_bytes - self.size + 1))
+                self._keep(out)
+                data = self._zlib.unconsumed_tail
+        except zlib.error as exc:
+            raise _Failure(Fault.BAD_REPLY, f"undecodable {self.coding} body: {exc}") from exc
+
+    def finish(self) -> bytes:
+        """The whole decoded body."""
+        if self._zlib is not None and not self._zlib.eof and self.coding is not None:
+            try:
+                self._keep(self._zlib.flush(self.max_bytes - self.size + 1))
+            except zlib.error as exc:
+                raise _Failure(Fault.BAD_REPLY, f"undecodable {self.coding} body: {exc}") from exc
+        return b"".join(self._parts)
+
+
+def _request_size(url: str, params: Mapping[str, str] | None, data: Mapping[str, str] | None) -> int:
+    """What a request sends besides its headers: its URL and its encoded parameters and form body."""
+    return len(url) + sum(len(urllib.parse.urlencode(part)) for part in (params, data) if part)
 
 
 def _translate(exc: httpx.HTTPError) -> Fault:

@@ -12,9 +12,9 @@ import ipaddress
 import math
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from core.errors import SettingsError
 
@@ -29,8 +29,60 @@ _HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?|\[?[0-9
 
 
 @dataclass(frozen=True)
+class Credentials:
+    """A user and password taken out of a URL (``http://user:secret@host/``): sent as HTTP
+    Basic authentication, never shown (its ``repr`` and ``str`` say ``***``)."""
+
+    user: str = field(repr=False)
+    password: str = field(repr=False)
+
+    def __str__(self) -> str:
+        return "***"
+
+    def pair(self) -> tuple[str, str]:
+        """``(user, password)`` for the HTTP client."""
+        return self.user, self.password
+
+
+def split_credentials(url: str | None) -> tuple[str | None, Credentials | None]:
+    """``url`` without its user information, and that information (``None`` when absent)."""
+    if not url or "@" not in url:
+        return url, None
+    try:
+        parts = urlsplit(url)
+        if parts.username is None and parts.password is None:
+            return url, None
+        host = parts.netloc.rsplit("@", 1)[1]
+        clean = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+        return clean, Credentials(unquote(parts.username or ""), unquote(parts.password or ""))
+    except ValueError:
+        return redact_url(url), None
+
+
+def redact_url(url: str) -> str:
+    """``url`` safe to show: anything before an ``@`` in its authority is ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        authority = "***@" + authority.rsplit("@", 1)[1]
+    return f"{scheme}{sep}{authority}{slash}{path}"
+
+
+SECRET_URLS = {"kg_endpoint": "kg_auth", "qanswer_url": "qanswer_auth"}
+"""The URL settings whose user information is taken out at the settings boundary (into the
+field named), so that no page, reply, error or log can show it."""
+
+
+@dataclass(frozen=True)
 class Settings:
-    """Everything configurable about the product."""
+    """Everything configurable about the product.
+
+    A URL setting's user and password (``--kg-endpoint http://user:secret@host/``) are
+    taken out when the settings are made (:data:`SECRET_URLS`): the URL fields hold the URL
+    without them, and ``kg_auth`` / ``qanswer_auth`` hold them (:class:`Credentials`,
+    never shown)."""
 
     kg_source: Path = DEFAULT_KG_SOURCE
     kg_endpoint: str | None = None
@@ -62,6 +114,16 @@ class Settings:
     trusted_proxies: str = ""  # comma-separated addresses/networks whose X-Forwarded-For is believed
     store_ips: bool = False
     allowed_hosts: str = ""  # comma-separated Host names served ("*": any); empty: the loopback names only
+    kg_auth: Credentials | None = field(default=None, repr=False, metadata={"secret": True})
+    qanswer_auth: Credentials | None = field(default=None, repr=False, metadata={"secret": True})
+
+    def __post_init__(self) -> None:
+        for name, auth in SECRET_URLS.items():
+            clean, found = split_credentials(getattr(self, name))
+            if found is not None or clean != getattr(self, name):
+                object.__setattr__(self, name, clean)
+            if found is not None:
+                object.__setattr__(self, auth, found)
 
     @property
     def model_dir(self) -> Path:
@@ -198,15 +260,17 @@ def load_settings(env: Mapping[str, str], *, flags: Mapping[str, str] | None = N
     values: dict[str, object] = {}
     given: dict[str, tuple[str, str]] = {}  # field -> (variable or flag, value as given)
     for f in dataclasses.fields(Settings):
+        if f.metadata.get("secret"):
+            continue  # given inside its URL only
         variable = f"KGQA_{f.name.upper()}"
         raw = env.get(variable)
         if raw is not None and raw.strip():
             values[f.name] = _parse(f, variable, raw)
-            given[f.name] = (variable, raw)
+            given[f.name] = (variable, redact_url(raw) if f.name in SECRET_URLS else raw)
     for name, value in overrides.items():
         if value is not None:
             values[name] = value
-            given[name] = ((flags or {}).get(name, name), str(value))
+            given[name] = ((flags or {}).get(name, name), redact_url(str(value)) if name in SECRET_URLS else str(value))
     settings = Settings(**values)  # type: ignore[arg-type]
     for name, reason in _problems(settings):
         variable, raw = given.get(name, (f"KGQA_{name.upper()}", str(getattr(settings, name))))

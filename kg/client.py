@@ -3,20 +3,20 @@ remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only`
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
+import math
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextvars import ContextVar
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import pyoxigraph
 
 from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
-from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller
+from core.replies import SPARQL_REPLY, Binding, MalformedReply, SparqlJson, parse_reply, sparql_shape
+from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, budget_left
+from core.resilience import question_budget as question_budget  # where the pipeline takes it from
 from kg.sparql import RDFS_LABEL, SKOS_ALT, XSD, iri_ref, with_prefixes
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 TermKind = Literal["uri", "literal", "bnode"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Term:
     """One RDF term of a result row, in SPARQL-JSON terms."""
 
@@ -83,6 +83,16 @@ def value_kind(term: Term | None) -> str:
     if dt in _DATE_TYPES:
         return "date"
     return "number" if dt in _NUMBER_TYPES else "string"
+
+
+def whole_number(term: Term, default: int = 0) -> int:
+    """A count or index an engine sent, as a whole number; ``default`` for anything that is
+    not a finite number (an endpoint may send ``NaN``, ``INF`` or words where a count goes)."""
+    try:
+        value = float(term.value)
+    except (TypeError, ValueError):
+        return default
+    return int(value) if math.isfinite(value) and abs(value) < 1e18 else default
 
 
 class KG(Protocol):
@@ -164,28 +174,8 @@ class EmbeddedKG:
         return QueryResult(vars=names, rows=rows)
 
 
-_QUESTION_DEADLINE: ContextVar[float | None] = ContextVar("kg_question_deadline", default=None)
 _SLOTS: dict[str, threading.BoundedSemaphore] = {}
 _SLOTS_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def question_budget(seconds: float | None) -> Iterator[None]:
-    """Every remote KG request made inside (in this context: copy it into worker threads)
-    shares one deadline, ``seconds`` from now; past it a request is not sent and
-    :class:`KGUnavailable` says the budget is spent (the user is told "service
-    unavailable").  ``None``: no budget."""
-    token = _QUESTION_DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
-    try:
-        yield
-    finally:
-        _QUESTION_DEADLINE.reset(token)
-
-
-def budget_left() -> float | None:
-    """Seconds left of the current question's KG budget (``None``: no budget)."""
-    deadline = _QUESTION_DEADLINE.get()
-    return None if deadline is None else deadline - time.monotonic()
 
 
 def endpoint_slots(url: str, size: int) -> threading.BoundedSemaphore:
@@ -204,6 +194,7 @@ KG_ERRORS: ErrorTable = {
     Fault.SERVER_ERROR: KGUnavailable,
     Fault.BREAKER_OPEN: KGUnavailable,
     Fault.TOO_LARGE: KGUnavailable,
+    Fault.BAD_REPLY: KGUnavailable,
     Fault.REJECTED: KGQueryError,
     Fault.BAD_STATUS: KGUnavailable,
 }
@@ -247,6 +238,7 @@ class RemoteKG:
         breaker: CircuitBreaker | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         max_concurrent: int = 4,
+        auth: tuple[str, str] | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.slots = endpoint_slots(endpoint, max_concurrent)
@@ -254,7 +246,8 @@ class RemoteKG:
         self.timeout_s = timeout_s
         self.user_agent = user_agent
         self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff, breaker=breaker,
-                                max_bytes=max_bytes, headers={"User-Agent": user_agent, "Accept": SPARQL_JSON})
+                                max_bytes=max_bytes, headers={"User-Agent": user_agent, "Accept": SPARQL_JSON},
+                                auth=auth)
         self.retries = self._http.retries
         self.breaker = self._http.breaker
 
@@ -286,17 +279,32 @@ class RemoteKG:
             self.slots.release()
 
 
+DEFAULT_MAX_ROWS = 250_000
+"""Rows kept of one reply when the caller sets no bound (8 MiB holds about this many)."""
+
+
 def _parse_sparql_json(raw: bytes, source: str, max_rows: int | None) -> QueryResult:
+    """The reply checked as SPARQL-JSON (:mod:`core.replies`, one validation for every
+    endpoint reply) and read into a :class:`QueryResult`, at most ``max_rows`` rows."""
+    def convert(data: SparqlJson) -> QueryResult:
+        shape = sparql_shape(data)
+        if isinstance(shape, bool):
+            return QueryResult(boolean=shape)
+        names, bindings = shape
+        limit = DEFAULT_MAX_ROWS if max_rows is None else min(max_rows, DEFAULT_MAX_ROWS)
+        rows = [{k: _binding_term(v) for k, v in b.items()} for b in bindings[:limit]]
+        return QueryResult(vars=names, rows=rows)
+
     try:
-        data = json.loads(raw)
-        if "boolean" in data:
-            return QueryResult(boolean=bool(data["boolean"]))
-        names = list(data["head"]["vars"])
-        bindings = data["results"]["bindings"]
-        rows = [{k: Term.from_json(v) for k, v in b.items()} for b in bindings[:max_rows]]
-    except (ValueError, KeyError, TypeError) as exc:
+        return parse_reply(SPARQL_REPLY, raw, convert)
+    except MalformedReply as exc:
         raise KGUnavailable(f"{source}: malformed SPARQL-JSON reply: {exc}") from exc
-    return QueryResult(vars=names, rows=rows)
+
+
+def _binding_term(binding: Binding) -> Term:
+    kind = binding["type"]
+    return Term("literal" if kind == "typed-literal" else kind, binding["value"], binding.get("datatype"),
+                binding.get("xml:lang"))
 
 
 LabelTable = dict[str, dict[str, list[str]]]

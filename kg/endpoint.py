@@ -19,24 +19,28 @@ Wikidata endpoint); any other URL gets the portable profile.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import logging
+import math
+import queue
 import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from core.errors import KGError, KGUnavailable
+from core.errors import KGError, KGQueryError, KGUnavailable
+from core.replies import SEARCH_REPLY, MalformedReply, SearchReply, parse_reply
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
 from kg.cldr import cldr_code, cldr_english, kind_of
-from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left
+from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left, question_budget
 from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.name_keys import HAS_KEYS, NameKeys
@@ -55,6 +59,9 @@ V = TypeVar("V")
 SITELINKS = "http://wikiba.se/ontology#sitelinks"
 P31 = WDT + "P31"
 LOOKUP_CHUNK = 8000  # literals per name-lookup request (the rest go out concurrently)
+MAX_LOOKUP_LITERALS = 16_000
+"""Literals one name lookup sends at most (two requests of about 0.5 MiB): a 980-character
+question used to send 3.8-4.3 MiB; the longest spans are left out first."""
 IDS_CHUNK = 200  # entities per stats / classes request
 MAX_NAME_ROWS = 20_000
 MAX_KEY_ROWS = 200_000  # rows of one name-key request (every word with a common three-letter start)
@@ -307,20 +314,60 @@ class EntitySearch:
 
 
 def _parse_search(reply: HttpReply) -> list[NameHit]:
-    try:
-        data = json.loads(reply.body)
+    def convert(data: SearchReply) -> list[NameHit]:
         hits = []
         for item in data["search"]:
-            qid = str(item["id"])
+            qid = item["id"]
             match = item.get("match") or {}
             if _is_item(qid):  # a searched name is never taken for an exact one (kind: folded only)
                 hits.append(NameHit(qid, KIND_FOLDED, (str(match.get("language") or ""),)))
-    except (ValueError, KeyError, TypeError) as exc:
+        return hits
+
+    try:
+        return parse_reply(SEARCH_REPLY, reply.body, convert)
+    except MalformedReply as exc:
         raise KGUnavailable(f"malformed entity-search reply: {exc}") from exc
-    return hits
 
 
 # --------------------------------------------------------------------------- the index
+
+
+class RequestThreads:
+    """The index's request threads: daemon threads, so that a request still running when
+    the process ends never holds its exit (``concurrent.futures`` joins its threads at
+    exit; each request is bounded by its deadline in any case)."""
+
+    def __init__(self, workers: int) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], object], Future] | None] = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._run, name=f"kg-endpoint-{i}", daemon=True)
+                         for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, future = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller through its future
+                future.set_exception(exc)
+
+    def submit(self, fn: Callable[..., V], *args: object) -> Future:
+        """Run ``fn(*args)`` on a request thread."""
+        future: Future = Future()
+        self._jobs.put((lambda: fn(*args), future))
+        return future
+
+    def shutdown(self, wait: bool = False) -> None:
+        """Let the threads end once the queued requests are done."""
+        for _ in self._threads:
+            self._jobs.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
 
 
 class EndpointIndex:
@@ -335,8 +382,9 @@ class EndpointIndex:
         self.timeout_s = timeout_s
         self.search = search
         self.caches = caches or caches_for(profile.url)
-        self._pool = ThreadPoolExecutor(max_workers=max(1, profile.concurrency), thread_name_prefix="kg-endpoint")
+        self._pool = RequestThreads(max(1, profile.concurrency))
         self._init_lock = threading.Lock()
+        self._startup_until = time.monotonic() + startup_timeout_s
 
     def close(self) -> None:
         """Stop the request threads (and the entity search's connections)."""
@@ -346,8 +394,22 @@ class EndpointIndex:
 
     # ------------------------------------------------------------------ requests
 
+    def _startup(self) -> contextlib.AbstractContextManager[None]:
+        """The budget of a once-per-process read (property labels, their classes, whether
+        the endpoint holds name keys): the question's when one asks, else the start-up
+        budget, ``startup_timeout_s`` from when the index was made, shared by every such
+        read (past it they fail at once and are tried again within a question)."""
+        if budget_left() is not None:
+            return contextlib.nullcontext()
+        return question_budget(max(0.0, self._startup_until - time.monotonic()))
+
     def _query(self, sparql: str, max_rows: int | None = None, timeout_s: float | None = None) -> QueryResult:
-        return self.kg.query(sparql, timeout_s=timeout_s or self.timeout_s, max_rows=max_rows)
+        """One of the index's own reads: an endpoint refusing it (a 400 to a query this
+        code wrote) is an endpoint that cannot serve, "service unavailable"."""
+        try:
+            return self.kg.query(sparql, timeout_s=timeout_s or self.timeout_s, max_rows=max_rows)
+        except KGQueryError as exc:
+            raise KGUnavailable(f"{self.profile.url} refused the index's query: {exc}") from exc
 
     def _all(self, queries: Sequence[str], max_rows: int | None = None,
              timeout_s: float | None = None) -> list[QueryResult]:
@@ -355,6 +417,15 @@ class EndpointIndex:
         if len(queries) <= 1:
             return [self._query(q, max_rows, timeout_s) for q in queries]
         return self._map(lambda q: self._query(q, max_rows, timeout_s), queries)
+
+    def _each(self, queries: Sequence[str], timeout_s: float | None = None) -> Iterator[QueryResult]:
+        """Every query's result in order, sent concurrently, each let go once the caller has
+        read it (the start-up reads: thirteen replies of up to 8 MiB are never all held)."""
+        futures = [self._pool.submit(contextvars.copy_context().run, self._query, q, None, timeout_s)
+                   for q in queries]
+        futures.reverse()
+        while futures:
+            yield futures.pop().result()
 
     def _map(self, fn: Callable[[T], V], items: Sequence[T]) -> list[V]:
         """``fn`` of every item on the request threads, each in a copy of this context (the
@@ -379,17 +450,22 @@ class EndpointIndex:
             return out
         written = written or {}
         literals: dict[str, set[tuple[str, int]]] = {}  # SPARQL literal -> (key, extra kind bits) it stands for
-        for key, _lang in missing:
+        # shortest spans first: past MAX_LOOKUP_LITERALS the longest spans (least often a name) are not sent
+        for key, _lang in sorted(missing, key=lambda kl: (len(kl[0].split()), len(kl[0]), kl[0])):
             text = written.get(key) or key
-            for form in literal_forms(key, written.get(key)):
-                for code in name_languages(lang, text):
-                    literals.setdefault(_literal(form, code), set()).add((key, 0))
+            mine = [(_literal(form, code), 0) for form in literal_forms(key, written.get(key))
+                    for code in name_languages(lang, text)]
             english = cldr_english(key, lang) if lang else None
-            for form in ([english] if english else []):
-                literals.setdefault(_literal(form, "en"), set()).add((key, KIND_CLDR))
+            mine += [(_literal(english, "en"), KIND_CLDR)] if english else []
+            if len(literals) + len(mine) > MAX_LOOKUP_LITERALS:
+                log.info("name lookup bounded: %d literals sent, longer spans left out", len(literals))
+                break
+            for literal, extra in mine:
+                literals.setdefault(literal, set()).add((key, extra))
         items = sorted(literals)
         queries = [_name_query(items[i:i + LOOKUP_CHUNK]) for i in range(0, len(items), LOOKUP_CHUNK)]
-        fresh: dict[str, dict[str, list]] = {key: {} for key, _l in missing}
+        sent = {key for keys in literals.values() for key, _extra in keys}
+        fresh: dict[str, dict[str, list]] = {key: {} for key, _l in missing if key in sent}
         for result in self._all(queries, MAX_NAME_ROWS):
             for row in result.rows:
                 s, name, k = row.get("s"), row.get("name"), row.get("k")
@@ -506,7 +582,9 @@ class EndpointIndex:
             with self._init_lock:
                 if self.caches.has_keys is None:
                     try:
-                        self.caches.has_keys = bool(self._query(HAS_KEYS, timeout_s=self.startup_timeout_s).boolean)
+                        with self._startup():
+                            self.caches.has_keys = bool(self._query(HAS_KEYS, timeout_s=self.startup_timeout_s)
+                                                        .boolean)
                     except KGError as exc:  # asked again next time
                         log.warning("%s: could not ask for name keys, exact names only: %s", self.profile.url, exc)
                 has = bool(self.caches.has_keys)
@@ -535,7 +613,7 @@ class EndpointIndex:
                     for i, var in enumerate(("out", "in", "inst")):
                         term = row.get(var)
                         if term is not None:
-                            stats[qid][i] += int(float(term.value))
+                            stats[qid][i] += _count(term.value)
                     c = row.get("c")
                     cid = local_id(c.value) if c is not None else None
                     if cid is not None and cid not in classes[qid]:
@@ -578,6 +656,8 @@ class EndpointIndex:
                        f" ?s {iri_ref(P31)} ?c }}" for i in range(0, len(missing), IDS_CHUNK)]
             for result in self._all(queries):
                 for row in result.rows:
+                    if "s" not in row:
+                        continue
                     qid, cid = local_id(row["s"].value), local_id(row["c"].value) if "c" in row else None
                     if qid in fresh and cid is not None and cid not in fresh[qid]:
                         fresh[qid].append(cid)
@@ -593,7 +673,8 @@ class EndpointIndex:
         (on ``wd:P…`` and ``wdt:P…``), read once (concurrently, in chunks) and kept."""
         with self._init_lock:
             if self.caches.prop_labels is None:  # a failure raises (and the next call tries again)
-                self.caches.prop_labels = self._read_property_labels()
+                with self._startup():
+                    self.caches.prop_labels = self._read_property_labels()
             return self.caches.prop_labels
 
     def _read_property_labels(self) -> dict[str, dict[str, list[str]]]:
@@ -607,12 +688,16 @@ class EndpointIndex:
                 f"{{ VALUES ?s {{ {values} }} ?s {iri_ref(p)} ?l BIND({iri_ref(p)} AS ?k){where} }}"
                 for p in (RDFS_LABEL, SKOS_ALT)) + " }")
         rows: set[tuple[str, str, int, str]] = set()
-        for result in self._all(queries, timeout_s=self.startup_timeout_s):
+        asked = set(pids)
+        for result in self._each(queries, timeout_s=self.startup_timeout_s):
             for row in result.rows:
-                pid, label = row["s"].value.rsplit("/", 1)[-1], row.get("l")
-                if label is None or label.kind != "literal":
+                subject, label, prop = row.get("s"), row.get("l"), row.get("k")
+                if subject is None or prop is None or label is None or label.kind != "literal":
                     continue
-                kind = KIND_LABEL if row["k"].value == RDFS_LABEL else KIND_ALT
+                pid = subject.value.rsplit("/", 1)[-1]
+                if pid not in asked:  # only what was asked for is kept
+                    continue
+                kind = KIND_LABEL if prop.value == RDFS_LABEL else KIND_ALT
                 rows.add((pid, label.lang or "", kind, label.value))
         table: dict[str, dict[str, list[str]]] = {}
         for pid, lang, _kind, label in sorted(rows):
@@ -624,7 +709,8 @@ class EndpointIndex:
         KG when the profile asks for them (an own endpoint), else none (types unknown)."""
         with self._init_lock:
             if self.caches.prop_classes is None:
-                self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
+                with self._startup():
+                    self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
             return self.caches.prop_classes
 
     def _read_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
@@ -650,13 +736,24 @@ class EndpointIndex:
         results = self._all([subjects, objects], timeout_s=self.startup_timeout_s)
         for side, result in zip(("s", "o"), results, strict=True):
             for row in result.rows:
-                pid = row["p"].value.rsplit("/", 1)[-1]
+                prop, count = row.get("p"), row.get("n")
                 cls = row.get("c") or row.get("k")
-                if cls is None:
+                if cls is None or prop is None or count is None:
                     continue
+                pid = prop.value.rsplit("/", 1)[-1]
                 name = local_id(cls.value) if cls.kind == "uri" else cls.value
-                stats.setdefault((pid, side), []).append((name or cls.value, int(float(row["n"].value))))
+                stats.setdefault((pid, side), []).append((name or cls.value, _count(count.value)))
         return {key: sorted(found, key=lambda cn: (-cn[1], cn[0]))[:40] for key, found in sorted(stats.items())}
+
+
+def _count(text: str) -> int:
+    """A count an endpoint sent, as a whole number (0 for anything else: ``NaN``, ``INF``,
+    words, a negative number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return 0
+    return int(value) if math.isfinite(value) and value > 0 else 0
 
 
 def _more_popular(qid: str, other: str, stats: Mapping[str, EntityStats]) -> bool:
@@ -685,4 +782,5 @@ def open_index(settings: Settings, kg: KG) -> KGIndex:
         return ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
     search = (EntitySearch(profile.search_url, timeout_s=min(settings.timeout_s, 5.0), user_agent=settings.user_agent)
               if profile.search_url else None)
-    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search)
+    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search,
+                         startup_timeout_s=settings.kg_budget_s)

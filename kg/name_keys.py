@@ -100,10 +100,16 @@ def token_iri(token: str, df: int) -> str:
     return f"urn:kgqa:t:{df}:{quote(token, safe='')}"
 
 
+def _number(text: str) -> bool:
+    """ASCII digits only, and few of them (an endpoint's IRI is untrusted: ``²`` is a digit to
+    ``str.isdigit`` and not to ``int``)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def parse_name(iri: str) -> NameRow | None:
     """The row an ``urn:kgqa:n:`` IRI carries (``None`` for anything else)."""
     parts = iri.split(":")
-    if len(parts) != 6 or parts[:3] != ["urn", "kgqa", "n"] or not (parts[3].isdigit() and parts[4].isdigit()):
+    if len(parts) != 6 or parts[:3] != ["urn", "kgqa", "n"] or not (_number(parts[3]) and _number(parts[4])):
         return None
     langs = unquote(parts[5])
     return NameRow(f"Q{parts[3]}", int(parts[4]), tuple(langs.split(",")) if langs else ())
@@ -112,7 +118,7 @@ def parse_name(iri: str) -> NameRow | None:
 def parse_sound(iri: str) -> SoundRow | None:
     """The row an ``urn:kgqa:p:`` IRI carries (``None`` for anything else)."""
     parts = iri.split(":")
-    if len(parts) != 7 or parts[:3] != ["urn", "kgqa", "p"] or not all(p.isdigit() for p in parts[3:6]):
+    if len(parts) != 7 or parts[:3] != ["urn", "kgqa", "p"] or not all(_number(p) for p in parts[3:6]):
         return None
     return SoundRow(f"Q{parts[3]}", int(parts[4]), int(parts[5]), unquote(parts[6]))
 
@@ -120,7 +126,7 @@ def parse_sound(iri: str) -> SoundRow | None:
 def parse_token(iri: str) -> TokenRow | None:
     """The row an ``urn:kgqa:t:`` IRI carries (``None`` for anything else)."""
     parts = iri.split(":", 4)
-    if len(parts) != 5 or parts[:3] != ["urn", "kgqa", "t"] or not parts[3].isdigit():
+    if len(parts) != 5 or parts[:3] != ["urn", "kgqa", "t"] or not _number(parts[3]):
         return None
     return TokenRow(unquote(parts[4]), int(parts[3]))
 

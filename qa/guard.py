@@ -42,7 +42,7 @@ import queue
 import threading
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pyparsing import ParseException, ParseResults
@@ -363,17 +363,50 @@ def _translate(parsed: ParseResults, sparql: str) -> CompValue:
     it calls by its module-level name), and the written query keeps the candidate's order
     so that its verbalization, and the validator's score, stay what they were."""
     with _TRANSLATING:
-        reorder = rdflib_algebra.reorderTriples
+        reorder, collect = rdflib_algebra.reorderTriples, rdflib_algebra.collectAndRemoveFilters
         rdflib_algebra.reorderTriples = _as_written
+        rdflib_algebra.collectAndRemoveFilters = _filters_checked(collect)
+        _CONSTANT_FILTERS.found = []
         try:
-            return translateQuery(parsed, initNs=_NAMESPACES).algebra
+            algebra = translateQuery(parsed, initNs=_NAMESPACES).algebra
         except _PARSE_ERRORS as exc:
             raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         finally:
-            rdflib_algebra.reorderTriples = reorder
+            rdflib_algebra.reorderTriples, rdflib_algebra.collectAndRemoveFilters = reorder, collect
+            found, _CONSTANT_FILTERS.found = _CONSTANT_FILTERS.found, None
+        if found:
+            raise CandidateRejected("constant_filter", sparql, f"FILTER({found[0]:.40}) is a constant")
+        return algebra
 
 
 _TRANSLATING = threading.Lock()
+
+
+class _FilterLog(threading.local):
+    found: list[str] | None = None
+
+
+_CONSTANT_FILTERS = _FilterLog()
+
+
+def _filters_checked(collect: Callable[[list[CompValue]], object]) -> Callable[[list[CompValue]], object]:
+    """rdflib's ``collectAndRemoveFilters``, noting every constant ``FILTER`` condition of
+    the group (for the guard's thread only).  rdflib leaves a group's filter out of its
+    algebra when the condition is falsy (``false``, ``0``, ``""``, ``0.0``,
+    ``"false"^^xsd:boolean``, a call without arguments such as ``NOW()``), so the query
+    written from the algebra would lose it (``ASK { … FILTER(false) }`` became true); a
+    constant condition (``true``, ``1``, an IRI) says nothing about the graph in any case.
+    Such a candidate is refused (``constant_filter``)."""
+    def checked(parts: list[CompValue]) -> object:
+        found = _CONSTANT_FILTERS.found
+        if found is not None:
+            for part in parts:
+                expr = part.get("expr") if part.name == "Filter" else None
+                if part.name == "Filter" and (isinstance(expr, Literal | URIRef) or not expr):
+                    found.append(str(expr) if expr is not None and not isinstance(expr, CompValue)
+                                 else getattr(expr, "name", "()"))
+        return collect(parts)
+    return checked
 
 
 def _as_written(triples: Iterable[TriplePattern]) -> list[TriplePattern]:

@@ -205,6 +205,11 @@ def create_app(
         log.info("%s %s: %s", request.method, request.url.path, exc.detail)  # no traceback, no address
         return _error(exc.status, "bad_body", exc.detail)
 
+    @app.exception_handler(Exception)
+    async def unforeseen(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed: %s", request.method, request.url.path, type(exc).__name__, exc_info=exc)
+        return _error(500, "internal_error", type(exc).__name__)
+
     @app.exception_handler(_TooLarge)
     async def too_large(request: Request, exc: _TooLarge) -> JSONResponse:
         return _error(413, "too_large", f"request body exceeds {MAX_BODY_BYTES} bytes")
@@ -252,6 +257,9 @@ def _qa_full(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], kb: st
             log.error("backend error on /api/qa/full: %s", exc)
             return _error(500, "internal_error", type(exc).__name__)
         log.warning("service fault on /api/qa/full: %s", exc)
+        return _error(503, "service_unavailable", type(exc).__name__, RETRY_AFTER_S)
+    except Exception as exc:  # an upstream reply no check foresaw (a worker's InternalError): JSON, never a bare 500
+        log.error("unexpected failure on /api/qa/full: %s", type(exc).__name__, exc_info=exc)
         return _error(503, "service_unavailable", type(exc).__name__, RETRY_AFTER_S)
     return _json(_with_notices(qa_full_reply(generated.question, generated.candidates, kb), generated.question))
 

@@ -30,7 +30,8 @@ def open_kg(settings: Settings) -> KG:
     profile = endpoint_profile(settings)
     if profile is not None:
         return RemoteKG(profile.url, timeout_s=settings.timeout_s, retries=settings.retries,
-                        user_agent=settings.user_agent, max_concurrent=profile.concurrency)
+                        user_agent=settings.user_agent, max_concurrent=profile.concurrency,
+                        auth=settings.kg_auth.pair() if settings.kg_auth else None)
 
     paths = build_kg(settings.kg_source, settings.cache_dir, progress=False)
     return open_bounded(paths)  # every query in a worker bounded in time and memory, without network
@@ -44,7 +45,8 @@ def make_backend(settings: Settings, kg: KG) -> Backend:
             raise SettingsError("KGQA_QANSWER_URL", "", "backend 'qanswer' needs qanswer_url")
         return QAnswerBackend(settings.qanswer_url, kb=settings.qanswer_kb, timeout_s=settings.timeout_s,
                               retries=settings.retries, user=settings.qanswer_user, token=settings.qanswer_token,
-                              user_agent=settings.user_agent)
+                              user_agent=settings.user_agent,
+                              auth=settings.qanswer_auth.pair() if settings.qanswer_auth else None)
 
     return LocalBackend.from_settings(settings, kg)
 
@@ -80,7 +82,13 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     return Pipeline(backend, kg, validation=validation, threshold=threshold, validator_state=state,
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
                     answer_types=answer_types(settings, backend),
-                    kg_budget_s=settings.kg_budget_s if endpoint_profile(settings) is not None else None)
+                    kg_budget_s=settings.kg_budget_s if reaches_out(settings) else None)
+
+
+def reaches_out(settings: Settings) -> bool:
+    """Whether a question sends requests out (a SPARQL endpoint, a QAnswer backend): they
+    then share one budget per question, ``settings.kg_budget_s``."""
+    return endpoint_profile(settings) is not None or settings.backend == "qanswer"
 
 
 def answer_probability(settings: Settings, policy: GatePolicy) -> AnswerProbability | None:

@@ -1,6 +1,13 @@
-"""Serve the built embedded store as a SPARQL endpoint with ``oxigraph serve-read-only``.
+"""Serve the built embedded store as a SPARQL endpoint.
 
-``kgqa kg-serve`` uses this; so do tests and benchmarks that need a real endpoint.
+``kgqa kg-serve`` serves it through :func:`create_sparql_app`: every query runs in the
+embedded store's query workers (:class:`kg.bounded.BoundedStore`: a process each, a
+memory limit, a deadline past which the worker is killed, and a seccomp filter that
+refuses Internet sockets, so a ``SERVICE`` clause reaches nobody), behind the API's
+uvicorn configuration (header deadline, per-client waiting connections).  It serves
+``/query`` only: no ``/store`` dump, no updates.  ``kgqa kg-serve --oxigraph`` asks for
+``oxigraph serve-read-only`` itself instead (unbounded, with its ``GET /store`` dump): tests
+and benchmarks use that one (:func:`start_oxigraph`) as a real third-party endpoint.
 The endpoint's query URL is ``http://HOST:PORT/query``.
 """
 
@@ -11,10 +18,23 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import httpx
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
-from core.errors import KGSourceError, KGUnavailable
+from core.errors import KGError, KGQueryError, KGSourceError, KGTimeout, KGUnavailable
+from kg.bounded import DEFAULT_MEMORY_BYTES, BoundedStore
+from kg.client import QueryResult
+
+SPARQL_JSON = "application/sparql-results+json"
+MAX_QUERY_BYTES = 256 * 1024
+"""The longest query text accepted (the endpoint index's longest read is about 1 MiB of
+``VALUES`` only when a question is huge; the client bounds what one question sends)."""
 
 
 def oxigraph_binary() -> Path:
@@ -74,3 +94,74 @@ def start_oxigraph(store_dir: Path, host: str = "127.0.0.1", port: int = 7878,
         process.wait()
         raise
     return process
+
+
+def create_sparql_app(store_dir: Path, *, timeout_s: float = 10.0, memory_bytes: int = DEFAULT_MEMORY_BYTES,
+                      workers: int = 2, max_query_bytes: int = MAX_QUERY_BYTES) -> Starlette:
+    """A SPARQL 1.1 protocol endpoint (``GET /query?query=``, ``POST /query`` form-encoded or
+    ``application/sparql-query``; SPARQL-JSON results) over the store at ``store_dir``, every
+    query in a :class:`BoundedStore` (``workers`` processes, ``memory_bytes`` each, killed
+    past ``timeout_s``, no network)."""
+    pool = BoundedStore(Path(store_dir), memory_bytes=memory_bytes, workers=workers)
+
+    async def query(request: Request) -> Response:
+        try:
+            text = await _query_text(request, max_query_bytes)
+        except ClientDisconnect:
+            return _fail(400, "the request body did not arrive")
+        except _TooLong:
+            text = None
+            too_long = True
+        else:
+            too_long = text is not None and len(text.encode()) > max_query_bytes
+        if too_long:
+            return _fail(413, f"query longer than {max_query_bytes} bytes")
+        if text is None:
+            return _fail(400, "no query (give ?query= or a form field 'query')")
+        try:
+            result = await run_in_threadpool(lambda: pool.query(text, timeout_s=timeout_s))
+        except KGTimeout as exc:
+            return _fail(503, f"query timeout: {exc}")  # "timeout" in the text: clients read it so
+        except KGQueryError as exc:
+            return _fail(400, str(exc))
+        except KGError as exc:
+            return _fail(503, str(exc))
+        return JSONResponse(sparql_json(result), media_type=SPARQL_JSON)
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    app = Starlette(routes=[Route("/query", query, methods=["GET", "POST"]), Route("/health", health)])
+    app.state.pool = pool
+    return app
+
+
+class _TooLong(Exception):
+    """A request body past what any accepted query could take."""
+
+
+async def _query_text(request: Request, limit: int) -> str | None:
+    if request.method == "GET":
+        return request.query_params.get("query")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit * 3:  # form-encoded text is up to three times longer
+            raise _TooLong
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind == "application/sparql-query":
+        return body.decode("utf-8", errors="replace")
+    found = parse_qs(body.decode("utf-8", errors="replace")).get("query")
+    return found[0] if found else request.query_params.get("query")
+
+
+def _fail(status: int, detail: str) -> Response:
+    return Response(detail[:500] + "\n", status_code=status, media_type="text/plain")
+
+
+def sparql_json(result: QueryResult) -> dict:
+    """``result`` as SPARQL 1.1 Query Results JSON."""
+    if result.boolean is not None:
+        return {"head": {}, "boolean": result.boolean}
+    return {"head": {"vars": result.vars},
+            "results": {"bindings": [{k: t.to_json() for k, t in row.items()} for row in result.rows]}}

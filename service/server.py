@@ -15,12 +15,71 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEADER_TIMEOUT_S = 10.0
+HEADER_TIMEOUT_S = 3.0
 """How long a connection may take to send a request's line and headers (a slow-header
 client is cut off then); a request's body has its own bound (``service.app.BODY_TIMEOUT_S``)."""
 KEEP_ALIVE_S = 5
-MAX_CONNECTIONS = 200
-"""Connections and requests served at once; more get 503 from uvicorn at once."""
+MAX_CONNECTIONS = 400
+"""Connections and requests served at once; more get 503 from uvicorn at once.  At most
+:data:`MAX_WAITING` of them wait for headers, so that those never fill it."""
+MAX_WAITING_PER_CLIENT = 16
+"""Connections one client address may hold open waiting for a request's headers (idle or
+slow); a further one closes that client's oldest waiting connection (once it has waited
+:data:`WAITING_GRACE_S`)."""
+WAITING_GRACE_S = 1.0
+"""A waiting connection younger than this is never closed to make room."""
+MAX_WAITING = MAX_CONNECTIONS // 2
+"""Connections waiting for headers, all clients together; past it the oldest waiting is
+closed (whatever its age), so that waiting connections never fill uvicorn's
+:data:`MAX_CONNECTIONS`."""
+
+
+class WaitingConnections:
+    """The connections of one server that wait for a request's headers, per client address,
+    oldest first: :meth:`arrived` closes the oldest waiting connection of a client past
+    ``per_client`` and the oldest of all past ``total``.  Only uvicorn's event loop calls it."""
+
+    def __init__(self, per_client: int = MAX_WAITING_PER_CLIENT, total: int = MAX_WAITING,
+                 min_age_s: float = WAITING_GRACE_S) -> None:
+        self.per_client = per_client
+        self.total = total
+        self.min_age_s = min_age_s
+        self._by_client: dict[str, dict[HeaderTimeoutProtocol, float]] = {}
+        self._all: dict[HeaderTimeoutProtocol, float] = {}
+        self.closed = 0  # connections closed to make room (tests and figures)
+
+    def waiting(self, conn: HeaderTimeoutProtocol) -> None:
+        """``conn`` waits for headers (a new connection, or one between requests)."""
+        if conn in self._all:
+            return
+        now = time.monotonic()
+        while len(self._by_client.get(conn.client_address, ())) >= self.per_client:
+            if not self._evict(self._by_client[conn.client_address], now):
+                break
+        while len(self._all) >= self.total:  # all clients together: the oldest goes, whatever its age
+            self._evict(self._all, now, young_too=True)
+        self._by_client.setdefault(conn.client_address, {})[conn] = now
+        self._all[conn] = now
+
+    def served(self, conn: HeaderTimeoutProtocol) -> None:
+        """``conn`` no longer waits (its headers are in, or it closed)."""
+        self._all.pop(conn, None)
+        queue = self._by_client.get(conn.client_address)
+        if queue is not None:
+            queue.pop(conn, None)
+            if not queue:
+                del self._by_client[conn.client_address]
+
+    def _evict(self, queue: dict[HeaderTimeoutProtocol, float], now: float, *, young_too: bool = False) -> bool:
+        """Close the oldest connection of ``queue`` if it has waited ``min_age_s`` (a burst of
+        requests through one proxy is not cut: its headers arrive within milliseconds)."""
+        conn, since = next(iter(queue.items()))
+        if now - since < self.min_age_s and not young_too:
+            return False
+        self.served(conn)
+        self.closed += 1
+        conn.close_waiting()
+        return True
 
 
 class HeaderTimeoutProtocol(H11Protocol):
@@ -29,18 +88,29 @@ class HeaderTimeoutProtocol(H11Protocol):
     opened (or after its last response) is closed.  uvicorn alone times out only idle
     keep-alive connections, and a byte now and then resets even that."""
 
-    def __init__(self, *args: object, header_timeout_s: float = HEADER_TIMEOUT_S, **kwargs: object) -> None:
+    def __init__(self, *args: object, header_timeout_s: float = HEADER_TIMEOUT_S,
+                 waiting: WaitingConnections | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.header_timeout_s = header_timeout_s
         self._header_timer: asyncio.TimerHandle | None = None
+        self._waiting = waiting
+        self.client_address = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self.client_address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self._watch_headers()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_header_timer()
         super().connection_lost(exc)
+
+    def close_waiting(self) -> None:
+        """Close this connection, which waits for headers, to make room for others."""
+        self._stop_header_timer()
+        if not self.transport.is_closing():
+            self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -56,6 +126,8 @@ class HeaderTimeoutProtocol(H11Protocol):
         waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
         if waiting and self._header_timer is None:
             self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_too_slow)
+            if self._waiting is not None:
+                self._waiting.waiting(self)
         elif not waiting:
             self._stop_header_timer()
 
@@ -63,6 +135,8 @@ class HeaderTimeoutProtocol(H11Protocol):
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
+        if self._waiting is not None:
+            self._waiting.served(self)
 
     def _headers_too_slow(self) -> None:
         self._header_timer = None
@@ -75,8 +149,10 @@ def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", 
     """The one uvicorn configuration: no access log, no server header, one process, no
     proxy headers (uvicorn would believe ``X-Forwarded-For`` from 127.0.0.1; the rate
     limiter believes it only from ``Settings.trusted_proxies``), a deadline for each
-    request's headers (:class:`HeaderTimeoutProtocol`) and a bound on connections."""
-    protocol = functools.partial(HeaderTimeoutProtocol, header_timeout_s=header_timeout_s)
+    request's headers (:class:`HeaderTimeoutProtocol`), a bound on connections, and on
+    those one client holds waiting for headers (:class:`WaitingConnections`)."""
+    protocol = functools.partial(HeaderTimeoutProtocol, header_timeout_s=header_timeout_s,
+                                 waiting=WaitingConnections())
     return uvicorn.Config(app, host=host, port=port, access_log=False, server_header=False,
                           log_level=log_level, workers=1, timeout_graceful_shutdown=5, proxy_headers=False,
                           http=protocol, timeout_keep_alive=KEEP_ALIVE_S,  # type: ignore[arg-type]

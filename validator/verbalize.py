@@ -444,8 +444,8 @@ def fetch_label_table(kg: KG, nodes: Sequence[str], *, langs: Sequence[str] | No
               f"{{ ?s {iri_ref(SKOS_ALT)} ?l BIND({iri_ref(SKOS_ALT)} AS ?p) }} {keep} }}")
     for row in kg.query(sparql, timeout_s=timeout_s).rows:
         label = row.get("l")
-        if label is None or "s" not in row or "p" not in row:
-            continue
+        if label is None or "s" not in row or "p" not in row or row["s"].value not in table:
+            continue  # an endpoint's row may lack what was asked, or name what was not
         primary, aliases = table[row["s"].value].setdefault(label.lang or "", ([], []))
         bucket = primary if row["p"].value == RDFS_LABEL else aliases
         if label.value not in bucket:

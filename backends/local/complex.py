@@ -206,6 +206,8 @@ class ComplexGenerator:
                              max_rows=500)
         out: dict[tuple[str, str], list[Term]] = {}
         for row in result.rows if result else []:
+            if "e" not in row or "p" not in row:  # an endpoint's row may lack what was asked
+                continue
             q, p = local_id(row["e"].value), local_id(row["p"].value)
             if q and p and "v" in row and row["v"].kind == "literal":
                 out.setdefault((q, p), []).append(row["v"])

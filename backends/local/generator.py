@@ -63,7 +63,7 @@ from core.errors import (
     LexiconError,
 )
 from core.text import fold, is_cjk, tokenize
-from kg.client import KG, Term, fetch_labels, value_kind
+from kg.client import KG, Term, fetch_labels, value_kind, whole_number
 from kg.endpoint import endpoint_profile, open_index
 from kg.index import KGIndex
 from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
@@ -670,7 +670,7 @@ class LocalBackend:
             pid = local_id(p.value)
             if pid is None or not pid.startswith("P"):
                 continue
-            out.append(Adjacent(pid, outgoing, int(float(n.value)), value_kind(row.get("ex"))))
+            out.append(Adjacent(pid, outgoing, whole_number(n), value_kind(row.get("ex"))))
         out.sort(key=lambda a: a.pid)
         if self._timeouts() > timeouts:
             return out  # not cached: a later question may get the full answer
@@ -710,12 +710,12 @@ class LocalBackend:
         table: dict[tuple[str, bool], list[Adjacent]] = {key: [] for key in keys}
         for row in rows:
             k, p, n = row.get("k"), row.get("p"), row.get("n")
-            i = int(float(k.value)) if k is not None else -1
+            i = whole_number(k, -1) if k is not None else -1
             if not 0 <= i < len(keys) or p is None or n is None or not p.value.startswith(WDT):
                 continue
             pid = local_id(p.value)
             if pid is not None and pid.startswith("P"):
-                table[keys[i]].append(Adjacent(pid, keys[i][1], int(float(n.value)), value_kind(row.get("ex"))))
+                table[keys[i]].append(Adjacent(pid, keys[i][1], whole_number(n), value_kind(row.get("ex"))))
         if len(self._adjacency_cache) > 4096:
             self._adjacency_cache.clear()
         for key, adjacent in table.items():
@@ -792,8 +792,8 @@ class LocalBackend:
         for row in rows:
             i, c, n = row.get("g"), row.get("c"), row.get("n")
             cid = local_id(c.value) if c is not None else None
-            if i is not None and cid is not None and n is not None and 0 <= int(float(i.value)) < len(graphs):
-                out[graphs[int(float(i.value))].sparql][cid] = int(float(n.value))
+            if i is not None and cid is not None and n is not None and 0 <= whole_number(i, -1) < len(graphs):
+                out[graphs[whole_number(i)].sparql][cid] = whole_number(n)
         return out
 
     def _batch_counts(self, graphs: Sequence[Sequence[IdTriple]], classes: Iterable[str] = ()) -> dict[str, int]:
@@ -820,8 +820,8 @@ class LocalBackend:
         out = dict.fromkeys(bodies, 0)  # a graph with no answer has no group: 0, as its COUNT says
         for row in rows:
             i, n = row.get("g"), row.get("n")
-            if i is not None and n is not None and 0 <= int(float(i.value)) < len(bodies):
-                out[bodies[int(float(i.value))]] = int(float(n.value))
+            if i is not None and n is not None and 0 <= whole_number(i, -1) < len(bodies):
+                out[bodies[whole_number(i)]] = whole_number(n)
         if unknown:
             found = {local_id(row["c"].value) for row in rows if "c" in row}
             if len(self._subclass_cache) > 4096:
@@ -858,14 +858,14 @@ class LocalBackend:
             c, n = row.get("c"), row.get("n")
             cid = local_id(c.value) if c is not None else None
             if cid is not None and n is not None:
-                counts[cid] = int(float(n.value))
+                counts[cid] = whole_number(n)
         return counts
 
     def _count(self, triples: Sequence[IdTriple]) -> int:
         """How many distinct answers a graph has (0 on failure)."""
         rows = self._query(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {where(triples)} }}", 1)
         n = rows[0].get("n") if rows else None
-        return int(float(n.value)) if n is not None else 0
+        return whole_number(n) if n is not None else 0
 
     def _has_subclasses(self, cls: str) -> bool:
         """True when some class is a ``P279`` subclass of ``cls`` (cached)."""
@@ -934,8 +934,8 @@ class LocalBackend:
         out: dict[str, set[str]] = {g.sparql: set() for g in graphs}
         for row in rows:
             i, answer = row.get("g"), row.get("answer")
-            if i is not None and answer is not None and answer.kind == "uri" and 0 <= int(float(i.value)) < len(graphs):
-                out[graphs[int(float(i.value))].sparql].add(answer.value)
+            if i is not None and answer is not None and answer.kind == "uri" and 0 <= whole_number(i, -1) < len(graphs):
+                out[graphs[whole_number(i)].sparql].add(answer.value)
         return out
 
     def _pair(self, q: _Question, ga: Generated, gb: Generated, n: int) -> Generated:
@@ -981,7 +981,7 @@ class LocalBackend:
                 pm = matches.get(pid)
                 if pm is None or pm.score <= 0:
                     continue
-                count = int(float(n.value))
+                count = whole_number(n)
                 a = Adjacent(pid, True, count, value_kind(row.get("ex")))
                 feats = self._base_features(q, m, 0, pm, a)
                 feats["hops"] = 2.0
@@ -1016,7 +1016,7 @@ class LocalBackend:
         out: list[list[dict[str, Term]]] = [[] for _ in firsts]
         for row in rows:
             k = row.get("k")
-            i = int(float(k.value)) if k is not None else -1
+            i = whole_number(k, -1) if k is not None else -1
             if 0 <= i < len(firsts):
                 out[i].append(row)
         return out

@@ -47,7 +47,7 @@ REJECTED = {
                         "answer_not_from_graph"),
     "bound_answer": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?x . BIND(\"Paris\" AS ?answer) }",
                      "answer_not_from_graph"),
-    "no_pattern": ("ASK { FILTER(true) }", "no_pattern"),
+    "no_pattern": ("ASK { FILTER(1 = 1) }", "no_pattern"),
     # issue 35: each failure of the probe, and each price
     "cr_ends_comment_for_the_engine": ("SELECT ?answer WHERE { wd:Q937 wdt:P19 ?answer # \r SERVICE SILENT "
                                        "<http://127.0.0.1:9/x> { ?s ?p ?answer } \n}", "control_character"),

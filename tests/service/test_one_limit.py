@@ -139,7 +139,9 @@ def test_backlog_and_sessions():
     a = sessions.get("a")
     assert sessions.get("a") is a and sessions.get(None) is not sessions.get(None)
     sessions.get("b"), sessions.get("c")
-    assert len(sessions) == 2 and sessions.get("a") is not a  # least recently used dropped
+    assert len(sessions) == 2 and sessions.get("a") is a  # "a" is in use (two events): the passive "b" went
+    sessions.get("c"), sessions.get("d")
+    assert len(sessions) == 2 and sessions.get("a") is not a  # only active ones: the least recently used went
     sessions.drop("a")
     assert len(sessions) == 1
 
