@@ -135,6 +135,22 @@ class Language:
     nouns_capitalized: bool = False
     """Whether the language writes every noun with a capital (German): one capitalized word
     is then no evidence of a name (:func:`qa.decisions.reply.unknown_name`)."""
+    # ---- script and morphology ----
+    script: str = "latin"
+    """The script its questions and names are written in, a :data:`core.text.LABEL_SCRIPTS`
+    key (``latin``, ``cyrillic``, ``cjk`` …): the aliases a reading prefers, the languages a
+    name in that script is looked up in, and which detector reads its questions."""
+    own_scripts: tuple[str, ...] = ()
+    """Unicode scripts that name this language on their own ("Hiragana", "Katakana":
+    Japanese); detection checks them before any other evidence (:mod:`qa.detect`)."""
+    stemmer: str = ""
+    """Its Snowball stemmer ("english"; :func:`lang.morphology.stem`; empty: none)."""
+    lemmatizer: str = ""
+    """Its pymorphy3 dictionary ("uk"), for a language without a stemmer whose words a
+    dictionary lemmatizes (:func:`lang.morphology.lemmas`; empty: none)."""
+    cased_names: bool = False
+    """Whether every word of a name changes by grammatical case (« Новой Зеландии »): the
+    linker then matches a name's words by their inflection prefix (:mod:`backends.local.linking`)."""
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""

@@ -28,10 +28,11 @@ from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
-from core.text import CJK_CLASS, CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
+from core.text import CJK_CLASS, CYRILLIC, script_pattern, valid_unicode
 from lang import SEED, SUPPORTED
 from lang import get as language
 from lang.base import words
+from lang.others import OTHER_SCRIPTS
 
 SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -39,12 +40,24 @@ SEED_LANGUAGES: tuple[str, ...] = SEED
 SUPPORTED_LANGUAGES: tuple[str, ...] = SUPPORTED
 """Languages the chat speaks (UI text, messages, language selector)."""
 
-SCRIPT_LANGUAGES: tuple[str, ...] = ("ko", "el", "he", "th")
+SCRIPT_LANGUAGES: tuple[str, ...] = tuple(code for code in OTHER_SCRIPTS if code not in SUPPORTED)
 """Languages recognised by their script alone; the chat answers them with English UI text."""
+_OWN_SCRIPTS = [(code, language(code).own_scripts) for code in SUPPORTED if language(code).own_scripts]
+LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (code, script_pattern(*scripts)) for code, scripts in sorted(
+        [*_OWN_SCRIPTS, *((code, OTHER_SCRIPTS[code]) for code in SCRIPT_LANGUAGES)],
+        key=lambda item: "Han" in item[1]))
+"""Scripts that name the question's language on their own (``lang/<code>/``: ``own_scripts``;
+:data:`lang.others.OTHER_SCRIPTS`), Han last: Japanese and Korean questions write it too
+(their kana or Hangul decide them)."""
 
 DETECTABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES + SCRIPT_LANGUAGES
-LATIN_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "pt", "nl", "lt")
-CYRILLIC_LANGUAGES: tuple[str, ...] = ("ru", "uk", "be")
+LATIN_LANGUAGES: tuple[str, ...] = tuple(code for code in SUPPORTED if language(code).script == "latin")
+"""The Latin-script languages, told apart by cue words and letters and the statistical detectors."""
+CYRILLIC_LANGUAGES: tuple[str, ...] = tuple(
+    code for code in SUPPORTED if language(code).script == "cyrillic" and language(code).cue_words)
+"""The Cyrillic-script languages told apart by letters, cue words and lingua (those with cue
+words; Bashkir is told by its own letters alone)."""
 
 _UK_LETTERS = re.compile(r"[іїєґ]")
 _RU_LETTERS = re.compile(r"[ыэъё]")

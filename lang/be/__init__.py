@@ -5,4 +5,4 @@ from lang.be.cue_words import CUE_WORDS
 from lang.be.pronouns import PRONOUNS
 from lang.be.stop_words import STOP_WORDS
 
-LANGUAGE = Language("be", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)
+LANGUAGE = Language("be", script="cyrillic", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

@@ -13,6 +13,7 @@ from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "en",
+    stemmer="english",
     label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

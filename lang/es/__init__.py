@@ -13,6 +13,7 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    stemmer="spanish",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

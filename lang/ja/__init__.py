@@ -10,6 +10,7 @@ from lang.ja.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "ja",
+    script="cjk", own_scripts=("Hiragana", "Katakana"),
     shape_words=SHAPE_WORDS,
     filter_words_after=FILTER_WORDS_AFTER,
     pronouns=PRONOUNS,

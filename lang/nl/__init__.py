@@ -5,4 +5,4 @@ from lang.nl.cue_words import CUE_WORDS
 from lang.nl.pronouns import PRONOUNS
 from lang.nl.stop_words import STOP_WORDS
 
-LANGUAGE = Language("nl", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)
+LANGUAGE = Language("nl", stemmer="dutch", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)

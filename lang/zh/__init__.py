@@ -12,6 +12,7 @@ from lang.zh.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "zh",
+    script="cjk", own_scripts=("Han",),
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     label_fallbacks=LABEL_FALLBACKS,
