@@ -57,6 +57,25 @@ class ShapeWords:
 
 
 @dataclass(frozen=True)
+class Courtesies:
+    """What people type around a question in a chat, in one language
+    (``lang/<code>/courtesies.py``; :func:`qa.detect.strip_courtesies` sets them aside).
+    Phrases are lower case; an apostrophe also matches "’"."""
+
+    greetings: tuple[str, ...] = ()
+    """Greetings before a question, followed by punctuation ("hi!", « Hallo, »)."""
+    requests: tuple[str, ...] = ()
+    """Requests before a question ("can you tell me", « Nenne mir », « 请问 »)."""
+    please: tuple[str, ...] = ()
+    """"please" after a question, behind a comma ("…, bitte?")."""
+    thanks: tuple[str, ...] = ()
+    """Thanks after the question's own end ("…? Thanks!")."""
+    request_after: str = ""
+    """A regular expression of a request that closes the question it asks for (Japanese
+    « …の出生地を教えてください »; empty: none)."""
+
+
+@dataclass(frozen=True)
 class Example:
     """A question the product answers (shown under the question box) and the Wikidata ids
     its answer must be (``tests/chat/test_examples.py`` asks it through the real pipeline)."""
@@ -154,6 +173,14 @@ class Language:
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""
+    # ---- detection: what tells its questions from those of the other languages of its script ----
+    cue_letters: str = ""
+    """Letters that mark it among the languages of its script ("ßäöü", « іїєґ »; :mod:`qa.detect`)."""
+    cue_spelling: str = ""
+    """A regular expression of spellings that mark it (French elision « qu'il », Belarusian
+    « дз »; :mod:`qa.detect`; empty: none)."""
+    courtesies: Courtesies = Courtesies()
+    """Greetings, requests and thanks around a question (:class:`Courtesies`)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

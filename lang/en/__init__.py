@@ -1,6 +1,7 @@
 """English: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.en.courtesies import COURTESIES
 from lang.en.cue_words import CUE_WORDS
 from lang.en.examples import EXAMPLES
 from lang.en.names import LABEL_FALLBACKS
@@ -13,6 +14,7 @@ from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "en",
+    courtesies=COURTESIES,
     stemmer="english",
     label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,

@@ -1,7 +1,8 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.fr.cue_words import CUE_WORDS
+from lang.fr.courtesies import COURTESIES
+from lang.fr.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
 from lang.fr.endings import INFLECTION_ENDING
 from lang.fr.examples import EXAMPLES
 from lang.fr.numbers import FILTER_WORDS_BEFORE
@@ -13,6 +14,8 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
+    courtesies=COURTESIES,
     stemmer="french",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -1,6 +1,7 @@
 """Japanese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ja.courtesies import COURTESIES
 from lang.ja.examples import EXAMPLES
 from lang.ja.numbers import FILTER_WORDS_AFTER
 from lang.ja.pronouns import PRONOUNS
@@ -10,6 +11,7 @@ from lang.ja.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "ja",
+    courtesies=COURTESIES,
     script="cjk", own_scripts=("Hiragana", "Katakana"),
     shape_words=SHAPE_WORDS,
     filter_words_after=FILTER_WORDS_AFTER,

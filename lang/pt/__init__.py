@@ -1,7 +1,8 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.pt.cue_words import CUE_WORDS
+from lang.pt.courtesies import COURTESIES
+from lang.pt.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.pt.endings import INFLECTION_ENDING
 from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
@@ -14,6 +15,8 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
     stemmer="portuguese",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -1,7 +1,8 @@
 """Ukrainian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.uk.cue_words import CUE_WORDS
+from lang.uk.courtesies import COURTESIES
+from lang.uk.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.uk.endings import INFLECTION_ENDING
 from lang.uk.examples import EXAMPLES
 from lang.uk.numbers import FILTER_WORDS_BEFORE
@@ -13,6 +14,8 @@ from lang.uk.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "uk",
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
     script="cyrillic", lemmatizer="uk", cased_names=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

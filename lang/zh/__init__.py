@@ -1,6 +1,7 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.courtesies import COURTESIES
 from lang.zh.examples import EXAMPLES
 from lang.zh.names import LABEL_FALLBACKS
 from lang.zh.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
@@ -12,6 +13,7 @@ from lang.zh.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "zh",
+    courtesies=COURTESIES,
     script="cjk", own_scripts=("Han",),
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
