@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from babel import Locale
 
@@ -54,6 +55,29 @@ class ShapeWords:
     literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Words of a literal property by its id ("P569": "born", "birth*")."""
 # ---- end of house ----
+
+
+@dataclass(frozen=True)
+class NumberWords:
+    """Words of numbers and units in one language (``lang/<code>/numbers.py``; read by
+    :mod:`backends.local.numbers`).  Words are lower case, as the question's normalized text."""
+
+    scales: dict[str, Decimal] = field(default_factory=dict, compare=False, hash=False)
+    """Scale words and their factor ("million": 10⁶, « млрд »: 10⁹, 万: 10⁴)."""
+    units: dict[str, tuple[str, Decimal]] = field(default_factory=dict, compare=False, hash=False)
+    """Unit words -> (SI unit, factor) ("kilometres": ("m", 1000)); the SI symbols themselves
+    ("km", "kg") belong to no language (:mod:`backends.local.numbers`)."""
+    year_words: tuple[str, ...] = ()
+    """Words that mark a number before them as a year ("year", « году », 年)."""
+    one_words: tuple[str, ...] = ()
+    """Words for the number one before a scale word ("a million", « eine Million »)."""
+    one_scale_words: tuple[str, ...] = ()
+    """The scale words (their beginnings) that :attr:`one_words` are read before."""
+    decade_endings: tuple[str, ...] = ()
+    """Regular expressions of the ending that makes a year ending in 0 a decade ("1990s",
+    « 1990-х », 1990年代)."""
+    decimal_comma: bool = True
+    """Whether a decimal is written with a comma ("1,9"; English, Chinese and Japanese: a point)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +223,9 @@ class Language:
     (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
     filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """The same, placed after the number ("or more", 以上)."""
+
+    numbers: NumberWords = NumberWords()
+    """Words of numbers and units (:class:`NumberWords`)."""
 
     inflection_ending: str = ""
     """A regular expression for the inflectional ending a word of a property phrase may lose

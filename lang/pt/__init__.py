@@ -6,7 +6,7 @@ from lang.pt.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.pt.endings import INFLECTION_ENDING
 from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
-from lang.pt.numbers import FILTER_WORDS_BEFORE
+from lang.pt.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.pt.pronouns import PRONOUNS
 from lang.pt.question_words import QUESTION_WORDS
 from lang.pt.shape_words import SHAPE_WORDS
@@ -15,6 +15,7 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     stemmer="portuguese",

@@ -5,7 +5,7 @@ from lang.ru.courtesies import COURTESIES
 from lang.ru.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.ru.endings import INFLECTION_ENDING
 from lang.ru.examples import EXAMPLES
-from lang.ru.numbers import FILTER_WORDS_BEFORE
+from lang.ru.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.ru.pronouns import PRONOUNS
 from lang.ru.question_words import QUESTION_WORDS
 from lang.ru.shape_words import SHAPE_WORDS
@@ -14,6 +14,7 @@ from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "ru",
+    numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     script="cyrillic", stemmer="russian", cased_names=True,
