@@ -43,7 +43,7 @@ from kg.name_keys import HAS_KEYS, NameKeys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
 from lang import SUPPORTED
 from lang import get as language
-from lang.others import OTHER_LABEL_LANGUAGES
+from lang.others import OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class EndpointProfile:
     name_keys: bool | None = None
 
 
-_WIKIDATA_LANGUAGES = tuple(dict.fromkeys(("en", "mul", *SUPPORTED, "zh-hans", "zh-hant")))
+_WIKIDATA_LANGUAGES = (*SUPPORTED, *WIKIDATA_VARIANTS)
 PROFILES: dict[str, EndpointProfile] = {
     "wikidata": EndpointProfile("wikidata", "https://query.wikidata.org/sparql", popularity="sitelinks",
                                 search_url="https://www.wikidata.org/w/api.php",

@@ -48,3 +48,7 @@ OTHER_LABEL_LANGUAGES: dict[str, tuple[str, ...]] = {
 """Label languages besides the supported ones that a name written in each script
 (:data:`core.text.LABEL_SCRIPTS`) is also tried in: close languages and Wikidata's variants
 and ``mul`` (:mod:`kg.endpoint`)."""
+
+WIKIDATA_VARIANTS: tuple[str, ...] = ("mul", "zh-hans", "zh-hant")
+"""Wikidata's label languages beside the supported ones that an endpoint's property labels are
+read in: ``mul`` (a name the same in every language) and Chinese's script variants."""
