@@ -43,7 +43,7 @@ from kg.name_keys import HAS_KEYS, NameKeys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
 from lang import SUPPORTED
 from lang import get as language
-from lang.others import OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
+from lang.others import NAME_INFLECTIONS, OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
@@ -262,16 +262,7 @@ def _is_item(qid: str) -> bool:
     return qid.startswith("Q") and qid[1:].isdigit()
 
 
-_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "latin": (("ies", ("y",)), ("es", ("", "e")), ("s", ("",)), ("en", ("", "e")), ("n", ("",)), ("i", ("us", "o")),
-              ("ae", ("a",))),
-    "cyrillic": (("ии", ("ия", "ий")), ("ие", ("ия",)), ("ию", ("ия",)), ("ией", ("ия",)), ("ой", ("а", "ая")),
-                 ("ы", ("а",)), ("е", ("а", "")), ("у", ("а", "")), ("ю", ("я",)), ("и", ("я", "ь", "а")),
-                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я", "а")),
-                 ("ого", ("ий", "ой", "ый")), ("ого", ("ий",)), ("ской", ("ская",))),
-}
-"""Per script, an inflectional ending and the dictionary-form endings it may stand for
-(plurals, genitives: the forms a name takes inside a question)."""
+_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = NAME_INFLECTIONS  # lang/others.py
 
 
 # --------------------------------------------------------------------------- entity search

@@ -52,3 +52,21 @@ and ``mul`` (:mod:`kg.endpoint`)."""
 WIKIDATA_VARIANTS: tuple[str, ...] = ("mul", "zh-hans", "zh-hant")
 """Wikidata's label languages beside the supported ones that an endpoint's property labels are
 read in: ``mul`` (a name the same in every language) and Chinese's script variants."""
+
+NAME_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "latin": (("ies", ("y",)), ("es", ("", "e")), ("s", ("",)), ("en", ("", "e")), ("n", ("",)), ("i", ("us", "o")),
+              ("ae", ("a",))),
+    "cyrillic": (("ии", ("ия", "ий")), ("ие", ("ия",)), ("ию", ("ия",)), ("ией", ("ия",)), ("ой", ("а", "ая")),
+                 ("ы", ("а",)), ("е", ("а", "")), ("у", ("а", "")), ("ю", ("я",)), ("и", ("я", "ь", "а")),
+                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я", "а")),
+                 ("ого", ("ий", "ой", "ый")), ("ого", ("ий",)), ("ской", ("ская",))),
+}
+"""Per script (:data:`core.text.LABEL_SCRIPTS`), an inflectional ending of the languages written
+in it and the dictionary-form endings it may stand for (plurals, genitives: the forms a name
+takes inside a question; :mod:`kg.endpoint` tries them on an endpoint)."""
+
+NAME_ENDINGS: tuple[str, ...] = (
+    "y", "e", "a", "o", "i", "um", "us", "а", "я", "о", "е", "и", "ы", "й", "ь", "ия", "ий", "ая")
+"""Dictionary-form endings of words in the Latin- and Cyrillic-script languages: a question's
+word with its own ending swapped for one of these is looked up in the label index's
+vocabulary ("cities" -> "city", « германии » -> « германия »; :mod:`kg.labels`)."""
