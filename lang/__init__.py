@@ -2,7 +2,7 @@
 
 As spaCy's ``lang/xx/``: ``lang/de/`` holds everything German (its word lists and rules,
 one module per kind: ``stop_words.py``, ``examples.py`` …) and builds one
-:class:`~lang.base.Language`.  This registry declares the supported languages once
+:class:`~lang.base.Language`.  This registry finds the supported languages, its packages
 (:data:`SUPPORTED`); the rest of the code asks it (``lang.get("de")``) instead of keeping
 its own tables keyed by language codes.  (``lang`` is also everybody's name for a language
 code: import names from it, ``from lang import SUPPORTED, get as language``, not the module.)
