@@ -75,12 +75,12 @@ def _by_key(catalog: Catalog) -> dict[str, Message]:
     return {str(m.context): m for m in catalog if m.id and m.context}
 
 
-def update(langs: Iterable[str] = SUPPORTED, pot: Path = POT) -> None:
+def update(langs: Iterable[str] = SUPPORTED, pot: Path = POT, locale_dir: Path = LOCALE_DIR) -> None:
     """Each language's ``.po`` from the template, matched by key: a kept translation whose
     English changed is marked fuzzy (a translator checks it), a key gone is dropped."""
     template = read(pot)
     for lang in langs:
-        path = catalog_path(lang)
+        path = catalog_path(lang, locale_dir=locale_dir)
         previous = read(path, lang) if path.is_file() else None
         old = _by_key(previous) if previous is not None else {}
         catalog = Catalog(locale=lang, domain=DOMAIN, project="kgqa", version="1", fuzzy=False,

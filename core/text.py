@@ -7,7 +7,6 @@ functions, so a question and a KG label are normalized the same way.
 from __future__ import annotations
 
 import array
-import os
 import re
 import sys
 import threading
@@ -80,9 +79,6 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", stripped).translate(_FOLD_EXTRA)
 
 
-SNOWBALL_LANGUAGES = {"en": "english", "ru": "russian", "de": "german", "fr": "french", "es": "spanish",
-                      "it": "italian", "pt": "portuguese", "nl": "dutch", "ar": "arabic", "hi": "hindi"}
-"""The question languages with a Snowball stemmer (Ukrainian, Chinese and Japanese have none)."""
 MIN_STEM = 3
 
 
@@ -90,68 +86,41 @@ _STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in the instanc
 
 
 @cache
-def _stemmer(lang: str) -> snowballstemmer.Stemmer | None:
-    algorithm = SNOWBALL_LANGUAGES.get(lang)
-    return snowballstemmer.stemmer(algorithm) if algorithm else None
+def _stemmer(algorithm: str) -> snowballstemmer.Stemmer:
+    return snowballstemmer.stemmer(algorithm)
 
 
 @lru_cache(maxsize=200_000)
-def stem(token: str, lang: str) -> str | None:
-    """The Snowball stem of a normalized token in ``lang`` ("франции" and "франция" both
-    give "франц"), ``None`` without a stemmer for ``lang`` or when the stem is shorter than
-    :data:`MIN_STEM` letters."""
-    stemmer = _stemmer(lang)
-    if stemmer is None:
+def snowball_stem(token: str, algorithm: str) -> str | None:
+    """The stem of a normalized token by the Snowball stemmer ``algorithm`` ("russian":
+    "франции" and "франция" both give "франц"), ``None`` without an algorithm or when the
+    stem is shorter than :data:`MIN_STEM` letters.  Which language has which stemmer is
+    its :class:`lang.base.Language`'s (:func:`lang.morphology.stem`)."""
+    if not algorithm:
         return None
+    stemmer = _stemmer(algorithm)
     with _STEMMING:
         out = stemmer.stemWord(token)
     return out if len(out) >= MIN_STEM else None
 
 
-LEMMATIZED_LANGUAGES = ("uk",)
-"""Question languages without a Snowball stemmer whose words a dictionary lemmatizes
-(pymorphy3 with its Ukrainian dictionary)."""
-
-
 @cache
-def _analyzer(lang: str) -> Any:
-    import pymorphy3  # loaded with the first Ukrainian question (its dictionary is memory-mapped)
+def _analyzer(dictionary: str) -> Any:
+    import pymorphy3  # loaded with the first question that needs it (its dictionary is memory-mapped)
 
-    return pymorphy3.MorphAnalyzer(lang=lang)
+    return pymorphy3.MorphAnalyzer(lang=dictionary)
 
 
 @lru_cache(maxsize=50_000)
-def lemmas(token: str, lang: str) -> frozenset[str]:
-    """The dictionary forms of a normalized token in ``lang`` ("франції" -> {"франція"}), and
-    those forms diacritic-folded; empty outside :data:`LEMMATIZED_LANGUAGES`."""
-    if lang not in LEMMATIZED_LANGUAGES:
+def dictionary_forms(token: str, dictionary: str) -> frozenset[str]:
+    """The dictionary forms of a normalized token by pymorphy3's ``dictionary`` ("uk":
+    "франції" -> {"франція"}), and those forms diacritic-folded; empty without a dictionary
+    (:func:`lang.morphology.lemmas`)."""
+    if not dictionary:
         return frozenset()
     with _STEMMING:
-        forms = {p.normal_form for p in _analyzer(lang).parse(token)}
+        forms = {p.normal_form for p in _analyzer(dictionary).parse(token)}
     return frozenset(forms | {fold(f) for f in forms})
-
-
-def same_word(written: str, other: str, lang: str) -> bool:
-    """Whether ``other`` (a word of the KG's names, maybe diacritic-folded) is the question's
-    ``written`` word in another inflection: the same Snowball stem in ``lang``, or for a
-    lemmatized language a shared dictionary form ("франції" and "франція")."""
-    if lang in LEMMATIZED_LANGUAGES:
-        return bool(lemmas(written, lang) & (lemmas(other, lang) | {other}))
-    stems = {stem(written, lang), stem(fold(written), lang)} - {None}
-    return bool(stems) and stem(other, lang) in stems
-
-
-def inflection_prefix(written: str, lang: str) -> str | None:
-    """The letters that the question's ``written`` word shares with its other inflections in
-    ``lang`` (its Snowball stem as written, "новой" -> "нов"; for a lemmatized language the
-    start it shares with its dictionary forms), ``None`` when shorter than :data:`MIN_STEM`
-    or without a stemmer or dictionary for ``lang``."""
-    if lang in LEMMATIZED_LANGUAGES:
-        forms = lemmas(written, lang)
-        prefix = os.path.commonprefix([written, *forms]) if forms else ""
-    else:
-        prefix = stem(written, lang) or ""
-    return prefix if len(prefix) >= MIN_STEM and written.startswith(prefix) else None
 
 
 def tokenize(text: str) -> list[str]:
@@ -321,25 +290,13 @@ CASED_NON_LATIN = script_pattern("Greek", "Cyrillic")
 TRANSLITERABLE = script_pattern("Greek", "Cyrillic", "Arabic", "Devanagari", "Katakana")
 """Greek, Cyrillic, Arabic, Devanagari and katakana: scripts a Latin name is transliterated into."""
 CYRILLIC = script_pattern("Cyrillic")
-LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (lang, script_pattern(*scripts)) for lang, scripts in (
-        ("ja", ("Hiragana", "Katakana")), ("ko", ("Hangul",)), ("zh", ("Han",)), ("ar", ("Arabic",)),
-        ("hi", ("Devanagari",)), ("bn", ("Bengali",)), ("hy", ("Armenian",)), ("am", ("Ethiopic",)),
-        ("el", ("Greek",)), ("he", ("Hebrew",)), ("th", ("Thai",))))
-"""Scripts that name the question's language on their own, checked in this order (kana
-before Han: Japanese mixes both)."""
 LABEL_SCRIPTS: dict[str, tuple[str, ...]] = {
     "cyrillic": ("Cyrillic",), "cjk": CJK_SCRIPTS, "arabic": ("Arabic",), "devanagari": ("Devanagari",),
-    "greek": ("Greek",), "hebrew": ("Hebrew",), "hangul": ("Hangul",), "latin": ("Latin",),
+    "greek": ("Greek",), "hebrew": ("Hebrew",), "hangul": ("Hangul",), "armenian": ("Armenian",),
+    "bengali": ("Bengali",), "ethiopic": ("Ethiopic",), "latin": ("Latin",),
 }
-"""The scripts a label may be written in (label choice), by name."""
-LANG_SCRIPT: dict[str, str] = {
-    "ru": "cyrillic", "uk": "cyrillic", "be": "cyrillic", "bg": "cyrillic", "sr": "cyrillic", "kk": "cyrillic",
-    "zh": "cjk", "ja": "cjk", "ar": "arabic", "fa": "arabic", "ur": "arabic", "hi": "devanagari",
-    "mr": "devanagari", "el": "greek", "he": "hebrew", "ko": "hangul",
-}
-"""The :data:`LABEL_SCRIPTS` script of each non-Latin language."""
-
+"""The scripts a label may be written in (label choice), by name (a language's is its
+:class:`lang.base.Language`'s ``script``)."""
 
 def script_share(text: str, script: str) -> float:
     """The share of ``text``'s letters written in ``script`` (a :data:`LABEL_SCRIPTS` key)."""

@@ -15,14 +15,13 @@ from functools import cache
 from babel import Locale, UnknownLocaleError
 
 from core.text import fold, name_keys
+from lang import SUPPORTED
 
 COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078", "Q7275", "Q3024240", "Q1763527", "Q15634554"})
 LANGUAGE_CLASSES = frozenset({"Q34770", "Q1288568", "Q33742", "Q20162172", "Q33384", "Q315"})
 CURRENCY_CLASSES = frozenset({"Q8142", "Q747381"})
-NAME_LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt",
-                                   "be", "lt", "hy", "ba", "ar", "hi", "bn", "am", "nl")
-"""The languages the label index adds CLDR names in: the chat's (``qa.detect.SUPPORTED_LANGUAGES``,
-checked by a test; this floor cannot import it)."""
+NAME_LANGUAGES: tuple[str, ...] = SUPPORTED
+"""The languages the label index adds CLDR names in: the chat's (:data:`lang.SUPPORTED`)."""
 _EN_ALIASES = {"united states of america": "US", "people's republic of china": "CN", "russian federation": "RU",
                "kingdom of the netherlands": "NL", "czech republic": "CZ", "republic of ireland": "IE",
                "state of palestine": "PS", "united kingdom of great britain and northern ireland": "GB"}

@@ -45,6 +45,9 @@ from kg.index import KGIndex
 from kg.labels import KIND_ALT, KIND_CLDR, KIND_FOLDED, KIND_LABEL, EntityStats, NameHit
 from kg.name_keys import HAS_KEYS, NameKeys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
+from lang import SUPPORTED
+from lang import get as language
+from lang.others import NAME_INFLECTIONS, OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
@@ -68,13 +71,8 @@ MAX_KEY_ROWS = 200_000  # rows of one name-key request (every word with a common
 SITELINK_WEIGHT = 100  # a sitelink counts as this many facts (300 sitelinks: the prior of a hub)
 
 _SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "latin": ("en", "mul", "de", "fr", "es", "it", "pt", "nl", "lt"),
-    "cyrillic": ("ru", "uk", "be", "bg", "sr", "ba"),
-    "cjk": ("zh", "ja", "zh-hans", "zh-hant", "zh-cn", "ko"),
-    "arabic": ("ar", "fa"),
-    "greek": ("el",),
-    "devanagari": ("hi", "mr"),
-}
+    script: (*(code for code in SUPPORTED if language(code).script == script), *OTHER_LABEL_LANGUAGES.get(script, ()))
+    for script in dict.fromkeys([*(language(code).script for code in SUPPORTED), *OTHER_LABEL_LANGUAGES])}
 """The label languages a name written in each script is tried in (besides the question's):
 those of the chat written in it, and a few close ones.  The label index matches a name in
 any language (« EUA », Spanish, in a Portuguese question); an exact lookup can only try
@@ -106,8 +104,7 @@ class EndpointProfile:
     name_keys: bool | None = None
 
 
-_WIKIDATA_LANGUAGES = ("en", "mul", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt", "ar", "hi", "be", "lt",
-                       "hy", "ba", "bn", "am", "nl", "zh-hans", "zh-hant")
+_WIKIDATA_LANGUAGES = (*SUPPORTED, *WIKIDATA_VARIANTS)
 PROFILES: dict[str, EndpointProfile] = {
     "wikidata": EndpointProfile("wikidata", "https://query.wikidata.org/sparql", popularity="sitelinks",
                                 search_url="https://www.wikidata.org/w/api.php",
@@ -272,16 +269,7 @@ def _is_item(qid: str) -> bool:
     return qid.startswith("Q") and qid[1:].isdigit()
 
 
-_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "latin": (("ies", ("y",)), ("es", ("", "e")), ("s", ("",)), ("en", ("", "e")), ("n", ("",)), ("i", ("us", "o")),
-              ("ae", ("a",))),
-    "cyrillic": (("ии", ("ия", "ий")), ("ие", ("ия",)), ("ию", ("ия",)), ("ией", ("ия",)), ("ой", ("а", "ая")),
-                 ("ы", ("а",)), ("е", ("а", "")), ("у", ("а", "")), ("ю", ("я",)), ("и", ("я", "ь", "а")),
-                 ("а", ("",)), ("ом", ("",)), ("ым", ("",)), ("ем", ("ь", "")), ("ой", ("а",)), ("ей", ("ь", "я", "а")),
-                 ("ого", ("ий", "ой", "ый")), ("ого", ("ий",)), ("ской", ("ская",))),
-}
-"""Per script, an inflectional ending and the dictionary-form endings it may stand for
-(plurals, genitives: the forms a name takes inside a question)."""
+_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = NAME_INFLECTIONS  # lang/others.py
 
 
 # --------------------------------------------------------------------------- entity search

@@ -34,6 +34,7 @@ from core.errors import KGSourceError, LabelIndexOutdated
 from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
 from kg.cldr import NAME_LANGUAGES, cldr_code, code_name, kind_of
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
+from lang.others import NAME_ENDINGS
 
 if TYPE_CHECKING:
     pass
@@ -558,7 +559,7 @@ def similar_tokens_of(index: Vocabulary, token: str, limit: int) -> list[tuple[s
     return sorted(boosted.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
-_ENDINGS = ("y", "e", "a", "o", "i", "um", "us", "а", "я", "о", "е", "и", "ы", "й", "ь", "ия", "ий", "ая")
+_ENDINGS = NAME_ENDINGS  # lang/others.py
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from babel import Locale
 
@@ -54,6 +55,48 @@ class ShapeWords:
     literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Words of a literal property by its id ("P569": "born", "birth*")."""
 # ---- end of house ----
+
+
+@dataclass(frozen=True)
+class NumberWords:
+    """Words of numbers and units in one language (``lang/<code>/numbers.py``; read by
+    :mod:`backends.local.numbers`).  Words are lower case, as the question's normalized text."""
+
+    scales: dict[str, Decimal] = field(default_factory=dict, compare=False, hash=False)
+    """Scale words and their factor ("million": 10⁶, « млрд »: 10⁹, 万: 10⁴)."""
+    units: dict[str, tuple[str, Decimal]] = field(default_factory=dict, compare=False, hash=False)
+    """Unit words -> (SI unit, factor) ("kilometres": ("m", 1000)); the SI symbols themselves
+    ("km", "kg") belong to no language (:mod:`backends.local.numbers`)."""
+    year_words: tuple[str, ...] = ()
+    """Words that mark a number before them as a year ("year", « году », 年)."""
+    one_words: tuple[str, ...] = ()
+    """Words for the number one before a scale word ("a million", « eine Million »)."""
+    one_scale_words: tuple[str, ...] = ()
+    """The scale words (their beginnings) that :attr:`one_words` are read before."""
+    decade_endings: tuple[str, ...] = ()
+    """Regular expressions of the ending that makes a year ending in 0 a decade ("1990s",
+    « 1990-х », 1990年代)."""
+    decimal_comma: bool = True
+    """Whether a decimal is written with a comma ("1,9"; English, Chinese and Japanese: a point)."""
+
+
+@dataclass(frozen=True)
+class Courtesies:
+    """What people type around a question in a chat, in one language
+    (``lang/<code>/courtesies.py``; :func:`qa.detect.strip_courtesies` sets them aside).
+    Phrases are lower case; an apostrophe also matches "’"."""
+
+    greetings: tuple[str, ...] = ()
+    """Greetings before a question, followed by punctuation ("hi!", « Hallo, »)."""
+    requests: tuple[str, ...] = ()
+    """Requests before a question ("can you tell me", « Nenne mir », « 请问 »)."""
+    please: tuple[str, ...] = ()
+    """"please" after a question, behind a comma ("…, bitte?")."""
+    thanks: tuple[str, ...] = ()
+    """Thanks after the question's own end ("…? Thanks!")."""
+    request_after: str = ""
+    """A regular expression of a request that closes the question it asks for (Japanese
+    « …の出生地を教えてください »; empty: none)."""
 
 
 @dataclass(frozen=True)
@@ -135,9 +178,33 @@ class Language:
     nouns_capitalized: bool = False
     """Whether the language writes every noun with a capital (German): one capitalized word
     is then no evidence of a name (:func:`qa.decisions.reply.unknown_name`)."""
+    # ---- script and morphology ----
+    script: str = "latin"
+    """The script its questions and names are written in, a :data:`core.text.LABEL_SCRIPTS`
+    key (``latin``, ``cyrillic``, ``cjk`` …): the aliases a reading prefers, the languages a
+    name in that script is looked up in, and which detector reads its questions."""
+    own_scripts: tuple[str, ...] = ()
+    """Unicode scripts that name this language on their own ("Hiragana", "Katakana":
+    Japanese); detection checks them before any other evidence (:mod:`qa.detect`)."""
+    stemmer: str = ""
+    """Its Snowball stemmer ("english"; :func:`lang.morphology.stem`; empty: none)."""
+    lemmatizer: str = ""
+    """Its pymorphy3 dictionary ("uk"), for a language without a stemmer whose words a
+    dictionary lemmatizes (:func:`lang.morphology.lemmas`; empty: none)."""
+    cased_names: bool = False
+    """Whether every word of a name changes by grammatical case (« Новой Зеландии »): the
+    linker then matches a name's words by their inflection prefix (:mod:`backends.local.linking`)."""
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""
+    # ---- detection: what tells its questions from those of the other languages of its script ----
+    cue_letters: str = ""
+    """Letters that mark it among the languages of its script ("ßäöü", « іїєґ »; :mod:`qa.detect`)."""
+    cue_spelling: str = ""
+    """A regular expression of spellings that mark it (French elision « qu'il », Belarusian
+    « дз »; :mod:`qa.detect`; empty: none)."""
+    courtesies: Courtesies = Courtesies()
+    """Greetings, requests and thanks around a question (:class:`Courtesies`)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""
@@ -156,6 +223,9 @@ class Language:
     (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
     filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """The same, placed after the number ("or more", 以上)."""
+
+    numbers: NumberWords = NumberWords()
+    """Words of numbers and units (:class:`NumberWords`)."""
 
     inflection_ending: str = ""
     """A regular expression for the inflectional ending a word of a property phrase may lose

@@ -28,10 +28,10 @@ from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
-from core.text import CJK_CLASS, CYRILLIC, LANGUAGE_BY_SCRIPT, valid_unicode
-from lang import SEED, SUPPORTED
+from core.text import CJK_CLASS, CYRILLIC, script_pattern, valid_unicode
+from lang import SEED, SUPPORTED, others
 from lang import get as language
-from lang.base import words
+from lang.others import OTHER_SCRIPTS, SHARED_WEAK
 
 SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -39,18 +39,30 @@ SEED_LANGUAGES: tuple[str, ...] = SEED
 SUPPORTED_LANGUAGES: tuple[str, ...] = SUPPORTED
 """Languages the chat speaks (UI text, messages, language selector)."""
 
-SCRIPT_LANGUAGES: tuple[str, ...] = ("ko", "el", "he", "th")
+SCRIPT_LANGUAGES: tuple[str, ...] = tuple(code for code in OTHER_SCRIPTS if code not in SUPPORTED)
 """Languages recognised by their script alone; the chat answers them with English UI text."""
+_OWN_SCRIPTS = [(code, language(code).own_scripts) for code in SUPPORTED if language(code).own_scripts]
+LANGUAGE_BY_SCRIPT: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (code, script_pattern(*scripts)) for code, scripts in sorted(
+        [*_OWN_SCRIPTS, *((code, OTHER_SCRIPTS[code]) for code in SCRIPT_LANGUAGES)],
+        key=lambda item: "Han" in item[1]))
+"""Scripts that name the question's language on their own (``lang/<code>/``: ``own_scripts``;
+:data:`lang.others.OTHER_SCRIPTS`), Han last: Japanese and Korean questions write it too
+(their kana or Hangul decide them)."""
 
 DETECTABLE_LANGUAGES: tuple[str, ...] = SUPPORTED_LANGUAGES + SCRIPT_LANGUAGES
-LATIN_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "pt", "nl", "lt")
-CYRILLIC_LANGUAGES: tuple[str, ...] = ("ru", "uk", "be")
+LATIN_LANGUAGES: tuple[str, ...] = tuple(code for code in SUPPORTED if language(code).script == "latin")
+"""The Latin-script languages, told apart by cue words and letters and the statistical detectors."""
+CYRILLIC_LANGUAGES: tuple[str, ...] = tuple(
+    code for code in SUPPORTED if language(code).script == "cyrillic" and language(code).cue_words)
+"""The Cyrillic-script languages told apart by letters, cue words and lingua (those with cue
+words; Bashkir is told by its own letters alone)."""
 
-_UK_LETTERS = re.compile(r"[іїєґ]")
-_RU_LETTERS = re.compile(r"[ыэъё]")
-_BA_LETTERS = re.compile(r"[ҡғҙҫһәөүңһ]")  # Bashkir letters none of ru/uk/be has
-_BE_LETTER = re.compile(r"ў")
-_BE_CLUSTERS = re.compile(r"дз|цц|шч|ць\b|\bу\b.*ы|э.*ы|ы.*э")  # dzekanne, geminate цц, шч for щ
+_UK_LETTERS = re.compile(f"[{language('uk').cue_letters}]")  # lang/<code>/cue_words.py
+_RU_LETTERS = re.compile(f"[{language('ru').cue_letters}]")
+_BA_LETTERS = re.compile(f"[{language('ba').cue_letters}]")  # Bashkir letters none of ru/uk/be has
+_BE_LETTER = re.compile(f"[{language('be').cue_letters}]")
+_BE_CLUSTERS = re.compile(language("be").cue_spelling)  # dzekanne, geminate цц, шч for щ
 _BE_WORDS = language("be").cue_words
 _UK_WORDS = language("uk").cue_words
 _RU_WORDS = language("ru").cue_words
@@ -61,43 +73,24 @@ CUE_WORDS: dict[str, frozenset[str]] = {code: language(code).cue_words for code 
 """Words (lower case, accents kept) that mark one Latin-script language among the others
 (``lang/<code>/cue_words.py``): frequent in short questions and rare in the other five."""
 # Words shared by two languages still help against the other four.
-_SHARED_WEAK = {"la": ("fr", "es", "it"), "de": ("fr", "es", "pt"), "que": ("fr", "es", "pt"),
-                "se": ("es", "it", "pt"), "e": ("it", "pt"), "a": ("fr", "it", "pt", "en"),
-                "in": ("en", "de", "it"), "en": ("fr", "es"), "y": ("es",), "le": ("fr", "it")}
+_SHARED_WEAK = SHARED_WEAK  # lang/others.py
 CUE_LETTERS: dict[str, str] = {
-    "ß": "de", "ä": "de", "ö": "de", "ü": "de",
-    "ñ": "es", "¿": "es", "¡": "es",
-    "ã": "pt", "õ": "pt", "ç": "fr pt", "ê": "fr pt", "ô": "fr pt", "â": "fr pt",
-    "è": "fr it", "ì": "it", "ò": "it", "ù": "fr it", "î": "fr", "ï": "fr", "œ": "fr", "ë": "fr",
-    "á": "es pt", "í": "es pt", "ó": "es pt", "ú": "es pt",
-    "ą": "lt", "č": "lt", "ę": "lt", "ė": "lt", "į": "lt", "š": "lt", "ų": "lt", "ū": "lt", "ž": "lt",
-    "ĳ": "nl",
-}
-_FR_ELISION = re.compile(r"\b(?:qu|l|d|n|c|j|s)['’]\w", re.IGNORECASE)
-_IT_ELISION = re.compile(r"\b(?:dell|all|nell|sull|quest|un)['’]\w", re.IGNORECASE)
+    ch: " ".join(code for code in LATIN_LANGUAGES if ch in language(code).cue_letters)
+    for ch in dict.fromkeys("".join(language(code).cue_letters for code in LATIN_LANGUAGES))}
+"""Letter -> the Latin-script languages it marks (``lang/<code>/cue_words.py``: ``CUE_LETTERS``)."""
+_SPELLINGS: dict[str, re.Pattern[str]] = {
+    code: re.compile(spelling, re.IGNORECASE) for code in LATIN_LANGUAGES if (spelling := language(code).cue_spelling)}
+"""Spellings that mark a Latin-script language (French and Italian elision)."""
 
 WEIGHTS: Mapping[str, float] = {"lingua": 1.0, "langdetect": 0.5, "cue_word": 0.4, "cue_letter": 0.3, "en_prior": 0.15}
 
 # Languages the chat does not speak: letters and question words that say "this is Polish"
 # (rather than forcing the nearest supported language onto it, and answering in that one).
 OTHER_LETTERS: dict[str, str] = {
-    "ł": "pl", "ś": "pl", "ź": "pl", "ż": "pl", "ć": "pl", "ń": "pl", "ğ": "tr", "ı": "tr", "ş": "tr",
-    "ř": "cs", "ů": "cs", "ě": "cs", "ő": "hu", "ű": "hu", "ș": "ro", "ț": "ro", "ă": "ro vi", "ơ": "vi",
-    "ư": "vi", "đ": "vi", "å": "sv da nb", "ø": "da nb", "æ": "da nb",
-    **{chr(c): "vi" for c in range(0x1EA0, 0x1EFA)},  # Latin Extended Additional: Vietnamese tone marks
-}
+    ch: kept for ch, codes in others.OTHER_LETTERS.items()
+    if (kept := " ".join(code for code in codes.split() if code not in SUPPORTED))}
 OTHER_WORDS: dict[str, frozenset[str]] = {
-    "pl": words("gdzie kto jest jaka jaki jakie się urodził urodziła stolica ile czy kiedy"),
-    "tr": words("nerede nedir kimdir kim hangi kaç zaman doğdu başkenti neresi"),
-    "cs": words("kde kdo jaké jaký jaká narodil město kdy"),
-    "sv": words("var vem vad föddes är huvudstad hur när vilken"),
-    "da": words("hvor hvem hvad blev født hovedstad hvornår hvilken"),
-    "nb": words("hvor hvem hva ble født hovedstad når hvilken"),
-    "fi": words("missä kuka mikä syntyi pääkaupunki milloin"),
-    "hu": words("hol ki mi született fővárosa mikor hány melyik"),
-    "ro": words("unde cine născut capitala când"),
-    "id": words("mana siapa apa lahir adalah kapan berapa ibukota"),
-}
+    code: table for code, table in others.OTHER_WORDS.items() if code not in SUPPORTED}  # lang/others.py
 MIN_OTHER_EVIDENCE = 2
 
 
@@ -231,10 +224,9 @@ def _cue_scores(text: str) -> tuple[dict[str, float], dict[str, float]]:
                 words[lang] += 1.0
         for lang in _SHARED_WEAK.get(token, ()):
             words[lang] += 0.3
-    if _FR_ELISION.search(lower):
-        words["fr"] += 1.0
-    if _IT_ELISION.search(lower):
-        words["it"] += 1.0
+    for lang, spelling in _SPELLINGS.items():
+        if spelling.search(lower):
+            words[lang] += 1.0
     letters: dict[str, float] = dict.fromkeys(LATIN_LANGUAGES, 0.0)
     for ch in set(lower):
         for lang in CUE_LETTERS.get(ch, "").split():
@@ -316,36 +308,9 @@ def clean_question(text: str | None, max_chars: int) -> str:
 
 # --------------------------------------------------------------------------- chat preambles
 
-_GREETINGS = ("hi", "hello", "hey", "good morning", "good evening", "hallo", "guten tag", "moin", "bonjour",
-              "salut", "hola", "buenos días", "buenas", "ciao", "buongiorno", "olá", "oi", "bom dia",
-              "привет", "здравствуйте", "добрый день", "привіт", "добрий день", "你好", "您好", "こんにちは")
-_REQUESTS = (
-    # en
-    "please", "can you tell me", "could you tell me", "can you please tell me", "tell me", "do you know",
-    "i want to know", "i would like to know", "i'd like to know", "i wonder",
-    # de
-    "bitte", "kannst du mir sagen", "können sie mir sagen", "sag mir", "sagen sie mir", "weißt du",
-    "wissen sie", "ich möchte wissen", "ich will wissen",
-    "nenne", "nenn", "nennen sie", "nenne mir", "nenn mir", "nennen sie mir", "gib mir", "geben sie mir",
-    "zeig mir", "zeige mir", "zeigen sie mir", "erzähl mir", "erzähle mir", "erzählen sie mir",
-    # fr
-    "s'il vous plaît", "s'il te plaît", "pouvez-vous me dire", "peux-tu me dire", "dis-moi", "dites-moi",
-    "savez-vous", "sais-tu", "je voudrais savoir", "je veux savoir",
-    "donne-moi", "donnez-moi", "indique-moi", "indiquez-moi", "cite-moi", "citez-moi",
-    # es, it, pt
-    "por favor", "puedes decirme", "me puedes decir", "dime", "quiero saber", "me gustaría saber",
-    "nómbrame", "indícame", "dígame", "cuéntame",
-    "per favore", "puoi dirmi", "dimmi", "vorrei sapere", "dammi", "mi dica", "mi dici", "indicami",
-    "você sabe", "pode me dizer", "me diga", "diga-me", "quero saber", "gostaria de saber",
-    "dê-me", "me dê", "diz-me", "me diz", "me conta", "conte-me",
-    # ru, uk
-    "пожалуйста", "скажите", "скажи", "подскажите", "подскажи", "ты знаешь", "вы знаете", "я хочу знать",
-    "хочу знать", "назовите", "назови", "перечислите", "перечисли", "расскажите", "расскажи",
-    "будь ласка", "скажіть", "підкажіть", "ви знаєте", "ти знаєш", "хочу знати", "назвіть", "назви",
-    "перелічіть", "розкажіть", "розкажи",
-    # zh, ja
-    "请问", "请告诉我", "告诉我", "你知道", "我想知道", "すみません",
-)
+_GREETINGS = tuple(dict.fromkeys(g for code in SUPPORTED for g in language(code).courtesies.greetings))
+_REQUESTS = tuple(dict.fromkeys(r for code in SUPPORTED for r in language(code).courtesies.requests))
+"""Greetings and requests before a question, in every language (``lang/<code>/courtesies.py``)."""
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:
@@ -360,17 +325,16 @@ _PREAMBLE = re.compile(
     re.IGNORECASE)
 
 
-_PLEASE = ("please", "bitte", "s'il vous plaît", "s'il te plaît", "por favor", "per favore", "пожалуйста",
-           "будь ласка")
-_THANKS = ("thanks", "thank you", "danke", "merci", "gracias", "grazie", "obrigado", "obrigada", "спасибо",
-           "дякую", "谢谢", "ありがとう", "ありがとうございます")
-# a Japanese request closes what it asks for (« …の出生地を教えてください »)
-_JA_REQUEST = r"を教えて(?:ください|下さい|くれますか|くれませんか|もらえますか)?"
+_PLEASE = tuple(dict.fromkeys(p for code in SUPPORTED for p in language(code).courtesies.please))
+_THANKS = tuple(dict.fromkeys(t for code in SUPPORTED for t in language(code).courtesies.thanks))
+# a request that closes what it asks for (Japanese « …の出生地を教えてください »)
+_REQUEST_AFTER = "|".join(
+    f"(?:{after})" for code in SUPPORTED if (after := language(code).courtesies.request_after)) or "(?!)"
 # ", please?" keeps its question mark; thanks only after the question's own end ("…? Thanks!")
 _CLOSING = re.compile(
     rf"\s*,\s*(?:{_alternation(_PLEASE)})\s*(?P<end>[?？!！.。]*)\s*$"
     rf"|(?<=[?？!！.。])\s*(?:{_alternation(_THANKS)})\s*[!！.。]*\s*$"
-    rf"|{_JA_REQUEST}\s*[?？!！.。]*\s*$",
+    rf"|(?:{_REQUEST_AFTER})\s*[?？!！.。]*\s*$",
     re.IGNORECASE)
 
 

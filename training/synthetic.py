@@ -36,8 +36,9 @@ from lang import SUPPORTED
 from lang import get as language
 
 DATASET = "synthetic"
-LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "it", "pt")
-LATIN = {"en", "de", "fr", "es", "it", "pt"}  # may fall back to the English name
+LANGS: tuple[str, ...] = tuple(code for code in SUPPORTED if language(code).complex_templates)
+"""The languages with templates (``lang/<code>/templates.py``)."""
+LATIN = {code for code in LANGS if language(code).script == "latin"}  # may fall back to the English name
 HUMAN, COUNTRY = "Q5", "Q6256"
 
 SHAPES: tuple[str, ...] = ("older", "younger", "taller", "heavier", "more_people", "fewer_people", "larger_area",

@@ -29,10 +29,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.text import LANG_SCRIPT, name_keys, script_share
+from core.text import name_keys, script_share
 from kg.cldr import written_name
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
+from lang import get as language
+from lang import is_supported
 from qa.candidate import Link
 
 VERSION = 2  # bump when the output changes: cached training data is re-verbalized
@@ -113,7 +115,8 @@ def _best_alias(aliases: Sequence[str], lang: str) -> str | None:
     usable = [a for a in aliases if a.strip()]
     if not usable:
         return None
-    script = LANG_SCRIPT.get(lang.split("-")[0], "latin")
+    code = lang.split("-")[0]
+    script = language(code).script if is_supported(code) else "latin"
 
     def key(item: tuple[int, str]) -> tuple[float, bool, bool, int]:
         index, alias = item

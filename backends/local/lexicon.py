@@ -34,13 +34,13 @@ from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
 from core.text import fold_yo, is_cjk, normalize_phrase, tokenize
-from lang import SUPPORTED
+from lang import MAIN, SUPPORTED
 from lang import get as language
 
 DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
 
-LANGUAGES: tuple[str, ...] = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt")
+LANGUAGES: tuple[str, ...] = MAIN
 """Languages the lexicon covers (every property has phrases in each of them)."""
 
 ANSWER_TYPES: frozenset[str] = frozenset(
@@ -51,7 +51,7 @@ ANSWER_TYPES: frozenset[str] = frozenset(
 QUESTION_TYPES: frozenset[str] = ANSWER_TYPES | {"count", "boolean"}
 """The types a question word may announce (answer types plus ``count`` and ``boolean``)."""
 
-_SCRIPT_LANGS = frozenset({"zh", "ja"})
+_SCRIPT_LANGS = frozenset(code for code in SUPPORTED if language(code).script == "cjk")
 _MIN_INFLECTED = 4
 _ENDINGS: dict[str, re.Pattern[str]] = {
     code: re.compile(ending) for code in SUPPORTED if (ending := language(code).inflection_ending)}

@@ -23,16 +23,17 @@ from core.text import (
     TRANSLITERABLE,
     cased_tokens,
     fold,
-    inflection_prefix,
     is_cjk,
     is_katakana,
     latin_form,
     phonetic_key,
-    same_word,
     sound_similarity,
     tokenize,
 )
 from kg.index import KGIndex, NameHit
+from lang import SUPPORTED
+from lang import get as language
+from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword
 from qa.candidate import Link
 
@@ -53,7 +54,7 @@ FUZZY_ALTERNATIVES = 6
 INFLECTION_POOL = 400  # vocabulary words with a written word's stem searched for its inflections ("новой"
 # has many close words; "новая", its other form, is not among the six closest)
 MAX_ENDING = 2  # letters an inflection may be longer than the written word
-CASE_LANGUAGES = frozenset({"ru", "uk"})  # every word of a name changes by case (« Новой Зеландии »)
+CASE_LANGUAGES = frozenset(code for code in SUPPORTED if language(code).cased_names)  # lang/<code>: cased_names
 INFLECTION_SIMILARITY = 0.9
 FUZZY_COMBOS = 36
 DEGREE_SCALE = math.log1p(20000)

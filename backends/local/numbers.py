@@ -34,42 +34,15 @@ class NumberFilter:
     end: int
 
 
-_SCALES: dict[str, Decimal] = {
-    "thousand": Decimal(1000), "million": Decimal(10) ** 6, "millions": Decimal(10) ** 6,
-    "billion": Decimal(10) ** 9, "billions": Decimal(10) ** 9, "trillion": Decimal(10) ** 12,
-    "tausend": Decimal(1000), "million.": Decimal(10) ** 6, "mio": Decimal(10) ** 6, "millionen": Decimal(10) ** 6,
-    "milliarde": Decimal(10) ** 9, "milliarden": Decimal(10) ** 9, "mrd": Decimal(10) ** 9,
-    "тысяч": Decimal(1000), "тысячи": Decimal(1000), "тысяча": Decimal(1000), "тыс": Decimal(1000),
-    "миллион": Decimal(10) ** 6, "миллиона": Decimal(10) ** 6, "миллионов": Decimal(10) ** 6,
-    "млн": Decimal(10) ** 6, "миллиард": Decimal(10) ** 9, "миллиарда": Decimal(10) ** 9,
-    "миллиардов": Decimal(10) ** 9, "млрд": Decimal(10) ** 9,
-    "тисяч": Decimal(1000), "тисячі": Decimal(1000), "мільйон": Decimal(10) ** 6, "мільйони": Decimal(10) ** 6,
-    "мільйонів": Decimal(10) ** 6, "мільярд": Decimal(10) ** 9, "мільярдів": Decimal(10) ** 9,
-    "mille": Decimal(1000), "mil": Decimal(1000), "milliard": Decimal(10) ** 9, "milliards": Decimal(10) ** 9,
-    "millón": Decimal(10) ** 6, "millones": Decimal(10) ** 6, "milione": Decimal(10) ** 6,
-    "milioni": Decimal(10) ** 6, "milhão": Decimal(10) ** 6, "milhões": Decimal(10) ** 6,
-    "万": Decimal(10) ** 4, "萬": Decimal(10) ** 4, "亿": Decimal(10) ** 8, "億": Decimal(10) ** 8,
-    "千": Decimal(1000), "百万": Decimal(10) ** 6,
-}
+_SCALES: dict[str, Decimal] = {  # lang/<code>/numbers.py
+    word: factor for code in SUPPORTED for word, factor in language(code).numbers.scales.items()}
+_SYMBOLS: dict[str, tuple[str, Decimal]] = {
+    "m": ("m", Decimal(1)), "cm": ("m", Decimal("0.01")), "km": ("m", Decimal(1000)), "kg": ("kg", Decimal(1)),
+    "km2": ("m2", Decimal(10) ** 6), "km²": ("m2", Decimal(10) ** 6)}
+"""The SI symbols of the units read (they belong to no language)."""
 # unit word -> (SI unit, factor)
 _UNITS: dict[str, tuple[str, Decimal]] = {
-    "m": ("m", Decimal(1)), "meter": ("m", Decimal(1)), "meters": ("m", Decimal(1)), "metre": ("m", Decimal(1)),
-    "metres": ("m", Decimal(1)), "metern": ("m", Decimal(1)), "м": ("m", Decimal(1)), "метра": ("m", Decimal(1)),
-    "метр": ("m", Decimal(1)), "метров": ("m", Decimal(1)), "метрів": ("m", Decimal(1)), "米": ("m", Decimal(1)),
-    "mètre": ("m", Decimal(1)), "mètres": ("m", Decimal(1)), "metro": ("m", Decimal(1)), "metros": ("m", Decimal(1)),
-    "cm": ("m", Decimal("0.01")), "см": ("m", Decimal("0.01")), "厘米": ("m", Decimal("0.01")),
-    "zentimeter": ("m", Decimal("0.01")), "centimeters": ("m", Decimal("0.01")),
-    "сантиметров": ("m", Decimal("0.01")), "公分": ("m", Decimal("0.01")),
-    "km": ("m", Decimal(1000)), "км": ("m", Decimal(1000)), "kilometers": ("m", Decimal(1000)),
-    "kilometres": ("m", Decimal(1000)), "kilometer": ("m", Decimal(1000)), "公里": ("m", Decimal(1000)),
-    "километров": ("m", Decimal(1000)), "千米": ("m", Decimal(1000)),
-    "kg": ("kg", Decimal(1)), "кг": ("kg", Decimal(1)), "kilograms": ("kg", Decimal(1)), "公斤": ("kg", Decimal(1)),
-    "千克": ("kg", Decimal(1)), "kilogramm": ("kg", Decimal(1)), "килограммов": ("kg", Decimal(1)),
-    "km2": ("m2", Decimal(10) ** 6), "km²": ("m2", Decimal(10) ** 6), "км2": ("m2", Decimal(10) ** 6),
-    "км²": ("m2", Decimal(10) ** 6), "平方公里": ("m2", Decimal(10) ** 6), "平方千米": ("m2", Decimal(10) ** 6),
-    "square kilometers": ("m2", Decimal(10) ** 6), "square kilometres": ("m2", Decimal(10) ** 6),
-    "quadratkilometer": ("m2", Decimal(10) ** 6), "квадратных километров": ("m2", Decimal(10) ** 6),
-}
+    **_SYMBOLS, **{word: unit for code in SUPPORTED for word, unit in language(code).numbers.units.items()}}
 UNIT_PROPERTY: dict[str, tuple[str, ...]] = {"m": ("P2048", "P3157", "P2043"), "kg": ("P2067",), "m2": ("P2046",)}
 
 # operator words placed before the number; (words, op, is_date_word)
@@ -78,23 +51,26 @@ _OPS_BEFORE: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = 
 # operator words placed after the number (zh/ja, "or more")
 _OPS_AFTER: Mapping[str, tuple[tuple[tuple[str, ...], FilterOp, bool], ...]] = {
     code: ops for code in SUPPORTED if (ops := language(code).filter_words_after)}  # lang/<code>/numbers.py
-_YEAR_MARKERS = ("year", "jahr", "jahre", "года", "году", "год", "г", "року", "рік", "年", "an", "année", "año")
+_YEAR_MARKERS = tuple(dict.fromkeys(w for code in SUPPORTED for w in language(code).numbers.year_words))
 
 _NUMBER = re.compile(
     r"(?<![.,\d])" rf"(?<![^\W\d_{CJK_CLASS}])"
     r"(\d{1,3}(?:[ ,.'\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:(?:'s|s|-х|er)(?![^\W\d_]))?"
 )
 # "one million", "a million", "eine Million", "один миллион": the number 1 before a scale word
-_ONE_SCALE = re.compile(r"(?<!\w)(?:one|a|an|ein|eine|einer|un|une|uno|una|um|uma|один|одна|одного|одной|один)"
-                        r"(?=\s+(?:million|billion|thousand|millionen|million|milliarde|миллион|миллиард|тысяч|"
-                        r"millón|milione|milhão|milliard))")
-_DECADE = re.compile(r"(?<!\d)(\d{3}0)(?:'s|s|-х|-е| ?er jahre|er|年代)")
+_ONE_SCALE = re.compile(
+    r"(?<!\w)(?:" + "|".join(dict.fromkeys(w for code in SUPPORTED for w in language(code).numbers.one_words))
+    + r")(?=\s+(?:" + "|".join(dict.fromkeys(w for code in SUPPORTED for w in language(code).numbers.one_scale_words))
+    + "))")
+_DECADE = re.compile(r"(?<!\d)(\d{3}0)(?:"
+                     + "|".join(dict.fromkeys(e for code in SUPPORTED for e in language(code).numbers.decade_endings))
+                     + ")")
 
 
 def parse_decimal(raw: str, lang: str) -> Decimal | None:
     """``"1,9"`` -> 1.9 in comma-decimal languages, ``"100,000"`` -> 100000 in English."""
     s = raw.replace("\u00a0", " ").replace("\u202f", " ").replace("'", "").replace(" ", "")
-    comma_decimal = lang not in ("en", "zh", "ja")
+    comma_decimal = language(lang).numbers.decimal_comma if lang in SUPPORTED else True
     groups = re.fullmatch(r"\d{1,3}([.,])\d{3}(?:\1\d{3})*", s)
     if groups and not (comma_decimal and groups.group(1) == "," and s.count(",") == 1):
         s = s.replace(groups.group(1), "")
@@ -112,7 +88,7 @@ def _scale_and_unit(text: str, pos: int) -> tuple[Decimal, str | None, Decimal, 
     """Scale word, SI unit and unit factor right after a number at ``pos``."""
     rest = text[pos:pos + 40]
     scale, unit, factor, end = Decimal(1), None, Decimal(1), pos
-    m = re.match(rf"\s*(百万|[万萬亿億千]|[^\W\d_{CJK_CLASS}]+\.?)", rest)
+    m = re.match(rf"\s*({_CJK_SCALES}|[^\W\d_{CJK_CLASS}]+\.?)", rest)
     if m and m.group(1).rstrip(".") in _SCALES:
         scale = _SCALES[m.group(1).rstrip(".")]
         rest, end = rest[m.end():], end + m.end()
@@ -126,6 +102,8 @@ def _scale_and_unit(text: str, pos: int) -> tuple[Decimal, str | None, Decimal, 
 
 
 _UNITS_LONGEST_FIRST = tuple(sorted(_UNITS, key=len, reverse=True))
+_CJK_SCALES = "|".join(sorted((w for w in _SCALES if CJK.search(w)), key=len, reverse=True)) or "(?!)"
+"""The CJK scale words (百万, 万 …), longest first: CJK text has no word boundary to find them by."""
 
 
 @lru_cache(maxsize=256)

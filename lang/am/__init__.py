@@ -4,4 +4,11 @@ from lang.am.pronouns import PRONOUNS
 from lang.am.stop_words import STOP_WORDS
 from lang.base import Language
 
-LANGUAGE = Language("am", pronouns=PRONOUNS, seed=True, stop_words=STOP_WORDS)
+LANGUAGE = Language(
+    "am",
+    script="ethiopic",
+    own_scripts=("Ethiopic",),
+    pronouns=PRONOUNS,
+    seed=True,
+    stop_words=STOP_WORDS,
+)

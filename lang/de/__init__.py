@@ -1,10 +1,11 @@
 """German: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.de.cue_words import CUE_WORDS
+from lang.de.courtesies import COURTESIES
+from lang.de.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.de.endings import INFLECTION_ENDING
 from lang.de.examples import EXAMPLES
-from lang.de.numbers import FILTER_WORDS_BEFORE
+from lang.de.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.de.pronouns import PRONOUNS
 from lang.de.question_words import QUESTION_WORDS
 from lang.de.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "de",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
+    stemmer="german",
     nouns_capitalized=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

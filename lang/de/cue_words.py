@@ -8,3 +8,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "nicht", "auf", "für", "mit", "geboren", "gestorben", "stadt", "land", "starb", "heißt", "liegt", "gibt", "hoch",
     "alt", "groß", "lebte", "schrieb", "spielte",
 })
+
+CUE_LETTERS = "ßäöü"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

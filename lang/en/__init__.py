@@ -1,10 +1,11 @@
 """English: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.en.courtesies import COURTESIES
 from lang.en.cue_words import CUE_WORDS
 from lang.en.examples import EXAMPLES
 from lang.en.names import LABEL_FALLBACKS
-from lang.en.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
+from lang.en.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.en.pronouns import PRONOUNS
 from lang.en.question_words import QUESTION_WORDS
 from lang.en.shape_words import SHAPE_WORDS
@@ -13,6 +14,9 @@ from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "en",
+    numbers=NUMBER_WORDS,
+    courtesies=COURTESIES,
+    stemmer="english",
     label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -1,10 +1,11 @@
 """Spanish: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.es.cue_words import CUE_WORDS
+from lang.es.courtesies import COURTESIES
+from lang.es.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.es.endings import INFLECTION_ENDING
 from lang.es.examples import EXAMPLES
-from lang.es.numbers import FILTER_WORDS_BEFORE
+from lang.es.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.es.pronouns import PRONOUNS
 from lang.es.question_words import QUESTION_WORDS
 from lang.es.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
+    stemmer="spanish",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

@@ -6,3 +6,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "el", "los", "las", "del", "al", "es", "fue", "son", "ha", "han", "fueron", "y", "un", "una", "en", "con", "para",
     "nació", "murió", "ciudad", "país", "está", "hay",
 })
+
+CUE_LETTERS = "ñ¿¡áíóú"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

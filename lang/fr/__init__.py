@@ -1,10 +1,11 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.fr.cue_words import CUE_WORDS
+from lang.fr.courtesies import COURTESIES
+from lang.fr.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
 from lang.fr.endings import INFLECTION_ENDING
 from lang.fr.examples import EXAMPLES
-from lang.fr.numbers import FILTER_WORDS_BEFORE
+from lang.fr.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.fr.pronouns import PRONOUNS
 from lang.fr.question_words import QUESTION_WORDS
 from lang.fr.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
+    courtesies=COURTESIES,
+    stemmer="french",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

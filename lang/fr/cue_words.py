@@ -6,3 +6,9 @@ CUE_WORDS: frozenset[str] = frozenset({
     "laquelle", "le", "les", "des", "du", "au", "aux", "est", "était", "sont", "ont", "été", "et", "un", "une",
     "dans", "sur", "pour", "avec", "né", "née", "mort", "morte", "ville", "pays", "qu'est", "ce", "c'est", "quoi",
 })
+
+CUE_LETTERS = "çêôâèùîïœë"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+
+CUE_SPELLING = r"\b(?:qu|l|d|n|c|j|s)['’]\w"
+"""Spellings that mark it: elided articles and pronouns (« qu'il », « l'an »)."""

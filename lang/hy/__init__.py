@@ -4,4 +4,11 @@ from lang.base import Language
 from lang.hy.pronouns import PRONOUNS
 from lang.hy.stop_words import STOP_WORDS
 
-LANGUAGE = Language("hy", pronouns=PRONOUNS, seed=True, stop_words=STOP_WORDS)
+LANGUAGE = Language(
+    "hy",
+    script="armenian",
+    own_scripts=("Armenian",),
+    pronouns=PRONOUNS,
+    seed=True,
+    stop_words=STOP_WORDS,
+)

@@ -1,10 +1,11 @@
 """Italian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.it.cue_words import CUE_WORDS
+from lang.it.courtesies import COURTESIES
+from lang.it.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
 from lang.it.endings import INFLECTION_ENDING
 from lang.it.examples import EXAMPLES
-from lang.it.numbers import FILTER_WORDS_BEFORE
+from lang.it.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.it.pronouns import PRONOUNS
 from lang.it.question_words import QUESTION_WORDS
 from lang.it.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "it",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
+    courtesies=COURTESIES,
+    stemmer="italian",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

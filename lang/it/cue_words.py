@@ -6,3 +6,9 @@ CUE_WORDS: frozenset[str] = frozenset({
     "gli", "della", "dello", "delle", "degli", "dei", "del", "nel", "nella", "di", "è", "era", "sono", "ha", "hanno",
     "stato", "stata", "stati", "un", "una", "con", "per", "nato", "nata", "morto", "città", "paese",
 })
+
+CUE_LETTERS = "èìòù"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+
+CUE_SPELLING = r"\b(?:dell|all|nell|sull|quest|un)['’]\w"
+"""Spellings that mark it: elided articles (« dell'anno », « un'isola »)."""

@@ -1,8 +1,9 @@
 """Japanese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.ja.courtesies import COURTESIES
 from lang.ja.examples import EXAMPLES
-from lang.ja.numbers import FILTER_WORDS_AFTER
+from lang.ja.numbers import FILTER_WORDS_AFTER, NUMBER_WORDS
 from lang.ja.pronouns import PRONOUNS
 from lang.ja.question_words import QUESTION_WORDS
 from lang.ja.shape_words import SHAPE_WORDS
@@ -10,6 +11,9 @@ from lang.ja.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "ja",
+    numbers=NUMBER_WORDS,
+    courtesies=COURTESIES,
+    script="cjk", own_scripts=("Hiragana", "Katakana"),
     shape_words=SHAPE_WORDS,
     filter_words_after=FILTER_WORDS_AFTER,
     pronouns=PRONOUNS,

@@ -5,3 +5,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "kas", "kur", "kada", "koks", "kokia", "kokie", "kokios", "kiek", "kodėl", "kuris", "kuri", "kurioje", "yra",
     "buvo", "gimė", "mirė", "sostinė", "miestas", "šalis", "kalba", "gyventojų", "parašė",
 })
+
+CUE_LETTERS = "ąčęėįšųūž"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

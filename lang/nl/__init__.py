@@ -1,8 +1,16 @@
 """Dutch: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.nl.cue_words import CUE_WORDS
+from lang.nl.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.nl.pronouns import PRONOUNS
 from lang.nl.stop_words import STOP_WORDS
 
-LANGUAGE = Language("nl", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)
+LANGUAGE = Language(
+    "nl",
+    cue_letters=CUE_LETTERS,
+    stemmer="dutch",
+    seed=True,
+    cue_words=CUE_WORDS,
+    pronouns=PRONOUNS,
+    stop_words=STOP_WORDS,
+)

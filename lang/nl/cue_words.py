@@ -6,3 +6,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "werd", "was", "er", "heeft", "hebben", "ligt", "woont", "stierf", "geboren", "hoofdstad", "stad", "land", "taal",
     "talen", "inwoners",
 })
+
+CUE_LETTERS = "ĳ"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

@@ -1,11 +1,12 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.pt.cue_words import CUE_WORDS
+from lang.pt.courtesies import COURTESIES
+from lang.pt.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.pt.endings import INFLECTION_ENDING
 from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
-from lang.pt.numbers import FILTER_WORDS_BEFORE
+from lang.pt.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.pt.pronouns import PRONOUNS
 from lang.pt.question_words import QUESTION_WORDS
 from lang.pt.shape_words import SHAPE_WORDS
@@ -14,6 +15,10 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
+    stemmer="portuguese",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -6,3 +6,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "do", "da", "dos", "das", "no", "na", "nos", "nas", "é", "foi", "são", "tem", "um", "uma", "em", "com", "para",
     "não", "nasceu", "morreu", "cidade", "país", "ao", "pelo", "pela",
 })
+
+CUE_LETTERS = "ãõçêôâáíóú"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

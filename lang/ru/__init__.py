@@ -1,10 +1,11 @@
 """Russian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.ru.cue_words import CUE_WORDS
+from lang.ru.courtesies import COURTESIES
+from lang.ru.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.ru.endings import INFLECTION_ENDING
 from lang.ru.examples import EXAMPLES
-from lang.ru.numbers import FILTER_WORDS_BEFORE
+from lang.ru.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.ru.pronouns import PRONOUNS
 from lang.ru.question_words import QUESTION_WORDS
 from lang.ru.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "ru",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
+    script="cyrillic", stemmer="russian", cased_names=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

@@ -6,3 +6,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "чья", "кому", "который", "которая", "сколько", "почему", "как", "ли", "это", "был", "была", "было", "были",
     "родился", "родилась", "город", "столица", "страна",
 })
+
+CUE_LETTERS = "ыэъё"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

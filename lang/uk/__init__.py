@@ -1,10 +1,11 @@
 """Ukrainian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.uk.cue_words import CUE_WORDS
+from lang.uk.courtesies import COURTESIES
+from lang.uk.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.uk.endings import INFLECTION_ENDING
 from lang.uk.examples import EXAMPLES
-from lang.uk.numbers import FILTER_WORDS_BEFORE
+from lang.uk.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.uk.pronouns import PRONOUNS
 from lang.uk.question_words import QUESTION_WORDS
 from lang.uk.shape_words import SHAPE_WORDS
@@ -13,6 +14,10 @@ from lang.uk.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "uk",
+    numbers=NUMBER_WORDS,
+    cue_letters=CUE_LETTERS,
+    courtesies=COURTESIES,
+    script="cyrillic", lemmatizer="uk", cased_names=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -5,3 +5,6 @@ CUE_WORDS: frozenset[str] = frozenset({
     "хто", "що", "коли", "який", "яка", "яке", "які", "якій", "якого", "скільки", "чому", "як", "чи", "та", "це",
     "був", "була", "було", "були", "народився", "народилася", "місто", "столиця", "країна",
 })
+
+CUE_LETTERS = "іїєґ"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

@@ -1,9 +1,10 @@
 """Chinese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
+from lang.zh.courtesies import COURTESIES
 from lang.zh.examples import EXAMPLES
 from lang.zh.names import LABEL_FALLBACKS
-from lang.zh.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE
+from lang.zh.numbers import FILTER_WORDS_AFTER, FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.zh.pronouns import PRONOUNS
 from lang.zh.question_words import QUESTION_WORDS
 from lang.zh.shape_words import SHAPE_WORDS
@@ -12,6 +13,9 @@ from lang.zh.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "zh",
+    numbers=NUMBER_WORDS,
+    courtesies=COURTESIES,
+    script="cjk", own_scripts=("Han",),
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     label_fallbacks=LABEL_FALLBACKS,

@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from functools import cache
 
 from backends.local.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
-from core.text import fold, is_cjk, lemmas, normalize_cue_text, stem, tokenize
+from core.text import fold, is_cjk, normalize_cue_text, tokenize
 from lang import SUPPORTED
 from lang import get as language
+from lang.morphology import lemmas, stem
 from lang.stopwords import is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld

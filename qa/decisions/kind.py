@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import KGQueryError, KGTimeout
-from core.text import fold, inflection_prefix, same_word, tokenize
+from core.text import fold, tokenize
 from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, local_id
+from lang.morphology import inflection_prefix, same_word
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words

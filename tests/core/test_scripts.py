@@ -11,7 +11,6 @@ from core.text import (
     CJK,
     CJK_CLASS,
     LABEL_SCRIPTS,
-    LANGUAGE_BY_SCRIPT,
     in_script,
     is_cjk,
     is_katakana,
@@ -20,6 +19,7 @@ from core.text import (
     script_pattern,
     script_share,
 )
+from qa.detect import LANGUAGE_BY_SCRIPT
 
 # one letter (or number) of each script the product tells apart, and the scripts it belongs to
 CHARACTERS: list[tuple[str, set[str]]] = [

@@ -8,19 +8,18 @@ import pytest
 from core.text import (
     CASED_NON_LATIN,
     CJK,
-    LANG_SCRIPT,
     TRANSLITERABLE,
     borrow_accents,
     borrow_case,
     fold_yo,
-    inflection_prefix,
     is_katakana,
     normalize,
     normalize_cue_text,
     normalize_phrase,
-    same_word,
     script_share,
 )
+from lang import get as language
+from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import read_case, uninformative_case
 
 
@@ -47,9 +46,9 @@ def test_script_classes(text: str, cased: bool, transliterable: bool, cue_cjk: b
 
 
 def test_label_script_share_and_katakana():
-    assert script_share("Москва", LANG_SCRIPT["ru"]) == 1.0
-    assert script_share("Moskva", LANG_SCRIPT["ru"]) == 0.0
-    assert script_share("東京タワー", LANG_SCRIPT["ja"]) == 1.0
+    assert script_share("Москва", language("ru").script) == 1.0
+    assert script_share("Moskva", language("ru").script) == 0.0
+    assert script_share("東京タワー", language("ja").script) == 1.0
     assert is_katakana("ア") and not is_katakana("あ") and not is_katakana("アイ")
 
 

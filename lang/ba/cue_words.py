@@ -1,0 +1,4 @@
+"""Bashkir cue letters: letters none of Russian, Ukrainian and Belarusian has (:mod:`qa.detect`)."""
+
+CUE_LETTERS = "ҡғҙҫһәөүң"
+"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""

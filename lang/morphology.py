@@ -1,0 +1,55 @@
+"""A language's morphology: the stems and dictionary forms of its words, by the stemmer and
+the lemmatizer its :class:`~lang.base.Language` names (``stemmer``, ``lemmatizer``); the
+algorithms themselves are Snowball's and pymorphy3's (:mod:`core.text`)."""
+
+from __future__ import annotations
+
+import os
+
+from core.text import MIN_STEM, dictionary_forms, fold, snowball_stem
+from lang import get as language
+from lang import is_supported
+
+
+def _stemmer(lang: str) -> str:
+    return language(lang).stemmer if is_supported(lang) else ""
+
+
+def _lemmatizer(lang: str) -> str:
+    return language(lang).lemmatizer if is_supported(lang) else ""
+
+
+def stem(token: str, lang: str) -> str | None:
+    """The Snowball stem of a normalized token in ``lang`` ("франции" and "франция" both
+    give "франц"), ``None`` without a stemmer for ``lang`` or when the stem is shorter than
+    :data:`~core.text.MIN_STEM` letters."""
+    return snowball_stem(token, _stemmer(lang))
+
+
+def lemmas(token: str, lang: str) -> frozenset[str]:
+    """The dictionary forms of a normalized token in ``lang`` ("франції" -> {"франція"}), and
+    those forms diacritic-folded; empty for a language without a lemmatizer."""
+    return dictionary_forms(token, _lemmatizer(lang))
+
+
+def same_word(written: str, other: str, lang: str) -> bool:
+    """Whether ``other`` (a word of the KG's names, maybe diacritic-folded) is the question's
+    ``written`` word in another inflection: the same Snowball stem in ``lang``, or for a
+    lemmatized language a shared dictionary form ("франції" and "франція")."""
+    if _lemmatizer(lang):
+        return bool(lemmas(written, lang) & (lemmas(other, lang) | {other}))
+    stems = {stem(written, lang), stem(fold(written), lang)} - {None}
+    return bool(stems) and stem(other, lang) in stems
+
+
+def inflection_prefix(written: str, lang: str) -> str | None:
+    """The letters that the question's ``written`` word shares with its other inflections in
+    ``lang`` (its Snowball stem as written, "новой" -> "нов"; for a lemmatized language the
+    start it shares with its dictionary forms), ``None`` when shorter than
+    :data:`~core.text.MIN_STEM` or without a stemmer or dictionary for ``lang``."""
+    if _lemmatizer(lang):
+        forms = lemmas(written, lang)
+        prefix = os.path.commonprefix([written, *forms]) if forms else ""
+    else:
+        prefix = stem(written, lang) or ""
+    return prefix if len(prefix) >= MIN_STEM and written.startswith(prefix) else None
