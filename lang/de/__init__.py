@@ -13,6 +13,7 @@ from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "de",
+    name_letters="äöüßé",
     nouns_capitalized=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -13,6 +13,7 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    name_letters="áéíñóúü",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

@@ -13,6 +13,7 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    name_letters="àâæçéèêëîïôœùû",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

@@ -13,6 +13,7 @@ from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "it",
+    name_letters="àèéìíîòóùú",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -14,6 +14,7 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    name_letters="ãáâàçéêíõóôú",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -13,6 +13,7 @@ from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "ru",
+    name_letters="абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

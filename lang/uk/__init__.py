@@ -13,6 +13,7 @@ from lang.uk.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "uk",
+    name_letters="абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,
