@@ -11,12 +11,14 @@ label or ISO code.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cache
 
 from core.errors import KGError
+from core.settings import ASSETS_DIR
 from core.text import LANG_SCRIPT, NAME_PARTS, fold, is_latin, normalize, script_share, sound_similarity
 from kg.cldr import cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
@@ -277,6 +279,25 @@ def names_with_ids(kg: KG, iris: Iterable[str], ids: Iterable[str], lang: str, *
     return ({k: v for k, v in found.items() if k in by_iri}, {k: v for k, v in found.items() if k in by_id})
 
 
+PROPERTY_NAMES = ASSETS_DIR / "property_names.json"
+"""Property names in the chat languages the KG has no label in for them (a lexicon asset)."""
+
+
+@cache
+def _property_names() -> dict[str, dict[str, str]]:
+    try:
+        table: dict[str, dict[str, str]] = json.loads(PROPERTY_NAMES.read_text(encoding="utf-8"))["properties"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return table
+
+
+def property_name(pid: str, lang: str) -> str | None:
+    """The name of property ``pid`` in ``lang`` from the property-name lexicon
+    (``assets/property_names.json``), ``None`` when it has none."""
+    return _property_names().get(pid, {}).get(lang)
+
+
 def _id_nodes(ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return {i: (entity_iri(i), *((prop_iri(i),) if i.startswith("P") else ())) for i in ids}
 
@@ -308,4 +329,6 @@ def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
         english = (own.get("en") or [None])[0]
         cldr = cldr_name(english, kind, lang) if (kind and english) else None
         out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+        if key.startswith("P") and out[key][1] != lang and (lexicon := property_name(key, lang)):
+            out[key] = (lexicon, lang)  # a relation named in the user's language, not the English fallback
     return out
