@@ -50,6 +50,7 @@ _UK_LETTERS = re.compile(r"[іїєґ]")
 _RU_LETTERS = re.compile(r"[ыэъё]")
 _BA_LETTERS = re.compile(r"[ҡғҙҫһәөүңһ]")  # Bashkir letters none of ru/uk/be has
 _BE_LETTER = re.compile(r"ў")
+_NOT_BE = re.compile(r"[дт][еёіюя]")  # д, т before a soft vowel: never Belarusian (дзеканне, цеканне)
 _BE_CLUSTERS = re.compile(r"дз|цц|шч|ць\b|\bу\b.*ы|э.*ы|ы.*э")  # dzekanne, geminate цц, шч for щ
 _BE_WORDS = language("be").cue_words
 _UK_WORDS = language("uk").cue_words
@@ -170,6 +171,8 @@ def _cyrillic_language(lower: str) -> str:
     }
     for lang, value in _lingua_scores(lower, CYRILLIC_LANGUAGES).items():
         scores[lang] = scores.get(lang, 0.0) + value
+    if _NOT_BE.search(lower):  # Belarusian writes дз, ц before soft vowels (дзе, цi): « де помер
+        scores["be"] = float("-inf")  # тарас шевченко? » is Ukrainian
     return max(CYRILLIC_LANGUAGES, key=lambda lang: (scores[lang], lang == "ru"))
 
 
