@@ -450,7 +450,8 @@ def answer_html(turn: Turn) -> str:
     more = hidden_count(turn, len(shown))
     more_html = f' <span class="kgqa-more">{escape(message("and_more", ui, n=more))}</span>' if more > 0 else ""
     if turn.unnamed:
-        more_html += f' <span class="kgqa-unnamed">{escape(unnamed_text(len(turn.unnamed), ui, alone=not shown))}</span>'
+        nameless = unnamed_text(len(turn.unnamed), ui, alone=not shown)
+        more_html += f' <span class="kgqa-unnamed">{escape(nameless)}</span>'
     sentence = comparison_sentence(turn)
     if sentence is not None:
         return f'<p class="kgqa-comparison"><strong>{escape(sentence)}</strong></p>'
