@@ -546,7 +546,7 @@ def decided_key(turn: Turn) -> str:
 def decided_html(turn: Turn, lang: str) -> str:
     """The panel's first row: what decided, naming the component in plain words."""
     key = decided_key(turn)
-    component = key.removeprefix("decided_")
+    component = key.removeprefix("decided_").replace("_", "-")
     return (f'<dt>{escape(message("expl_decided", lang))}</dt>'
             f'<dd class="kgqa-decided" data-decided="{escape(component)}">{escape(message(key, lang))}</dd>')
 

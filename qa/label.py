@@ -49,8 +49,9 @@ def is_code_like(text: str) -> bool:
     return bool(_CODE_LIKE.match(text.strip()))
 
 
-_ABBREVIATED = re.compile(r"(?:^|[\s.\-])\w[.\-]|\.\s*$|\w\.\w")
-"""A one-letter word cut off with a dot or hyphen (« С.Петербург », « С-Петербург », « St. »)."""
+_ABBREVIATED = re.compile(r"(?:^|[\s.\-])(?:\w{1,3}\.(?=\s*\w)|\w-(?=\w))|\.\s*$")
+"""A word cut short with a dot (« С.Петербург », « St. Petersburg », « D. F. ») or a lone letter
+before a hyphen (« С-Петербург »)."""
 MATCH = 0.8
 """How alike (:func:`name_similarity`) two names must be to be the same name, said or written
 in another script (« Нур-Султан » and "Nur-Sultan": 1.0; « Женева » and "Geneva": 0.83)."""
