@@ -19,7 +19,7 @@ from functools import cache
 
 from core.errors import KGError
 from core.settings import ASSETS_DIR
-from core.text import LANG_SCRIPT, NAME_PARTS, fold, is_latin, normalize, script_share, sound_similarity
+from core.text import LANG_SCRIPT, NAME_PARTS, fold, is_cjk, is_latin, normalize, script_share, sound_similarity
 from kg.cldr import cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
@@ -170,9 +170,12 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
     6. the same name, by sound or transliteration (:data:`MATCH`), as the entity's label in
        another language (« Нур-Султан » ~ "Nur-Sultan", « Санкт-Петербург » ~ "Saint
        Petersburg"): a nickname, a slang word or a title (« Питер », « 习主席 ») is not;
-    7. the more alike that label, to a tenth (French "Rome" before « Roma »);
-    8. the one the most other languages spell alike (:data:`CLOSE`: « Mumbai », not « Mumbay »);
-    9. the first (the KG's order)."""
+    7. the spelling the language's other names keep using (:func:`_kin`: « Istanbul », not
+       « Istanboul »; « 普京 », not « 普丁 »);
+    8. the more alike that label (to a tenth among names that match it: French "Rome" before
+       « Roma », but « Гамбург » and « Хамбург » alike);
+    9. the one the most other languages spell alike (:data:`CLOSE`: « Mumbai », not « Mumbay »);
+    10. the first (the KG's order)."""
     names = [alias for alias in dict.fromkeys(aliases) if not is_code_like(alias)]
     if len(names) < 2:
         return names[0] if names else None
@@ -192,13 +195,27 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
                     for j, other in enumerate(names)) for i, name in enumerate(names)]
     likeness = [label_likeness(name, label_texts) for name in names]
     support = [name_support(name, others, close=CLOSE) for name in names]
+    kin = [_kin(i, names) for i in range(len(names))]
     own = [full[j] and not foreign[j] and not stripped[j] and names[j] not in english
            and (likeness[j] >= MATCH or name_support(names[j], others) > 0) for j in range(len(names))]
     copy = [name in english and any(
         own[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
     return names[max(range(len(names)), key=lambda i: (
         script[i], full[i], simplified[i], not foreign[i], not stripped[i], not copy[i], likeness[i] >= MATCH,
-        round(likeness[i], 1), support[i], -i))]
+        kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], support[i], -i))]
+
+
+def _kin(i: int, names: list[str]) -> int:
+    """How many of the language's other names share a word with name ``i`` (folded, three
+    letters or more; in Chinese and Japanese, a part of it between middle dots, inside them):
+    the spelling the language keeps using (« Istanbul » in « İstanbul », « 普京 » in
+    « 弗拉基米尔·弗拉基米罗维奇·普京 »), not a one-off variant (« Istanboul », « 普丁 »)."""
+    name = names[i]
+    if is_cjk(name.strip()[:1]):
+        parts = [part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2]
+        return sum(1 for j, other in enumerate(names) if j != i and any(part in other for part in parts))
+    words = {w for w in fold(normalize(name)).split() if len(w) >= 3}
+    return sum(1 for j, other in enumerate(names) if j != i and words & set(fold(normalize(other)).split()))
 
 
 def _simplified(name: str) -> bool:
