@@ -20,7 +20,7 @@ from functools import cache
 from core.errors import KGError
 from core.settings import ASSETS_DIR
 from core.text import LANG_SCRIPT, NAME_PARTS, fold, is_cjk, is_latin, normalize, script_share, sound_similarity
-from kg.cldr import cldr_name, kind_of
+from kg.cldr import city_name, cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
 from lang import SUPPORTED
@@ -347,6 +347,10 @@ def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
         english = (own.get("en") or [None])[0]
         cldr = cldr_name(english, kind, lang) if (kind and english) else None
         out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+        if out[key][1] != lang:  # a city the KG does not name in the user's language: CLDR's name
+            city = next((c for name in (*own.get("en", ()), *alt.get("en", ()))
+                         if (c := city_name(name, classes.get(nodes[key][0], ()), lang))), None)
+            out[key] = (city, lang) if city else out[key]
         if key.startswith("P") and out[key][1] != lang and (lexicon := property_name(key, lang)):
             out[key] = (lexicon, lang)  # a relation named in the user's language, not the English fallback
     return out

@@ -179,3 +179,14 @@ def _visible(html: str) -> str:
     """The reply's text a reader sees (links' targets, classes and the developer view aside)."""
     html = re.sub(r'<details class="kgqa-developer">.*?</details>', "", html)
     return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize(("english", "lang", "name"), [
+    ("Rome", "it", "Roma"), ("Kyiv", "uk", "Київ"), ("New York", "pt", "Nova York"), ("London", "it", "Londra"),
+    ("Tokyo", "it", "Tokyo"), ("Graz", "it", None), ("Rome", "xx", None),
+])
+def test_a_city_the_kg_names_only_in_english_gets_cldr_s_name(english: str, lang: str, name: str | None) -> None:
+    from kg.cldr import city_name
+
+    assert city_name(english, {"Q515"}, lang) == name
+    assert city_name(english, {"Q5"}, lang) is None  # a person called Rome is no city
