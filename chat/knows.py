@@ -15,11 +15,16 @@ from core.settings import Settings
 log = logging.getLogger(__name__)
 
 LABELLED = "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+BETWEEN_ENTITIES = ("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(isIRI(?o) && "
+                    "STRSTARTS(STR(?p), \"http://www.wikidata.org/prop/direct/\") && "
+                    "STRSTARTS(STR(?o), \"http://www.wikidata.org/entity/Q\")) }")
+"""The facts the header counts: statements that tie one entity to another (``wdt:`` property,
+entity value), not names, descriptions or the dump's other lines."""
 
 
 @dataclass(frozen=True)
 class KGSize:
-    """Statements in the store (facts and names) and entities with a name."""
+    """Facts between entities (:data:`BETWEEN_ENTITIES`) and entities with a name."""
 
     facts: int
     entities: int
@@ -35,8 +40,9 @@ def count(store_dir: Path) -> KGSize | None:
 
     try:
         store = pyoxigraph.Store.read_only(str(store_dir))
-        row = next(iter(store.query(LABELLED)))
-        return KGSize(facts=len(store), entities=int(row["n"].value))
+        named = next(iter(store.query(LABELLED)))
+        facts = next(iter(store.query(BETWEEN_ENTITIES)))
+        return KGSize(facts=int(facts["n"].value), entities=int(named["n"].value))
     except (OSError, ValueError, StopIteration) as exc:
         log.warning("could not count the KG at %s: %s", store_dir, exc)
         return None

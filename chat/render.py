@@ -220,16 +220,20 @@ def render_text(turn: Turn) -> str:
         return dont_know_text(turn)
     if turn.boolean is not None:
         return format_boolean(turn.boolean, lang)
+    sentence = comparison_sentence(turn)
+    if sentence is not None:
+        return sentence
     shown = turn.answers[:LIST_LIMIT]
     parts = []
     for item in shown:
         text = display_label(item, lang)
-        if is_fallback(item, lang):
-            text += f" [{item.label_lang or item.id or '?'}]"
+        if is_fallback(item, lang) and item.label_lang:  # (a nameless one says so in words)
+            text += f" [{item.label_lang}]"
         parts.append(text)
     line = f"{_intro_text(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
-    return line + (f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else "")
+    line += f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else ""
+    return line + (f" {unnamed_text(len(turn.unnamed), lang, alone=not shown)}" if turn.unnamed else "")
 
 
 # ---------------------------------------------------------------- HTML
@@ -358,14 +362,15 @@ def dont_know_text(turn: Turn) -> str:
     kind, about = dont_know_kind(turn)
 
     def named(item_id: str) -> str:
-        return turn.names.get(item_id, (None, None))[0] or item_id
+        return turn.names.get(item_id, (None, None))[0] or message("unnamed", ui)
 
     if kind == "no_value" and about is not None:
         entity, prop = (named(i) for i in about)
         return message("understood_no_value", ui, entity=entity, property=prop)
     if kind == "only_know":
         qid = str(turn.message_args["qid"])
-        return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args["name"])
+        return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args.get("name")
+                       or message("unnamed", ui))
     if kind == "unknown_entity":
         return message("unknown_entity", ui, name=str(turn.message_args.get("name", "")))
     if kind == "data_lists" and (listed := listed_text(turn)) is not None:
@@ -376,12 +381,54 @@ def dont_know_text(turn: Turn) -> str:
 
 
 def listed_text(turn: Turn) -> str | None:
-    """"My data lists N: a, b": the reply to a count asked where the data holds only a list
-    (``data_lists``; the turn is not answered: the list may be incomplete)."""
+    """"My data lists N: a, b and 4 more without a name in my data": the reply to a count
+    asked where the data holds only a list (``data_lists``; the turn is not answered: the list
+    may be incomplete).  Things without a name are counted, never shown by their ids."""
     if turn.message_key != "data_lists" or "items" not in turn.message_args:
         return None
-    return message("data_lists", ui_language(turn.lang), n=turn.message_args.get("n", ""),
-                   items=turn.message_args["items"])
+    ui = ui_language(turn.lang)
+    items = str(turn.message_args["items"])
+    unnamed = int(turn.message_args.get("unnamed") or 0)
+    if unnamed:
+        items = f"{items} {unnamed_text(unnamed, ui)}" if items else unnamed_text(unnamed, ui, alone=True)
+    return message("data_lists", ui, n=turn.message_args.get("n", ""), items=items)
+
+
+def unnamed_text(n: int, lang: str, *, alone: bool = False) -> str:
+    """"and 4 more without a name in my data" (``alone``: "4 without a name in my data")."""
+    return message("unnamed_alone" if alone else "unnamed_more", ui_language(lang), n=n)
+
+
+COMPARISON_KEYS = {("DESC", False): "comparison_higher", ("ASC", False): "comparison_lower",
+                   ("DESC", True): "comparison_later", ("ASC", True): "comparison_earlier"}
+"""The sentence of a comparison, by the winner's direction and whether its values are dates."""
+
+
+def comparison_sentence(turn: Turn) -> str | None:
+    """A two-entity comparison as a sentence: "Chile has the higher population: 19,116,209,
+    against 17,643,060 for Ecuador." (``None`` for a tie, an unknown side, or a name missing)."""
+    comparison = turn.comparison or {}
+    winner = comparison.get("winner")
+    if winner not in (1, 2):
+        return None
+    pair = (str(comparison.get("entity1")), str(comparison.get("entity2")))
+    names = [turn.names.get(i, (None, None))[0] for i in (*pair, str(comparison.get("property")))]
+    if not all(names):
+        return None
+    values = list(comparison.get("values") or (None, None))
+    types = list(comparison.get("datatypes") or (None, None))
+    dates = any((t or "") in _DATE_TYPES or t == XSD + "gYear" for t in types)
+    shown = [_comparison_value(v, t, turn.lang) for v, t in zip(values, types, strict=False)]
+    won, lost = winner - 1, 2 - winner
+    key = COMPARISON_KEYS[(str(comparison.get("direction") or "DESC"), dates)]
+    return message(key, ui_language(turn.lang), winner=names[won], other=names[lost], property=names[2],
+                   winner_value=shown[won], other_value=shown[lost])
+
+
+def _comparison_value(value: str | None, datatype: str | None, lang: str) -> str:
+    if value is None:
+        return "?"
+    return format_literal(AnswerItem(value, None, value, None, datatype, "literal"), lang)
 
 
 def answer_html(turn: Turn) -> str:
@@ -402,6 +449,12 @@ def answer_html(turn: Turn) -> str:
     values = ", ".join(_answer_html(item, lang) for item in shown)
     more = hidden_count(turn, len(shown))
     more_html = f' <span class="kgqa-more">{escape(message("and_more", ui, n=more))}</span>' if more > 0 else ""
+    if turn.unnamed:
+        nameless = unnamed_text(len(turn.unnamed), ui, alone=not shown)
+        more_html += f' <span class="kgqa-unnamed">{escape(nameless)}</span>'
+    sentence = comparison_sentence(turn)
+    if sentence is not None:
+        return f'<p class="kgqa-comparison"><strong>{escape(sentence)}</strong></p>'
     if line and turn.message_key == "answer_intro":
         return (f'<p class="kgqa-understood">{line} '
                 f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>')
@@ -453,18 +506,49 @@ def _row(label_key: str, value_html: str, lang: str) -> str:
 
 def check_text(view: CandidateView, lang: str) -> str:
     """The gate's comparison in words: which score was compared with which threshold, by
-    name, and the verdict; "not scored" when the validator did not run for this query."""
+    name, and the verdict of that comparison (what the numbers say: a later check that
+    withheld the answer is said by :func:`decided_key`, never as a failed comparison);
+    "not scored" when the validator did not run for this query."""
     ui = ui_language(lang)
     if view.validator_score is None:
         return message("expl_not_scored", ui)
     compared = view.compared
     if compared is None:
         return f"{message('score_validator', ui)} {_percent(view.validator_score, ui)}"
-    verdict = message("verdict_passed" if view.passed else "verdict_failed", ui)
+    verdict = message("verdict_passed" if compared.score >= compared.threshold else "verdict_failed", ui)
     return message("expl_compared", ui, score_name=message(f"score_{compared.score_name}", ui),
                    score=_percent(compared.score, ui),
                    threshold_name=message(f"threshold_{compared.threshold_name}", ui),
                    threshold=_percent(compared.threshold, ui), verdict=verdict)
+
+
+DECIDED_KEYS = {"guard": "decided_guard", "gate": "decided_gate", "namesake": "decided_namesake",
+                "coverage": "decided_coverage", "type": "decided_type", "number": "decided_number"}
+"""The message naming each decision component (:data:`qa.decisions.ORDER`) in plain words,
+for the "why" panel of a turn it withheld."""
+
+
+def decided_key(turn: Turn) -> str:
+    """What decided the turn, as a message key: the component that withheld the answer
+    (``turn.withheld_by``), else, for an answer, the check that chose it (or none, with the
+    validator off), else the data (the kept reading has no value) or the reading of the
+    question (no reading at all)."""
+    if turn.answered:
+        kept = next((c for c in turn.candidates if c.kept), None)
+        return "decided_answered" if kept is not None and kept.compared is not None else "decided_unchecked"
+    if turn.withheld_by in DECIDED_KEYS:
+        return DECIDED_KEYS[turn.withheld_by]
+    if turn.status == Status.NO_CANDIDATES or not turn.candidates:
+        return "decided_no_reading"
+    return "decided_empty"
+
+
+def decided_html(turn: Turn, lang: str) -> str:
+    """The panel's first row: what decided, naming the component in plain words."""
+    key = decided_key(turn)
+    component = key.removeprefix("decided_").replace("_", "-")
+    return (f'<dt>{escape(message("expl_decided", lang))}</dt>'
+            f'<dd class="kgqa-decided" data-decided="{escape(component)}">{escape(message(key, lang))}</dd>')
 
 
 def _candidate_rows(turn: Turn, view: CandidateView, rank: int, lang: str) -> list[str]:
@@ -512,21 +596,14 @@ def explanation_html(turn: Turn, *, threshold: float | None = None) -> str:
     ``threshold`` is kept for callers; the explanation shows the threshold each candidate
     was actually compared with (``CandidateView.compared_threshold``)."""
     lang = ui_language(turn.lang)
-    rows: list[str] = []
+    rows: list[str] = [decided_html(turn, lang)]
     developer = ""
     chosen = next((i for i, c in enumerate(turn.candidates) if c.kept), None)
     shown: int | None = None
     if turn.answered and chosen is not None:
         shown = chosen
-    elif turn.status == Status.NO_CANDIDATES:
-        rows.append(f"<dd>{escape(message('expl_no_candidates', lang))}</dd>")
-    elif turn.candidates:
-        best, passed = _best_rejected(turn)
-        if passed:
-            rows.append(f"<dd>{escape(message('expl_empty_result', lang))}</dd>")
-        elif turn.candidates[best].validator_score is not None:
-            rows.append(f'<dt class="kgqa-rejected">{escape(message("expl_rejected", lang))}</dt><dd></dd>')
-        shown = best
+    elif turn.status != Status.NO_CANDIDATES and turn.candidates:
+        shown = _best_rejected(turn)[0]
     if shown is not None:
         rows += _candidate_rows(turn, turn.candidates[shown], shown + 1, lang)
         developer = _developer_html(turn, turn.candidates[shown], shown + 1, lang)

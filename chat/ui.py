@@ -359,7 +359,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             if not idle:
                 state.draining = True
         if idle:  # (never yield while holding the lock: the generator pauses at a yield)
-            yield tuple(gr.skip() for _ in range(len(ui_outputs) + 1))
+            yield tuple(gr.skip() for _ in range(len(ui_outputs) + 2))
             return
         try:
             while True:
@@ -373,7 +373,8 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                     state.header_starting = True
                     with state.lock:
                         waiting = [*state.history, {"role": "assistant", "content": starting_html(state.ui_lang)}]
-                    yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=waiting, changed=False))
+                    yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=waiting, changed=False),
+                           gr.skip())
                 try:
                     html, turn_id, _ = answer_one(raw, selected, state, request)
                 finally:
@@ -390,10 +391,13 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                         state.pending.appendleft((second, asked_lang, SECOND_PART))
                         state.history.append({"role": "user", "content": render_question_html(second)})
                     history = list(state.history)
+                    kept = stored_value(state.history, state.context, state.session_id)
                     refresh, state.header_starting = state.header_starting, False
                 # the UI language stays as the selector (else the browser) set it; the header
-                # is redrawn once, when the first answer after "starting…" arrives
-                yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=history, changed=refresh))
+                # is redrawn once, when the first answer after "starting…" arrives; the browser
+                # keeps the conversation with the answer's rendering (a reload right after it
+                # finds it, and the follow-up context, issue 42)
+                yield (state, *ui_updates(state.ui_lang, lang_value or AUTO, history=history, changed=refresh), kept)
         finally:
             with state.lock:
                 state.draining = False
@@ -501,13 +505,13 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             # every submit must reach the server ("multiple"): the drain in respond keeps the order
             trigger(add_user, [question, language, state], [chatbot, question, state], queue=False,
                     api_visibility="private", trigger_mode="multiple").then(
-                respond, [language, state], [state, *ui_outputs], api_visibility="private",
+                respond, [language, state], [state, *ui_outputs, stored], api_visibility="private",
                 trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
                 settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         examples.click(pick_example, [examples], [question], queue=False, api_visibility="private").then(
             add_user, [question, language, state], [chatbot, question, state], queue=False,
             api_visibility="private").then(
-            respond, [language, state], [state, *ui_outputs], api_visibility="private",
+            respond, [language, state], [state, *ui_outputs, stored], api_visibility="private",
             trigger_mode="multiple", concurrency_limit=concurrency, concurrency_id="pipeline").then(
             settle, [state], [chatbot, stored], api_visibility="private", queue=False, trigger_mode="multiple")
         question_language.input(on_question_language, [question_language, state], [state], api_visibility="private")

@@ -214,6 +214,21 @@ def fold_yo(text: str) -> str:
     return text.replace("ё", "е")
 
 
+@lru_cache(maxsize=4096)
+def _bare_latin(ch: str) -> str:
+    if ch.isascii() or not ch.isalpha():
+        return ch
+    base = unicodedata.normalize("NFD", ch)[0]
+    return base if base.isascii() and base.isalpha() else ch
+
+
+def fold_typed(text: str) -> str:
+    """Matching-only folding of what people type: :func:`fold_yo`, and a Latin letter without
+    its diacritics (« murio » for « murió », « ou » for « où »), one character for one, so
+    offsets into the text stay true (Cyrillic « й », Han and kana are left alone)."""
+    return "".join(_bare_latin(ch) for ch in fold_yo(text))
+
+
 # --------------------------------------------------------------------------- Unicode scripts
 #
 # Which script a character is written in comes from Unicode's Script_Extensions property, as

@@ -130,3 +130,37 @@ def cldr_english(key: str, lang: str) -> str | None:
     the name is English already)."""
     english = _english_names(lang).get(key) if lang != "en" else None
     return english if english is not None and name_keys(english)[0] != key else None
+
+
+CITY_CLASSES = frozenset({"Q515", "Q1549591", "Q1637706", "Q5119", "Q200250", "Q7930989", "Q1093829", "Q51929311"})
+"""Classes of the cities CLDR may name: city, big city, million city, capital, metropolis,
+city or town, US city, largest city of its country."""
+
+
+@cache
+def _cities() -> dict[str, str]:
+    """English name of each city CLDR names a time zone after -> the zone (``Europe/Rome``)."""
+    import zoneinfo
+
+    english = _locale("en")
+    given = english.time_zones if english is not None else {}
+    out: dict[str, str] = {}
+    for zone in sorted(zoneinfo.available_timezones()):
+        if "/" not in zone or zone.startswith(("Etc/", "SystemV/", "US/")):
+            continue
+        name = given.get(zone, {}).get("city") or zone.rsplit("/", 1)[1].replace("_", " ")
+        out.setdefault(name, zone)
+    return out
+
+
+def city_name(english: str | None, classes: Iterable[str], lang: str) -> str | None:
+    """CLDR's name in ``lang`` of a city one of whose ``P31`` classes is a city class and whose
+    English label is the English name of a city CLDR names a time zone after (« Roma »,
+    « Київ »); ``None`` for anything else."""
+    if not english or not CITY_CLASSES & set(classes):
+        return None
+    zone = _cities().get(english)
+    loc = _locale(lang)
+    if zone is None or loc is None:
+        return None
+    return loc.time_zones.get(zone, {}).get("city") or english

@@ -218,6 +218,12 @@ class Language:
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    name_letters: str = ""
+    """The letters with diacritics the language writes, lower case (and, for a language not
+    written in Latin letters, its whole alphabet): a name spelled with them is preferred to
+    its copy without them (« Genève » to "Geneve"); one with a foreign mark (Tōkyō's macron
+    in French) or letter (the pre-1918 « і » in Russian) is not (:func:`qa.label.best_alias`;
+    empty: any letter counts)."""
     filter_words_before: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """Words of a number filter placed before the number, each group with its comparison
     (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""

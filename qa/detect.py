@@ -62,6 +62,7 @@ _UK_LETTERS = re.compile(f"[{language('uk').cue_letters}]")  # lang/<code>/cue_w
 _RU_LETTERS = re.compile(f"[{language('ru').cue_letters}]")
 _BA_LETTERS = re.compile(f"[{language('ba').cue_letters}]")  # Bashkir letters none of ru/uk/be has
 _BE_LETTER = re.compile(f"[{language('be').cue_letters}]")
+_NOT_BE = re.compile(r"[дт][еёіюя]")  # д, т before a soft vowel: never Belarusian (дзеканне, цеканне)
 _BE_CLUSTERS = re.compile(language("be").cue_spelling)  # dzekanne, geminate цц, шч for щ
 _BE_WORDS = language("be").cue_words
 _UK_WORDS = language("uk").cue_words
@@ -163,6 +164,8 @@ def _cyrillic_language(lower: str) -> str:
     }
     for lang, value in _lingua_scores(lower, CYRILLIC_LANGUAGES).items():
         scores[lang] = scores.get(lang, 0.0) + value
+    if _NOT_BE.search(lower):  # Belarusian writes дз, ц before soft vowels (дзе, цi): « де помер
+        scores["be"] = float("-inf")  # тарас шевченко? » is Ukrainian
     return max(CYRILLIC_LANGUAGES, key=lambda lang: (scores[lang], lang == "ru"))
 
 

@@ -56,8 +56,9 @@ class ComparisonOutcome:
     def to_json(self) -> dict[str, object]:
         """The ``comparison`` object of ``kgqa ask --json``."""
         return {"entity1": self.spec.entity1, "entity2": self.spec.entity2, "property": self.spec.property,
-                "winner": self.winner,
-                "values": [v.value if v else None for v in (self.value1, self.value2)]}
+                "winner": self.winner, "direction": self.spec.direction,
+                "values": [v.value if v else None for v in (self.value1, self.value2)],
+                "datatypes": [v.datatype if v else None for v in (self.value1, self.value2)]}
 
 
 def best_value(terms: Sequence[Term], direction: Direction) -> Term | None:

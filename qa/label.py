@@ -11,13 +11,16 @@ label or ISO code.
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cache
 
 from core.errors import KGError
-from core.text import fold, is_latin, normalize
-from kg.cldr import cldr_name, kind_of
+from core.settings import ASSETS_DIR
+from core.text import NAME_PARTS, fold, is_cjk, is_latin, normalize, script_share, sound_similarity
+from kg.cldr import city_name, cldr_name, kind_of
 from kg.client import KG, LabelTable, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, entity_iri, local_id, prop_iri
 from lang import SUPPORTED
@@ -28,6 +31,12 @@ LABEL_FALLBACKS: dict[str, tuple[str, ...]] = {
 """A language's written variants a name may come from (``lang/<code>/names.py``); then English,
 then the KG's own label (no language tag), never a third language (issue 36: Spanish names
 inside French replies)."""
+
+
+def _script(lang: str) -> str:
+    """The script ``lang`` is written in (``lang/<code>/``: ``script``; Latin for a language
+    the chat does not speak)."""
+    return language(lang).script if lang in SUPPORTED else "latin"
 
 
 def label_chain(lang: str) -> tuple[str, ...]:
@@ -46,35 +55,189 @@ def is_code_like(text: str) -> bool:
     return bool(_CODE_LIKE.match(text.strip()))
 
 
+_ABBREVIATED = re.compile(r"(?:^|[\s.\-])(?:\w{1,3}\.(?=\s*\w)|\w-(?=\w))|\.\s*$")
+"""A word cut short with a dot (« С.Петербург », « St. Petersburg », « D. F. ») or a lone letter
+before a hyphen (« С-Петербург »)."""
+MATCH = 0.8
+"""How alike (:func:`name_similarity`) two names must be to be the same name, said or written
+in another script (« Нур-Султан » and "Nur-Sultan": 1.0; « Женева » and "Geneva": 0.83)."""
+
+
+@cache
+def sound_form(text: str) -> str:
+    """A name as plain Latin letters and digits, whatever its script (``anyascii``: Cyrillic,
+    Greek, Han as pinyin, kana …), lower-case, without spaces or punctuation."""
+    from anyascii import anyascii
+
+    return re.sub(r"[^a-z0-9]", "", anyascii(fold(normalize(text))).lower())
+
+
+def name_similarity(a: str, b: str) -> float:
+    """How alike two names are, in [0, 1]: the better of their spelling's (Indel) and their
+    sound's (:func:`core.text.sound_similarity`) similarity, on their :func:`sound_form`."""
+    from rapidfuzz.distance import Indel
+
+    x, y = sound_form(a), sound_form(b)
+    return max(Indel.normalized_similarity(x, y), sound_similarity(x, y)) if x and y else 0.0
+
+
+def is_abbreviation(name: str) -> bool:
+    """An abbreviation: a short all-capitals word (« СПб », « GE », « DDR »), or a name with a
+    word cut to its first letter (« С.Петербург », « St. Petersburg »)."""
+    letters = [ch for ch in name if ch.isalpha()]
+    capitals = sum(1 for ch in letters if ch.isupper())
+    if letters and capitals >= 2 and len(letters) <= 5 and " " not in name.strip():
+        return True
+    return bool(_ABBREVIATED.search(name.strip()))
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset(fold(normalize(part)) for part in NAME_PARTS.split(name.strip()) if part)
+
+
+def is_full_name(name: str, lang_spaced: bool = False) -> bool:
+    """Whether ``name`` reads as a whole name: not an abbreviation, not a catalogue form
+    (« Толстой, Лев »), no qualifier in brackets (« Москва (город) »), and, in a language
+    written without spaces (``lang_spaced``: Chinese, Japanese), no space where its names
+    have a middle dot (« ドナルド トランプ »)."""
+    if is_abbreviation(name) or "," in name or "，" in name or "(" in name:
+        return False
+    return not (lang_spaced and " " in name.strip())
+
+
+def _marks(name: str, letters: str) -> int:
+    """How many of ``name``'s letters carry a diacritic (of ``letters`` only, when given)."""
+    return sum(1 for ch in name.lower() if fold(ch) != ch and (not letters or ch in letters))
+
+
+def _foreign(name: str, letters: str) -> bool:
+    """Whether ``name`` has a letter its language does not write: a diacritic not among
+    ``letters`` or, for a language written in another script, a letter of that script
+    outside its alphabet (``letters``)."""
+    if not letters:
+        return False
+    latin = is_latin(letters)
+    return any(ch not in letters and (fold(ch) != ch or unicodedata.combining(ch) or (ch.isalpha() and not latin
+                                                                                    and not is_latin(ch)))
+               for ch in unicodedata.normalize("NFC", name.lower()))
+
+
+CLOSE = 0.9
+"""How alike (:func:`name_similarity`) two names must be to be the same spelling of a name
+(« Zurich » and « Zürich », not « Zuerich »; « Mumbai », not « Mumbay »)."""
+
+
+def spelling_similarity(a: str, b: str) -> float:
+    """How alike two names are spelled, in [0, 1] (Indel, on their :func:`sound_form`)."""
+    from rapidfuzz.distance import Indel
+
+    x, y = sound_form(a), sound_form(b)
+    return Indel.normalized_similarity(x, y) if x and y else 0.0
+
+
+def name_support(alias: str, others: Mapping[str, Iterable[str]], *, close: float | None = None) -> int:
+    """In how many other languages one of the entity's names is the same name as ``alias``
+    (:func:`name_similarity` at least :data:`MATCH`), or, with ``close``, spelled alike
+    (:func:`spelling_similarity` at least ``close``)."""
+    if close is None:
+        return sum(1 for names in others.values() if any(name_similarity(alias, name) >= MATCH for name in names))
+    return sum(1 for names in others.values() if any(spelling_similarity(alias, name) >= close for name in names))
+
+
+def label_likeness(alias: str, labels: Iterable[str]) -> float:
+    """How alike ``alias`` is to the entity's most alike label in another language: the label
+    is the name Wikidata's editors chose, and an alias that says it in the user's language is
+    the name people use."""
+    return max((name_similarity(alias, label) for label in labels), default=0.0)
+
+
+def in_own_script(name: str, lang: str) -> bool:
+    """Whether ``name`` is written mostly in ``lang``'s script (Cyrillic for Russian, Han or
+    kana for Chinese and Japanese, Latin for the rest)."""
+    return script_share(name, _script(lang)) >= 0.5
+
+
+def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
+               labels: Mapping[str, Iterable[str]] | None = None, lang: str = "") -> str | None:
+    """The alias to show among a language's aliases, by one stated rule: the first of these
+    that tells two aliases apart decides.
+
+    1. written in the language's own script (« Гамбург », not "Hamburg", in Russian);
+    2. a whole name (:func:`is_full_name`): no abbreviation (« СПб », « С.Петербург »), no
+       catalogue form or bracketed qualifier; in Chinese, in simplified characters (« 毛泽东 »,
+       not « 毛澤東 »);
+    3. no diacritic foreign to the language (French "Istanbul", not « İstanbul »), unless the
+       English name has it too (« São Paulo »);
+    4. not a copy without the diacritics (« Genève », not « Geneve »);
+    5. not a copy of an English name (label or alias) where a name of the language's own that
+       other languages use exists and is no expansion of it (Spanish « Ginebra », not
+       "Geneva"; « Jerusalén », not "Jerusalem"; but French « Victor Hugo » stays before
+       « Victor Marie Hugo »);
+    6. the same name, by sound or transliteration (:data:`MATCH`), as the entity's label in
+       another language (« Нур-Султан » ~ "Nur-Sultan", « Санкт-Петербург » ~ "Saint
+       Petersburg"): a nickname, a slang word or a title (« Питер », « 习主席 ») is not;
+    7. the spelling the language's other names keep using (:func:`_kin`: « Istanbul », not
+       « Istanboul »; « 普京 », not « 普丁 »);
+    8. the more alike that label (to a tenth among names that match it: French "Rome" before
+       « Roma », but « Гамбург » and « Хамбург » alike);
+    9. the one the most other languages spell alike (:data:`CLOSE`: « Mumbai », not « Mumbay »);
+    10. the first (the KG's order)."""
+    names = [alias for alias in dict.fromkeys(aliases) if not is_code_like(alias)]
+    if len(names) < 2:
+        return names[0] if names else None
+    labels = labels or {}
+    label_texts = [text for texts in labels.values() for text in texts]
+    english = {text for code in LABEL_FALLBACKS["en"] for table in (labels, others) for text in table.get(code, ())
+               if is_latin(text)}
+    if lang in LABEL_FALLBACKS["en"] or _script(lang) != "latin":
+        english = set()  # a name in another script is never a copy of an English one
+    letters = language(lang).name_letters if lang in SUPPORTED else ""
+    script = [in_own_script(name, lang) for name in names]
+    full = [is_full_name(name, _script(lang) == "cjk") for name in names]
+    simplified = [lang != "zh" or _simplified(name) for name in names]
+    foreign = [_foreign(name, letters) and name not in english for name in names]
+    marks = [_marks(name, "") for name in names]
+    stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
+                    for j, other in enumerate(names)) for i, name in enumerate(names)]
+    likeness = [label_likeness(name, label_texts) for name in names]
+    support = [name_support(name, others, close=CLOSE) for name in names]
+    kin = [_kin(i, names) for i in range(len(names))]
+    own = [full[j] and not foreign[j] and not stripped[j] and names[j] not in english
+           and (likeness[j] >= MATCH or name_support(names[j], others) > 0) for j in range(len(names))]
+    copy = [name in english and any(
+        own[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
+    return names[max(range(len(names)), key=lambda i: (
+        script[i], full[i], simplified[i], not foreign[i], not stripped[i], not copy[i], likeness[i] >= MATCH,
+        kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], support[i], -i))]
+
+
+def _kin(i: int, names: list[str]) -> int:
+    """How many of the language's other names share a word with name ``i`` (folded, three
+    letters or more; in Chinese and Japanese, a part of it between middle dots, inside them):
+    the spelling the language keeps using (« Istanbul » in « İstanbul », « 普京 » in
+    « 弗拉基米尔·弗拉基米罗维奇·普京 »), not a one-off variant (« Istanboul », « 普丁 »)."""
+    name = names[i]
+    if is_cjk(name.strip()[:1]):
+        parts = [part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2]
+        return sum(1 for j, other in enumerate(names) if j != i and any(part in other for part in parts))
+    words = {w for w in fold(normalize(name)).split() if len(w) >= 3}
+    return sum(1 for j, other in enumerate(names) if j != i and words & set(fold(normalize(other)).split()))
+
+
+def _simplified(name: str) -> bool:
+    """Whether a Chinese name is written in simplified characters (those of GB 2312, mainland
+    China's standard set, which has no traditional ones such as 澤 or 爾)."""
+    try:
+        name.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @cache
 def _latin_words(text: str) -> frozenset[str]:
     """The folded words of a name in Latin script (others: empty)."""
     return frozenset(w for w in fold(normalize(text)).split() if len(w) > 1) if is_latin(text) else frozenset()
-
-
-def _shares_word(words: frozenset[str], name: str) -> bool:
-    return bool(words & _latin_words(name))
-
-
-def name_support(alias: str, others: Mapping[str, Iterable[str]]) -> int | None:
-    """In how many other languages one of the entity's Latin-script names shares a word with
-    the Latin-script ``alias`` (folded); ``None`` for an alias in another script (names do
-    not compare reliably across scripts, so such an alias is not judged)."""
-    words = _latin_words(alias)
-    if not words:
-        return None
-    return sum(1 for names in others.values() if any(_shares_word(words, name) for name in names))
-
-
-def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]]) -> str | None:
-    """The alias to show among a language's aliases (none of them code-like): the one most
-    other languages agree with, so that an epithet (« L'Homme océan ») loses to the name
-    (« Victor Hugo »); with no agreement at all (a local name such as « Hambourg »), the first."""
-    names = [alias for alias in aliases if not is_code_like(alias)]
-    if len(names) < 2:
-        return names[0] if names else None
-    supports = [name_support(name, others) or 0 for name in names]
-    return names[max(range(len(names)), key=lambda i: (supports[i], -i))]
 
 
 def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str | None]:
@@ -106,7 +269,8 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
                 for other, names in table.items():
                     if other != code:
                         others.setdefault(other, []).extend(names)
-            alias = best_alias(aliases.get(code, ()), others)
+            alias = best_alias(aliases.get(code, ()), others,
+                               {other: texts for other, texts in labels.items() if other != code}, lang)
             if alias:
                 return alias, code
     return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, lang)
@@ -137,6 +301,25 @@ def names_with_ids(kg: KG, iris: Iterable[str], ids: Iterable[str], lang: str, *
     by_id = _id_nodes(ids)
     found = _names({**by_iri, **by_id}, kg, lang, timeout_s)  # IRIs and ids never coincide ("http…", "Q…")
     return ({k: v for k, v in found.items() if k in by_iri}, {k: v for k, v in found.items() if k in by_id})
+
+
+PROPERTY_NAMES = ASSETS_DIR / "property_names.json"
+"""Property names in the chat languages the KG has no label in for them (a lexicon asset)."""
+
+
+@cache
+def _property_names() -> dict[str, dict[str, str]]:
+    try:
+        table: dict[str, dict[str, str]] = json.loads(PROPERTY_NAMES.read_text(encoding="utf-8"))["properties"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return table
+
+
+def property_name(pid: str, lang: str) -> str | None:
+    """The name of property ``pid`` in ``lang`` from the property-name lexicon
+    (``assets/property_names.json``), ``None`` when it has none."""
+    return _property_names().get(pid, {}).get(lang)
 
 
 def _id_nodes(ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -170,4 +353,10 @@ def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
         english = (own.get("en") or [None])[0]
         cldr = cldr_name(english, kind, lang) if (kind and english) else None
         out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+        if out[key][1] != lang:  # a city the KG does not name in the user's language: CLDR's name
+            city = next((c for name in (*own.get("en", ()), *alt.get("en", ()))
+                         if (c := city_name(name, classes.get(nodes[key][0], ()), lang))), None)
+            out[key] = (city, lang) if city else out[key]
+        if key.startswith("P") and out[key][1] != lang and (lexicon := property_name(key, lang)):
+            out[key] = (lexicon, lang)  # a relation named in the user's language, not the English fallback
     return out

@@ -26,6 +26,7 @@ from core.errors import InputError, KGQAError, QuestionTooLong, UnsupportedLangu
 from kg.client import KG, QueryResult, Term, question_budget
 from kg.sparql import entity_iri, local_id, prop_iri
 from lang.stopwords import read_case
+from qa.accents import restore_accents
 from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.context import Context, Facts, Resolution, split_parts, ties
 from qa.context import resolve as resolve_followup
@@ -208,6 +209,10 @@ class Pipeline:
             raise UnsupportedLanguage(other)
         turn.lang = ui_lang or turn.detected_lang or "en"
         turn.question_lang = question_lang if question_lang in SUPPORTED_LANGUAGES else turn.detected_lang
+        accented = restore_accents(text, parse_lang(turn))
+        if accented != text:  # « y donde murio » is read « y dónde murió » (qa.accents)
+            turn.notes.append("typed without some accents: read with them")
+            turn.read_as = accented
         if lang and lang not in SUPPORTED_LANGUAGES:
             turn.notes.append(f"unsupported language {lang!r}, using {turn.lang!r}")
 
@@ -473,13 +478,15 @@ class Pipeline:
         if outcome.winner is None:
             unknown = [(spec.entity1, spec.entity2)[i - 1] for i in outcome.missing]
             named = names_for_ids(self.kg, [*unknown, spec.property], turn.lang, timeout_s=self.query_timeout_s)
-            names = [named.get(q, (None, None))[0] or q for q in unknown]
-            prop = named.get(spec.property, (None, None))[0] or spec.property
+            names = [named.get(q, (None, None))[0] or "?" for q in unknown]  # never a bare id
+            prop = named.get(spec.property, (None, None))[0] or "?"
             turn.message_key = "comparison_unknown"
             turn.message_args = {"entity": ", ".join(names), "property": prop}
             turn.notes.append(f"comparison: {spec.property} unknown for {', '.join(unknown)}")
             return
         turn.comparison = outcome.to_json()
+        turn.names.update(names_for_ids(self.kg, {spec.entity1, spec.entity2, spec.property} - turn.names.keys(),
+                                        turn.lang, timeout_s=self.query_timeout_s))  # the sentence names all three
         pair = (spec.entity1, spec.entity2)
         winners = pair if outcome.winner == 0 else (pair[outcome.winner - 1],)
         self._fill_answers(turn, QueryResult(["answer"], [{"answer": Term("uri", entity_iri(q))} for q in winners]))
@@ -537,8 +544,10 @@ def _word_listed(turn: Turn) -> None:
     if turn.message_key != "data_lists":
         return
     args = turn.message_args
-    names = [turn.names.get(str(i), (None, None))[0] or str(i) for i in args.get("ids", ())]
-    args.setdefault("n", str(len(names)))
+    ids = [str(i) for i in args.get("ids", ())]
+    names = [name for i in ids if (name := turn.names.get(i, (None, None))[0])]  # never a bare id
+    args.setdefault("n", str(len(ids)))
+    args["unnamed"] = len(ids) - len(names)  # counted by the reply ("and 4 more without a name in my data")
     args["items"] = ", ".join(names) + ("…" if args.get("more") else "")
 
 

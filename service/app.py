@@ -45,6 +45,7 @@ from qa.context import Context, context_after
 from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
 from qa.turn import Status, Turn
+from service.conversations import CONVERSATION_ID, TURN_ID, Conversations, UnknownTurn
 from service.doors import LOOPBACK_HOSTS, host_allowed
 from service.formats import parse_gerbil_body, qa_full_reply, qald_reply
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
@@ -224,10 +225,13 @@ def create_app(
         raw = await _body(request, body_timeout_s)
         return await _run_sync(limited(lambda: _gerbil(pipeline, raw, session_log, api_session)))
 
+    conversations = Conversations()
+    app.state.conversations = conversations
+
     @app.post("/api/ask")
     async def ask(request: Request) -> JSONResponse:
         params = await _params(request)
-        return await _run_sync(limited(lambda: _ask(pipeline, params, session_log, api_session)))
+        return await _run_sync(limited(lambda: _ask(pipeline, params, session_log, api_session, conversations)))
 
     @app.api_route("/health", methods=["GET", "HEAD"])
     async def health() -> JSONResponse:
@@ -293,33 +297,57 @@ def _gerbil(pipeline: Pipeline | WorkerPipeline, raw: bytes, session_log: Sessio
 
 
 def _ask(pipeline: Pipeline | WorkerPipeline, params: dict[str, str], session_log: SessionLog | None,
-         session_id: str) -> JSONResponse:
+         session_id: str, conversations: Conversations | None = None) -> JSONResponse:
     """``kgqa ask``'s turn, answered (and logged, source ``cli``, unless ``log=off``) here:
-    form ``question``, ``lang`` (the question's), ``validator=off``, ``context`` (JSON: the
-    previous reply's ``next_context``, for a follow-up question; anything else is ignored).
-    The reply is the turn's JSON plus ``next_context``."""
+    form ``question``, ``lang`` (the question's), ``validator=off``, and what a follow-up
+    refers to, the first given of: ``context`` (JSON: the previous reply's ``next_context``),
+    ``previous`` (the previous reply's ``turn_id``: its conversation goes on), ``conversation``
+    (a ``conversation_id``: the context after its last turn; a new id starts one).  The reply
+    is the turn's JSON plus ``turn_id``, ``conversation_id`` and ``next_context``; an unknown
+    or expired ``previous`` gets 404, a malformed id 400."""
     lang = (params.get("lang") or "").strip().lower()
     given = lang if lang in SUPPORTED_LANGUAGES else None
+    previous = (params.get("previous") or "").strip()
+    conversation = (params.get("conversation") or "").strip()
+    if previous and not TURN_ID.match(previous):
+        return _error(400, "bad_input", "previous must be a turn_id this service gave")
+    if conversation and not CONVERSATION_ID.match(conversation):
+        return _error(400, "bad_input", "conversation must be 1 to 64 letters, digits, '-' or '_'")
+    context = _context(params.get("context"))
+    if conversations is not None and previous:
+        try:
+            conversation, held = conversations.after_turn(previous)
+        except UnknownTurn:
+            return _error(404, "unknown_turn", "no turn with this id here (unknown, or older than an hour)")
+        context = context or held
+    elif conversations is not None and conversation and context is None:
+        context = conversations.latest(conversation)
+    conversation = conversation or new_session_id()
     try:
         done = answer_and_log(pipeline, params.get("question"), given,
                               session_log if params.get("log") != "off" else None,
-                              render=_with_next_context(_context(params.get("context"))), session_id=session_id,
+                              render=_with_next_context(context, conversation), session_id=session_id,
                               source="cli",
                               use_validator=params.get("validator") != "off", question_lang=given,
-                              context=_context(params.get("context")))
+                              context=context)
     except TurnNotLogged as exc:
         log.error("session log write failed; not answering: %s", exc)
         return _error(503, "log_unavailable", "the turn could not be recorded", RETRY_AFTER_S)
+    if conversations is not None and done.turn.status != Status.BAD_INPUT:
+        conversations.record(conversation, done.shown["turn_id"], context_after(done.turn, context))
     return _json(done.shown)
 
 
-def _with_next_context(given: Context | None) -> Callable[[Turn, str], dict[str, Any]]:
-    """The turn's JSON plus ``next_context``: what to send back as ``context`` with the next
-    question of the conversation (``null``: nothing to refer to)."""
+def _with_next_context(given: Context | None, conversation: str | None = None
+                       ) -> Callable[[Turn, str], dict[str, Any]]:
+    """The turn's JSON plus ``turn_id`` and ``conversation_id`` (send either back, as
+    ``previous`` or ``conversation``, with the next question) and ``next_context`` (or send
+    it back as ``context``; ``null``: nothing to refer to)."""
 
-    def render(turn: Turn, _turn_id: str) -> dict[str, Any]:
+    def render(turn: Turn, turn_id: str) -> dict[str, Any]:
         after = context_after(turn, given)
-        return {**turn.to_json(), "next_context": after.to_json() if after else None}
+        return {**turn.to_json(), "turn_id": turn_id, "conversation_id": conversation,
+                "next_context": after.to_json() if after else None}
 
     return render
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
-from core.text import fold_yo, is_cjk, normalize_phrase, tokenize
+from core.text import fold_typed, is_cjk, normalize_phrase, tokenize
 from lang import MAIN, SUPPORTED
 from lang import get as language
 
@@ -233,7 +233,7 @@ class PropertyLexicon:
         With ``open_end`` (used for property phrases) each word of four letters or more also
         matches its inflected forms (see :func:`_word_pattern`): "столица" finds "столицей".
         """
-        found = search(fold_yo(text), self._pattern(phrase, lang, open_end))
+        found = search(fold_typed(text), self._pattern(phrase, lang, open_end))
         return found[0] if found else -1
 
     def match_properties(self, question: str, lang: str) -> list[Match]:
@@ -246,7 +246,7 @@ class PropertyLexicon:
         is only a hint: several properties share words ("born", "language"), so callers
         score the matches rather than trust the first one.
         """
-        text = fold_yo(normalize_phrase(question))
+        text = fold_typed(normalize_phrase(question))
         exact_found, exact_phrases = self._find_all(text, lang, "exact")
         gapped_found, gapped_phrases = self._find_all(text, lang, "gapped")
         matches: list[Match] = []
@@ -310,7 +310,7 @@ class PropertyLexicon:
 
     def _cue_starts(self, text: str, lang: str) -> dict[str, int]:
         """``{question word, opener or cue: start of its first occurrence}`` in normalized ``text``."""
-        found, phrases = self._find_all(fold_yo(text), lang, "find")
+        found, phrases = self._find_all(fold_typed(text), lang, "find")
         starts: dict[str, int] = {}
         for word, phrase in phrases.items():
             spans = found.get(phrase)
@@ -356,8 +356,8 @@ class PropertyLexicon:
         :data:`MAX_GAP` other words when ``gapped``), open-ended words with ``open_end``, a
         plain substring in zh/ja."""
         if lang in _SCRIPT_LANGS:
-            return Phrase((Word(fold_yo(phrase)),))
-        words = tuple(_word_pattern(word, lang) if open_end else Word(word) for word in fold_yo(phrase).split(" "))
+            return Phrase((Word(fold_typed(phrase)),))
+        words = tuple(_word_pattern(word, lang) if open_end else Word(word) for word in fold_typed(phrase).split(" "))
         return Phrase(words, before="word" if _WORD_CHAR.match(phrase[0]) else "none",
                       after="word" if _WORD_CHAR.match(phrase[-1]) else "none", gap=MAX_GAP if gapped else 0)
 

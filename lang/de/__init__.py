@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     stemmer="german",
+    name_letters="äöüßé",
     nouns_capitalized=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

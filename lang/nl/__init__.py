@@ -10,6 +10,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     stemmer="dutch",
     seed=True,
+    name_letters="áéèëïóöüú",
     cue_words=CUE_WORDS,
     pronouns=PRONOUNS,
     stop_words=STOP_WORDS,

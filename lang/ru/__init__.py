@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     script="cyrillic", stemmer="russian", cased_names=True,
+    name_letters="абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

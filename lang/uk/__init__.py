@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     script="cyrillic", lemmatizer="uk", cased_names=True,
+    name_letters="абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -27,3 +27,8 @@ def test_a_built_store_is_counted(tiny_nt: Path, tmp_path: Path):
     thread.join(timeout=30)
     size = kg_size(settings)
     assert size is not None and size.facts > 0 and size.entities > 0
+    # the facts counted are the statements between two entities, not names or values (issue 42)
+    lines = [line.split(" ", 2) for line in tiny_nt.read_text(encoding="utf-8").splitlines() if line.strip()]
+    between = {(s, p, o) for s, p, o in lines if p.startswith("<http://www.wikidata.org/prop/direct/")
+               and o.startswith("<http://www.wikidata.org/entity/Q")}
+    assert size.facts == len(between) < len(lines)

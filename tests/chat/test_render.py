@@ -260,7 +260,8 @@ def test_abstention_is_a_localized_dont_know_with_the_rejected_candidate(tiny_kg
     assert turn.status == "abstained"
     assert "Ich bin nicht sicher, ob ich Ihre Frage verstanden habe" in html and "Warum ich es nicht weiß" in html
     assert 'data-kind="not-understood"' in html
-    assert "vom Validator abgelehnt" in html and "30%" in html and "nicht bestanden" in html
+    assert 'data-decided="gate"' in html and "Der Antwortprüfer" in html
+    assert "30%" in html and "nicht bestanden" in html
     assert "kgqa-value" not in html  # no answer value is shown
     assert render_text(turn).startswith("Ich bin nicht sicher")
 
@@ -288,7 +289,7 @@ def test_a_candidate_below_the_mix_is_rejected_even_with_a_validator_score_above
     # the second (backend 0.4) could not reach 0.93 even with a perfect score: it is not scored
     assert turn.status == "abstained" and [c.passed for c in turn.candidates] == [False, None]
     assert [c.validator_score for c in turn.candidates] == [0.95, None]
-    assert "vom Validator abgelehnt" in render_html(turn, threshold=pipeline.threshold)
+    assert 'data-decided="gate"' in render_html(turn, threshold=pipeline.threshold)
 
 
 def test_no_candidates_is_explained(tiny_kg_client) -> None:
@@ -296,7 +297,7 @@ def test_no_candidates_is_explained(tiny_kg_client) -> None:
     html = render_html(turn)
     # the typed name matches nothing the backend linked: the reply names it, it does not blame the question
     assert turn.message_key == "unknown_entity" and turn.message_args == {"name": "Иван"}
-    assert "Я не знаю никого и ничего с названием Иван" in html and "Бэкенд не нашёл запроса" in html
+    assert "Я не знаю никого и ничего с названием Иван" in html and "Чтение вопроса: в моих данных не нашлось" in html
     turn = _pipeline(tiny_kg_client, {}).answer("кто такой иван?")  # no capitals: no typed name to go by
     assert turn.message_key == "not_understood"
     assert "Я не уверен, что правильно понял вопрос" in render_html(turn)

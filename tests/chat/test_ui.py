@@ -139,7 +139,7 @@ def test_one_worker_drains_a_sessions_pending_questions_in_order(tiny_kg_client,
         assert [m["role"] for m in history] == ["user", "user"]  # the blank question shows no bubble
         drainer = respond("auto", state, None)
         first = next(drainer)
-        assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(9))]  # busy: no-op
+        assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(10))]  # busy: no-op
         rest = list(drainer)
         rows = list(log.turns())
     assert [r["question"] for r in rows] == ["Where was Albert Einstein born?", "Wer bist du?"]  # blank: ignored
@@ -147,7 +147,7 @@ def test_one_worker_drains_a_sessions_pending_questions_in_order(tiny_kg_client,
     assert [m["role"] for m in final] == ["user", "user", "assistant", "assistant"]  # no bot message for it
     assert "Ulm" in final[2]["content"] and "Ich bin nicht sicher" in final[3]["content"]
     assert len(first[5]["value"]) == 3 and not state.draining and not state.pending
-    assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(9))]  # nothing pending
+    assert list(respond("auto", state, None)) == [tuple(gr.skip() for _ in range(10))]  # nothing pending
 
 
 def test_questions_asked_while_the_workers_load_wait_with_a_progress_message(tiny_nt: Path, tmp_path: Path) -> None:

@@ -47,3 +47,21 @@ def test_ui_language_is_stable_and_the_question_is_read_in_its_own_language(tiny
         list(respond("fr", state, None))
         assert backend.calls[-1] == ("Where was Einstein born?", "de")
         assert state.ui_lang == "fr"
+
+
+def test_the_answer_reaches_the_browser_store_with_its_rendering(tiny_kg_client, tmp_path: Path) -> None:
+    """A reload right after an answer finds it (issue 42): the drain's update that shows the
+    answer carries the conversation the browser keeps, and its follow-up context."""
+    from chat.conversation import restore
+
+    backend = FakeBackend(lambda question, lang: [BIRTHPLACE])
+    with SessionLog(tmp_path / "s.sqlite") as log:
+        app = build_app(Pipeline(backend, tiny_kg_client), load_settings({}, rate_limit_per_minute=0), log)
+        add_user, respond = _fn(app, "add_user"), _fn(app, "respond")
+        state = ChatState(ui_lang="en")
+        _, _, state = add_user("Where was Einstein born?", "auto", state)
+        outputs = list(respond("auto", state, None))[-1]
+        shown, stored = outputs[5]["value"], outputs[-1]
+        kept = restore(stored)  # what a reload reads back
+        assert kept.history == shown and "Ulm" in kept.history[-1]["content"]
+        assert kept.context is not None and kept.context.subject == "Q937" and kept.session_id == state.session_id

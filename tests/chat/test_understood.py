@@ -50,10 +50,22 @@ def test_the_answer_line_names_entity_and_property_with_wikidata_links(tiny_kg_c
 
 def test_a_property_without_a_label_in_the_users_language_falls_back_to_english_with_a_marker(
         tiny_kg_client) -> None:
-    turn = _pipeline(tiny_kg_client, {"Dove è nato Einstein?": [BIRTHPLACE]}).answer("Dove è nato Einstein?", "it")
+    turn = _pipeline(tiny_kg_client, {"Dove è nato Einstein?": [BIRTHPLACE]}).answer("Dove è nato Einstein?", "be")
     html = render_html(turn)
     line = html[html.index('class="kgqa-understood"'):html.index("</p>")]
     assert "place of birth" in line and 'class="kgqa-fallback kgqa-badge"' in line and ">EN</sup>" in line
+
+
+def test_a_relation_the_kg_names_only_in_english_is_named_from_the_lexicon_in_the_users_language(
+        tiny_kg_client) -> None:
+    for lang, name in (("it", "luogo di nascita"), ("fr", "lieu de naissance"), ("pt", "local de nascimento"),
+                       ("uk", "місце народження"), ("ja", "出生地")):
+        turn = _pipeline(tiny_kg_client, {"Dove è nato Einstein?": [BIRTHPLACE]}).answer("Dove è nato Einstein?", lang)
+        assert turn.names["P19"] == (name, lang)
+        html = render_html(turn)
+        line = html[html.index('class="kgqa-understood"'):html.index("</p>")]
+        relation = line[line.index("Property:P19"):line.index("</a>", line.index("Property:P19"))]
+        assert name in relation and "kgqa-badge" not in line[line.index("Property:P19"):line.index("kgqa-values")]
 
 
 def test_understood_but_no_value_names_and_links_the_entity(tiny_kg_client) -> None:
@@ -86,7 +98,9 @@ def test_the_explanation_names_the_compared_score_and_threshold_and_hides_model_
     developer = how[how.index('<details class="kgqa-developer"'):]
     plain = how[:how.index('<details class="kgqa-developer"')]
     # 0.5 * 0.95 + 0.5 * 0.9 = 92.5 %, compared with the answer threshold 90 %
-    assert "blended score (validator and backend) 92.5% compared with the answer threshold 90%: passed" in plain
+    assert ("combined score of the answer checker and the search 92.5% compared with the answer threshold 90%: "
+            "passed") in plain
+    assert 'data-decided="answered"' in plain and "The answer checker judged this reading" in plain
     assert "ask model input" not in plain and "ask model input" in developer
     assert plain.index("What I understood") < plain.index("Check")
     assert developer.index("SPARQL") > developer.index("In words")  # the query comes last
@@ -96,7 +110,7 @@ def test_a_query_the_validator_never_scored_says_not_scored(tiny_kg_client) -> N
     pipeline = _pipeline(tiny_kg_client, {"Where was Einstein born?": [BIRTHPLACE]}, [1.0], threshold=0.99,
                          policy=GatePolicy("mix", 0.5))  # 0.9 backend score can never reach 0.99 blended
     html = render_html(pipeline.answer("Where was Einstein born?"))
-    assert "not scored" in html and "rejected by the validator" not in html
+    assert "not scored" in html and 'data-decided="gate"' in html
 
 
 def test_the_question_is_parsed_in_its_own_language_and_answered_in_the_chosen_one(tiny_kg_client) -> None:
@@ -177,7 +191,7 @@ def test_an_entity_sharing_only_part_of_the_typed_name_is_never_answered_for(tin
 
 def test_the_terminal_shows_the_understood_line_too(tiny_kg_client) -> None:
     turn = _pipeline(tiny_kg_client, {"Dove è nato Einstein?": [BIRTHPLACE]}).answer("Dove è nato Einstein?", "it")
-    assert render_text(turn) == "Albert Einstein [en] · place of birth [en]: Ulm [en]"  # it -> en, never a third
+    assert render_text(turn) == "Albert Einstein [en] · luogo di nascita: Ulm [en]"  # it -> en, never a third
     turn = _pipeline(tiny_kg_client, {"Где родился Эйнштейн?": [BIRTHPLACE]}).answer("Где родился Эйнштейн?")
     assert render_text(turn) == "Альберт Эйнштейн · место рождения: Ульм"
 

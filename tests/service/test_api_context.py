@@ -53,3 +53,35 @@ def test_a_forged_context_is_ignored(url: str, forged: str) -> None:
                                               "context": forged})
     assert reply.status_code == 200 and reply.json()["context"] is None
     assert [a["id"] for a in reply.json()["answers"]] == ["Q649"]
+
+
+def test_the_previous_turn_id_makes_the_next_question_a_follow_up(url: str) -> None:
+    first = HTTP.post(url + "/api/ask", data={"question": "Where was Albert Einstein born?", "log": "off"}).json()
+    assert first["turn_id"] and first["conversation_id"]
+    second = HTTP.post(url + "/api/ask", data={"question": "And when was he born?", "log": "off",
+                                               "previous": first["turn_id"]}).json()
+    assert second["answered"] and second["answers"][0]["value"].startswith("1879-03-14")
+    assert second["context"]["resolution"]["referent"] == "Q937"
+    assert second["conversation_id"] == first["conversation_id"]  # the conversation goes on
+
+
+def test_a_conversation_id_carries_the_context_of_its_last_turn(url: str) -> None:
+    own = "my-client-7"  # a client may name its conversation
+    first = HTTP.post(url + "/api/ask", data={"question": "Where was Albert Einstein born?", "log": "off",
+                                              "conversation": own}).json()
+    assert first["conversation_id"] == own and first["context"] is None
+    second = HTTP.post(url + "/api/ask", data={"question": "And when was he born?", "log": "off",
+                                               "conversation": own}).json()
+    assert second["answered"] and second["context"]["resolution"]["referent"] == "Q937"
+    other = HTTP.post(url + "/api/ask", data={"question": "And when was he born?", "log": "off",
+                                              "conversation": "another-one"}).json()
+    assert other["context"] is None and not other["answered"]  # another conversation knows no "he"
+
+
+@pytest.mark.parametrize(("field", "value", "status"), [("previous", "0123456789abcdef", 404),
+                                                       ("previous", "not a turn", 400),
+                                                       ("conversation", "x" * 65, 400),
+                                                       ("conversation", "a b", 400)])
+def test_an_unknown_or_malformed_id_is_refused_clearly(url: str, field: str, value: str, status: int) -> None:
+    reply = HTTP.post(url + "/api/ask", data={"question": "And when was he born?", "log": "off", field: value})
+    assert reply.status_code == status and reply.json()["error"]

@@ -1,0 +1,96 @@
+"""Reading a question typed without its accents: « y donde murio » is read « y dónde murió ».
+
+People type fast, on keyboards without the letters of their language; the stages after
+detection (the backend's phrase matching, the validator, which was trained on written
+questions) read accented words.  :func:`restore_accents` puts back the accents of the words
+the language's own word lists know (:mod:`lang`: question words, stop words, cue words,
+pronouns, and the property lexicon's phrases, ``assets/property_lexicon.json``), by one rule:
+
+* a word that the lists know only with accents gets them (« murio » -> « murió »: the lists
+  have « murió » and no « murio »);
+* a word the lists know both ways (« donde » / « dónde », « ou » / « où ») gets the accented
+  form only as the question word that opens the question, after an opener such as « y »,
+  « et », « e » at most (« y donde murio » -> « y dónde murió »; « Chile o Ecuador » and
+  « la ville où » are left alone);
+* a word with accents of its own, or one the lists do not know, is left as typed.
+
+Only languages written in Latin letters are read so (Russian « е » for « ё » is matched by
+:func:`core.text.fold_yo` instead).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+
+from core.settings import LEXICON_PATH
+from core.text import fold_typed
+from lang import SUPPORTED
+from lang import get as language
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+OPENING_WORDS = 2
+"""A question word is read with its accents among the question's first words (an opener first)."""
+
+
+@cache
+def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
+    """``({bare form: the one accented form}, bare words the lists know as written)`` for ``lang``;
+    a bare form with two accented forms (« esta » / « está » / « ésta ») maps to none."""
+    spec = language(lang)
+    words: set[str] = set(spec.stop_words) | set(spec.cue_words) | set(spec.question_words)
+    pronouns = spec.pronouns
+    for field in ("person", "thing", "place", "possessive", "of_pronouns", "openers", "second_starts"):
+        words |= set(getattr(pronouns, field, ()) or ())
+    try:
+        data = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    for entry in data.get("properties", {}).values():
+        words.update(entry.get("phrases", {}).get(lang, ()))
+    words.update(data.get("question_words", {}).get(lang, {}))
+    tokens = {token for phrase in words for token in _WORD.findall(phrase.lower())}
+    plain = frozenset(t for t in tokens if fold_typed(t) == t)
+    accented: dict[str, set[str]] = {}
+    for token in tokens - plain:
+        accented.setdefault(fold_typed(token), set()).add(token)
+    return {bare: next(iter(forms)) for bare, forms in accented.items() if len(forms) == 1}, plain
+
+
+@cache
+def _question_words(lang: str) -> frozenset[str]:
+    spec = language(lang)
+    return frozenset(w for phrase in spec.question_words for w in _WORD.findall(phrase.lower())) | frozenset(
+        w for w in spec.pronouns.second_starts)
+
+
+def restore_accents(text: str, lang: str | None) -> str:
+    """``text`` with the accents its words lack put back (the module's rule); as typed for a
+    language not written in Latin letters, or when nothing is missing."""
+    if lang not in SUPPORTED or not language(lang).name_letters or not language(lang).stop_words:
+        return text
+    if not all(ord(ch) < 0x250 for ch in text if ch.isalpha()):
+        return text  # not (only) Latin letters
+    accented, plain = _vocabulary(lang)
+    asked = _question_words(lang)
+    openers = frozenset(language(lang).pronouns.openers)
+    out: list[str] = []
+    last = 0
+    for position, match in enumerate(_WORD.finditer(text)):
+        word = match.group(0)
+        lower = word.lower()
+        form = accented.get(lower) if fold_typed(lower) == lower else None
+        opening = position < OPENING_WORDS and (position == 0 or _first_word(text, openers))
+        if form is not None and (lower not in plain or (opening and form in asked)):
+            out.append(text[last:match.start()])
+            out.append(form if word.islower() else form[:1].upper() + form[1:])
+            last = match.end()
+    return "".join(out) + text[last:] if out else text
+
+
+def _first_word(text: str, openers: frozenset[str]) -> bool:
+    """Whether the question's first word is an opener (« y », « et »): its second word may then
+    be the question word."""
+    first = _WORD.search(text)
+    return first is not None and first.group(0).lower() in openers
