@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.settings import load_settings
 from kg.client import fetch_labels, fetch_values
 from kg.sparql import RDFS_LABEL, SKOS_ALT, entity_iri
-from qa.detect import SUPPORTED_LANGUAGES
 from qa.label import LABEL_FALLBACKS, fetch_names, is_code_like, pick_label
+from qa.reading.detect import SUPPORTED_LANGUAGES
 from service.factory import open_kg
 
 SAMPLE = ("SELECT DISTINCT ?o WHERE {{ ?s <http://www.wikidata.org/prop/direct/{p}> ?o . "

@@ -5,7 +5,7 @@ Usage::
     .venv/bin/python benchmarks/language_detection.py [--bench-dir DIR] [--compare] [--errors N]
     .venv/bin/python benchmarks/language_detection.py --written   # the seed languages' short questions
 
-Prints accuracy per language for ``qa.detect.detect_language`` (and, with
+Prints accuracy per language for ``qa.reading.detect.detect_language`` (and, with
 ``--compare``, for plain seeded langdetect and for script rules + langdetect, the old
 method), the mean time per call and the errors.  Nothing is written to disk.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.settings import DEFAULT_BENCH_DIR
-from qa.detect import DETECTABLE_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, script_language
+from qa.reading.detect import DETECTABLE_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, script_language
 
 
 def bench_strings(bench_dir: Path) -> Iterator[tuple[str, str, str]]:
@@ -137,7 +137,7 @@ def main() -> int:
     if args.compare:
         evaluate("langdetect alone (seeded)", plain_langdetect, items, 0)
         evaluate("script rules + langdetect (old)", script_plus_langdetect, items, 0)
-    evaluate("qa.detect.detect_language", detect_language, items, args.errors)
+    evaluate("qa.reading.detect.detect_language", detect_language, items, args.errors)
     return 0
 
 

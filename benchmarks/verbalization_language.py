@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.local.lexicon import default_lexicon
 from core.settings import load_settings
+from qa.reading.lexicon import default_lexicon
 from service.factory import open_kg
 from training.build import ONEHOP_FILE
 from training.data import CandidateRecord, grouped, read_records

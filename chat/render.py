@@ -24,7 +24,7 @@ from string import Formatter
 
 from chat.messages import MESSAGES, message, turn_message
 from kg.sparql import XSD
-from qa.detect import SUPPORTED_LANGUAGES
+from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import AnswerItem, CandidateView, Status, Turn
 
 LIST_LIMIT = 10

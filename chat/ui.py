@@ -46,8 +46,8 @@ from core.text import had_invalid_text, valid_unicode
 from lang import get as language
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.context import Context, context_after
-from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
+from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.doors import DoorMiddleware, allowed_host_names
 from service.ratelimit import ClientLimiter, InFlight, RefusedCounter

@@ -13,7 +13,7 @@ from chat.render import ui_language
 from core.errors import SessionLogError
 from core.settings import Settings
 from qa.answer import TurnNotLogged, answer_and_log
-from qa.detect import release_models
+from qa.reading.detect import release_models
 from qa.turn import Turn
 from service.factory import build_pipeline
 from service.session_log import SessionLog, new_session_id

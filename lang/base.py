@@ -19,7 +19,7 @@ class ShapeWords:
     """Words that mark a question's shape, in one language (``lang/<code>/shape_words.py``).
 
     A word ending in ``*`` is a stem (any ending); ``*`` inside a word matches any letters
-    ("am *sten").  :mod:`backends.local.words` reads them per language; a language without
+    ("am *sten").  :mod:`qa.reading.words` reads them per language; a language without
     a kind of word falls back to English for it where the reader says so."""
 
     count: tuple[str, ...] = ()
@@ -51,7 +51,7 @@ class ShapeWords:
     less: tuple[str, ...] = ()
     """Words of an ascending order ("less", "lowest")."""
     gradables: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
-    """Gradable words by the name of their reading in :data:`backends.local.words.GRADABLES` ("older")."""
+    """Gradable words by the name of their reading in :data:`qa.reading.words.GRADABLES` ("older")."""
     literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Words of a literal property by its id ("P569": "born", "birth*")."""
 # ---- end of house ----
@@ -60,13 +60,13 @@ class ShapeWords:
 @dataclass(frozen=True)
 class NumberWords:
     """Words of numbers and units in one language (``lang/<code>/numbers.py``; read by
-    :mod:`backends.local.numbers`).  Words are lower case, as the question's normalized text."""
+    :mod:`qa.reading.numbers`).  Words are lower case, as the question's normalized text."""
 
     scales: dict[str, Decimal] = field(default_factory=dict, compare=False, hash=False)
     """Scale words and their factor ("million": 10⁶, « млрд »: 10⁹, 万: 10⁴)."""
     units: dict[str, tuple[str, Decimal]] = field(default_factory=dict, compare=False, hash=False)
     """Unit words -> (SI unit, factor) ("kilometres": ("m", 1000)); the SI symbols themselves
-    ("km", "kg") belong to no language (:mod:`backends.local.numbers`)."""
+    ("km", "kg") belong to no language (:mod:`qa.reading.numbers`)."""
     year_words: tuple[str, ...] = ()
     """Words that mark a number before them as a year ("year", « году », 年)."""
     one_words: tuple[str, ...] = ()
@@ -83,7 +83,7 @@ class NumberWords:
 @dataclass(frozen=True)
 class Courtesies:
     """What people type around a question in a chat, in one language
-    (``lang/<code>/courtesies.py``; :func:`qa.detect.strip_courtesies` sets them aside).
+    (``lang/<code>/courtesies.py``; :func:`qa.reading.detect.strip_courtesies` sets them aside).
     Phrases are lower case; an apostrophe also matches "’"."""
 
     greetings: tuple[str, ...] = ()
@@ -185,7 +185,7 @@ class Language:
     name in that script is looked up in, and which detector reads its questions."""
     own_scripts: tuple[str, ...] = ()
     """Unicode scripts that name this language on their own ("Hiragana", "Katakana":
-    Japanese); detection checks them before any other evidence (:mod:`qa.detect`)."""
+    Japanese); detection checks them before any other evidence (:mod:`qa.reading.detect`)."""
     stemmer: str = ""
     """Its Snowball stemmer ("english"; :func:`lang.morphology.stem`; empty: none)."""
     lemmatizer: str = ""
@@ -199,10 +199,10 @@ class Language:
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""
     # ---- detection: what tells its questions from those of the other languages of its script ----
     cue_letters: str = ""
-    """Letters that mark it among the languages of its script ("ßäöü", « іїєґ »; :mod:`qa.detect`)."""
+    """Letters that mark it among the languages of its script ("ßäöü", « іїєґ »; :mod:`qa.reading.detect`)."""
     cue_spelling: str = ""
     """A regular expression of spellings that mark it (French elision « qu'il », Belarusian
-    « дз »; :mod:`qa.detect`; empty: none)."""
+    « дз »; :mod:`qa.reading.detect`; empty: none)."""
     courtesies: Courtesies = Courtesies()
     """Greetings, requests and thanks around a question (:class:`Courtesies`)."""
     # ---- house ----
@@ -214,7 +214,7 @@ class Language:
     """How a number of millions is written ("{} million"; :mod:`training.synthetic`)."""
     cue_words: frozenset[str] = frozenset()
     """Words frequent in short questions of this language and rare in the others of its
-    script: evidence for it when the question's language is detected (:mod:`qa.detect`)."""
+    script: evidence for it when the question's language is detected (:mod:`qa.reading.detect`)."""
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
@@ -226,7 +226,7 @@ class Language:
     empty: any letter counts)."""
     filter_words_before: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """Words of a number filter placed before the number, each group with its comparison
-    (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`backends.local.numbers`)."""
+    (``>``, ``<=``, ``year`` …) and whether it compares dates (:mod:`qa.reading.numbers`)."""
     filter_words_after: tuple[tuple[tuple[str, ...], str, bool], ...] = ()
     """The same, placed after the number ("or more", 以上)."""
 
@@ -235,7 +235,7 @@ class Language:
 
     inflection_ending: str = ""
     """A regular expression for the inflectional ending a word of a property phrase may lose
-    before it is matched as a prefix (:mod:`backends.local.lexicon`; empty: none)."""
+    before it is matched as a prefix (:mod:`qa.reading.lexicon`; empty: none)."""
 
     @property
     def name(self) -> str:

@@ -10,14 +10,14 @@ from lang.base import words
 OTHER_SCRIPTS: dict[str, tuple[str, ...]] = {
     "ko": ("Hangul",), "el": ("Greek",), "he": ("Hebrew",), "th": ("Thai",)}
 """Languages recognised by their script alone (Unicode script names); the chat answers them
-with English UI text (:mod:`qa.detect`)."""
+with English UI text (:mod:`qa.reading.detect`)."""
 
 SHARED_WEAK: dict[str, tuple[str, ...]] = {
     "la": ("fr", "es", "it"), "de": ("fr", "es", "pt"), "que": ("fr", "es", "pt"), "se": ("es", "it", "pt"),
     "e": ("it", "pt"), "a": ("fr", "it", "pt", "en"), "in": ("en", "de", "it"), "en": ("fr", "es"), "y": ("es",),
     "le": ("fr", "it")}
 """Words shared by two or more Latin-script languages: weak evidence for each of them, which
-still helps against the others (:mod:`qa.detect`)."""
+still helps against the others (:mod:`qa.reading.detect`)."""
 
 OTHER_LETTERS: dict[str, str] = {
     "ł": "pl", "ś": "pl", "ź": "pl", "ż": "pl", "ć": "pl", "ń": "pl", "ğ": "tr", "ı": "tr", "ş": "tr",

@@ -15,7 +15,7 @@ from typing import Generic, Protocol, TypeVar
 
 from core.errors import SessionLogError
 from qa.context import Context
-from qa.detect import input_language
+from qa.reading.detect import input_language
 from qa.turn import Status, Turn
 
 R = TypeVar("R")

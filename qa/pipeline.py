@@ -2,7 +2,7 @@
 service.  A question flows through the stages in this order (:data:`STAGES`), each a
 method of :class:`Pipeline` timed under its name in :attr:`Turn.timings_ms`:
 
-detect (clean the text, detect its language, :mod:`qa.detect`) -> context (a follow-up
+detect (clean the text, detect its language, :mod:`qa.reading.detect`) -> context (a follow-up
 read with the name it refers to, :mod:`qa.context`) -> generate (the backend's SPARQL
 candidates, :mod:`qa.generate`) -> verbalize (each candidate in words,
 :mod:`qa.verbalize`) -> score (the cross-encoder, :mod:`qa.score`) -> gate (keep one or
@@ -38,7 +38,12 @@ from qa.decisions.kind import TypeCheck
 from qa.decisions.namesake import Namesake, better_known_reading, namesake_rival
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
-from qa.detect import (
+from qa.execute import ComparisonOutcome, evaluate_comparison
+from qa.gate import Gate, Probability
+from qa.generate import Backend
+from qa.guard import Screened
+from qa.label import names_for_ids, names_with_ids
+from qa.reading.detect import (
     SUPPORTED_LANGUAGES,
     clean_question,
     detect_language,
@@ -46,12 +51,7 @@ from qa.detect import (
     unsupported_args,
     unsupported_language,
 )
-from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.expect import AnswerTypes
-from qa.gate import Gate, Probability
-from qa.generate import Backend
-from qa.guard import Screened
-from qa.label import names_for_ids, names_with_ids
+from qa.reading.expect import AnswerTypes
 from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer, readings_with_english
@@ -119,7 +119,7 @@ class Pipeline:
         self.validator_state = validator_state or ("on" if validation is not None else "off")
         self.max_question_chars = max_question_chars
         self.query_timeout_s = query_timeout_s
-        self.answer_types = answer_types  # what a question word asks for (qa.expect); None: not checked
+        self.answer_types = answer_types  # what a question word asks for (qa.reading.expect); None: not checked
         self.kg_budget_s = kg_budget_s  # a remote KG's time per question (kg.client.question_budget); None: unbounded
         self.guard = Guard()
         self.checks: tuple[Component, ...] = (

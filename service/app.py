@@ -42,8 +42,8 @@ from core.text import had_invalid_text, valid_unicode
 from kg.endpoint import endpoint_profile
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.context import Context, context_after
-from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
+from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.conversations import CONVERSATION_ID, TURN_ID, Conversations, UnknownTurn
 from service.doors import LOOPBACK_HOSTS, host_allowed

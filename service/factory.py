@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from backends.qanswer import QAnswerBackend
 from core.errors import LexiconError, ModelLoadError, SettingsError
 from core.settings import Settings
@@ -14,9 +13,10 @@ from kg.bounded import open_bounded
 from kg.build import build_kg
 from kg.client import KG, RemoteKG
 from kg.endpoint import endpoint_profile
-from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
+from qa.reading.expect import AnswerTypes
+from qa.reading.lexicon import default_lexicon
 from validator.gate import GatePolicy
 from validator.probability import PROBABILITY_FILE, AnswerProbability, probability_for
 from validator.runtime import load_runtime

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx
 
-from qa.detect import clean_question
+from qa.reading.detect import clean_question
 from service.session_log import SessionLog
 
 _REFUSED = re.compile(r"kgqa-status-(rate_limited|busy)\b")

@@ -56,8 +56,8 @@ from core.memory import loading, release_free_memory
 from core.settings import Settings
 from kg.build import build_kg
 from qa.context import Context
-from qa.detect import SUPPORTED_LANGUAGES, warm_up
 from qa.pipeline import Generated, Pipeline
+from qa.reading.detect import SUPPORTED_LANGUAGES, warm_up
 from qa.turn import Status, Turn
 from service.factory import build_pipeline
 

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from backends.local.lexicon import default_lexicon
 from backends.qanswer import shape_of
 from core.errors import BackendError, KGError
 from evaluation.answers import normalize_boolean, normalize_terms
@@ -33,6 +32,7 @@ from kg.client import KG
 from qa.candidate import COMPLEX_SHAPES
 from qa.generate import Backend
 from qa.guard import screen
+from qa.reading.lexicon import default_lexicon
 from training.synthetic import DATASET as SYNTHETIC
 from training.synthetic import mentions_gold
 from validator.verbalize import VERSION, Verbalizer

@@ -23,12 +23,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from backends.local.lexicon import PropertyLexicon
 from core.errors import KGError
 from kg.client import KG, QueryResult, value_kind
 from kg.labels import HUMAN_CLASS
 from kg.sparql import WD
 from qa.candidate import Candidate
+from qa.reading.lexicon import PropertyLexicon
 from qa.score import Scorer, best_reading_scores
 from qa.verbalize import Verbalizer, readings_with_english
 from validator.gate import clip_unit

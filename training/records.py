@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from backends.local.lexicon import default_lexicon
 from core.errors import BackendError
 from core.settings import Settings
 from evaluation.formats import load_datasets
 from evaluation.harness import EvalItem, gold_values, select_items
-from qa.detect import detect_language
+from qa.reading.detect import detect_language
+from qa.reading.lexicon import default_lexicon
 from service.factory import make_backend, open_kg
 from training import onehop
 from training.build import ONEHOP_PER_SPLIT, bench_paths, written_test_entities

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from backends.local.lexicon import default_lexicon
 from core.errors import ModelLoadError
 from core.settings import Settings
 from kg.client import KG
+from qa.reading.lexicon import default_lexicon
 from validator.config import ValidatorConfig, read_config
 from validator.convert import is_complete
 from validator.gate import GatePolicy, backend_rank_weight

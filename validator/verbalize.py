@@ -75,7 +75,7 @@ name alone or a sound-alike): only these may name an entity in a verbalization."
 
 class PropertyNames(Protocol):
     """Names of properties by language, for those the KG has no label for
-    (implemented by :class:`backends.local.lexicon.PropertyLexicon`)."""
+    (implemented by :class:`qa.reading.lexicon.PropertyLexicon`)."""
 
     def name(self, pid: str, lang: str) -> str | None:
         """A name for ``pid`` in ``lang``, or ``None``."""

@@ -1,7 +1,7 @@
 """The complex layer of the local candidate generator (QALD-10 task 2 and friends):
 :class:`ComplexGenerator` builds count, yes/no, superlative, filter and comparison
 candidates (shapes: :mod:`backends.local.shapes`) from the question's
-:func:`~backends.local.analysis.analyze` reading, its linked entities and the simple
+:func:`~qa.reading.analysis.analyze` reading, its linked entities and the simple
 candidates, and :func:`merge` makes one list of both.
 
 Trust rules: a candidate whose result would be a guess is not emitted.  A ``no`` is only
@@ -18,10 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from backends.local.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
-from backends.local.lexicon import default_lexicon
 from backends.local.linking import Mention
-from backends.local.numbers import UNIT_PROPERTY, NumberFilter
 from backends.local.shapes import (
     ask_query,
     comparison_query,
@@ -36,7 +33,16 @@ from backends.local.shapes import (
     wd,
     wdt,
 )
-from backends.local.words import (
+from core.errors import KGError, LexiconError
+from core.text import normalize_cue_text
+from kg.client import KG, Term
+from kg.sparql import local_id
+from qa.candidate import Candidate, ComparisonSpec, Triple
+from qa.execute import best_value, value_key
+from qa.reading.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
+from qa.reading.lexicon import default_lexicon
+from qa.reading.numbers import UNIT_PROPERTY, NumberFilter
+from qa.reading.words import (
     COMPLETE_PROPERTIES,
     COUNTABLE_PROPERTIES,
     COVERAGE_SAMPLE,
@@ -53,12 +59,6 @@ from backends.local.words import (
     word_pattern,
     words_for,
 )
-from core.errors import KGError, LexiconError
-from core.text import normalize_cue_text
-from kg.client import KG, Term
-from kg.sparql import local_id
-from qa.candidate import Candidate, ComparisonSpec, Triple
-from qa.execute import best_value, value_key
 
 # --------------------------------------------------------------------------- the generator
 

@@ -33,9 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
-from backends.local.lexicon import PropertyLexicon, default_lexicon
 from backends.local.linking import Linker, Mention
-from backends.local.names import aligned_cased, name_features, name_words
 from backends.local.ranker import Ranker
 from backends.local.shapes import (
     P31,
@@ -70,6 +68,8 @@ from kg.sparql import WDT, entity_iri, local_id, prop_iri, short
 from lang.stopwords import is_stopword, is_stopword_as_written, is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Explained, Link
 from qa.generate import MAX_CANDIDATES
+from qa.reading.lexicon import PropertyLexicon, default_lexicon
+from qa.reading.names import aligned_cased, name_features, name_words
 
 if TYPE_CHECKING:
     from core.settings import Settings

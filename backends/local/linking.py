@@ -17,7 +17,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from backends.local.names import aligned_cased
 from core.text import (
     CASED_NON_LATIN,
     TRANSLITERABLE,
@@ -36,6 +35,7 @@ from lang import get as language
 from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword
 from qa.candidate import Link
+from qa.reading.names import aligned_cased
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16

@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from backends.local.numbers import NumberFilter
 from kg.sparql import XSD, entity_iri, literal, prop_iri, short
 from qa.candidate import Direction, Triple
+from qa.reading.numbers import NumberFilter
 
 ANSWER = "?answer"
 MID = "?x"

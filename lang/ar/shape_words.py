@@ -1,5 +1,5 @@
 """Arabic words that mark a question's shape: counts, superlatives, comparisons, ordinals,
-yes/no questions, and the words of the literal properties (read by :mod:`backends.local.analysis`;
+yes/no questions, and the words of the literal properties (read by :mod:`qa.reading.analysis`;
 see :class:`lang.base.ShapeWords`)."""
 
 from lang.base import ShapeWords

@@ -1,5 +1,5 @@
 """German cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for German when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for German when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "wer", "was", "welche", "welcher", "welches", "welchen", "wie", "wo", "wann", "warum", "wieviele", "wieso",
@@ -10,4 +10,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "ßäöü"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

@@ -1,5 +1,5 @@
 """English cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for English when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for English when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "who", "what", "which", "where", "when", "how", "why", "whom", "whose", "the", "is", "was", "were", "are", "did",

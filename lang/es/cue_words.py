@@ -1,5 +1,5 @@
 """Spanish cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for Spanish when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Spanish when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "qué", "quién", "quiénes", "cuál", "cuáles", "cuánto", "cuántos", "cuántas", "dónde", "cuándo", "cómo", "por",
@@ -8,4 +8,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "ñ¿¡áíóú"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

@@ -1,5 +1,5 @@
 """French cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for French when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for French when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "qui", "quel", "quelle", "quels", "quelles", "combien", "où", "quand", "comment", "pourquoi", "lequel",
@@ -8,7 +8,7 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "çêôâèùîïœë"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""
 
 CUE_SPELLING = r"\b(?:qu|l|d|n|c|j|s)['’]\w"
 """Spellings that mark it: elided articles and pronouns (« qu'il », « l'an »)."""

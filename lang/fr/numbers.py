@@ -1,5 +1,5 @@
 """French words of a number filter ("more than 20 million", "before 1990"): each group of
-words, the comparison it makes, and whether it compares dates (:mod:`backends.local.numbers`)."""
+words, the comparison it makes, and whether it compares dates (:mod:`qa.reading.numbers`)."""
 
 from decimal import Decimal
 

@@ -1,5 +1,5 @@
 """Italian cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for Italian when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Italian when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "chi", "che", "quale", "quali", "quanto", "quanti", "quante", "dove", "quando", "come", "perché", "il", "lo",
@@ -8,7 +8,7 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "èìòù"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""
 
 CUE_SPELLING = r"\b(?:dell|all|nell|sull|quest|un)['’]\w"
 """Spellings that mark it: elided articles (« dell'anno », « un'isola »)."""

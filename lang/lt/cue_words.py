@@ -1,5 +1,5 @@
 """Lithuanian cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for Lithuanian when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Lithuanian when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "kas", "kur", "kada", "koks", "kokia", "kokie", "kokios", "kiek", "kodėl", "kuris", "kuri", "kurioje", "yra",
@@ -7,4 +7,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "ąčęėįšųūž"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

@@ -1,5 +1,5 @@
 """Dutch cue words: frequent in short questions and rare in the other Latin-script languages,
-so each one found is evidence for Dutch when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Dutch when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "wie", "wat", "welke", "welk", "waar", "wanneer", "hoe", "hoeveel", "waarom", "het", "een", "van", "is", "zijn",
@@ -8,4 +8,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "ĳ"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

@@ -1,4 +1,4 @@
-"""Portuguese courtesies around a question in a chat (:func:`qa.detect.strip_courtesies`)."""
+"""Portuguese courtesies around a question in a chat (:func:`qa.reading.detect.strip_courtesies`)."""
 
 from lang.base import Courtesies
 

@@ -1,5 +1,5 @@
 """Russian cue words: frequent in short questions and rare in the other Cyrillic-script languages,
-so each one found is evidence for Russian when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Russian when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "кто", "что", "где", "когда", "какой", "какая", "какое", "какие", "каком", "какую", "каких", "кем", "чем", "чей",
@@ -8,4 +8,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "ыэъё"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

@@ -1,5 +1,5 @@
 """Ukrainian cue words: frequent in short questions and rare in the other Cyrillic-script languages,
-so each one found is evidence for Ukrainian when the question's language is detected (:mod:`qa.detect`)."""
+so each one found is evidence for Ukrainian when the question's language is detected (:mod:`qa.reading.detect`)."""
 
 CUE_WORDS: frozenset[str] = frozenset({
     "хто", "що", "коли", "який", "яка", "яке", "які", "якій", "якого", "скільки", "чому", "як", "чи", "та", "це",
@@ -7,4 +7,4 @@ CUE_WORDS: frozenset[str] = frozenset({
 })
 
 CUE_LETTERS = "іїєґ"
-"""Letters that mark the language among the others of its script (:mod:`qa.detect`)."""
+"""Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""

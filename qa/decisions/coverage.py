@@ -27,7 +27,6 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from backends.local.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
 from core.text import fold, is_cjk, normalize_cue_text, tokenize
 from lang import SUPPORTED
 from lang import get as language
@@ -35,7 +34,8 @@ from lang.morphology import lemmas, stem
 from lang.stopwords import is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
-from qa.expect import AnswerTypes
+from qa.reading.expect import AnswerTypes
+from qa.reading.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
 from qa.turn import CandidateView
 
 READ_BY = 10

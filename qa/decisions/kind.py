@@ -1,6 +1,6 @@
 """The ``type`` component: the answers are of the kind the question asks for.
 
-The expected kind comes from the question word (:class:`qa.expect.AnswerTypes`: who -> a
+The expected kind comes from the question word (:class:`qa.reading.expect.AnswerTypes`: who -> a
 person, where -> a place, when -> a date, how many -> a number) and from a class noun the
 question names ("which *country*", "what *sport*"): a class the linker read (an exact
 :class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
@@ -9,7 +9,7 @@ Colombia, its own country).  It is checked against the answers in one batched qu
 any statement naming the class ("which actor": occupation actor), and their datatypes.
 
 Before execution it also withholds a role question answered by a work's whole cast
-(:func:`qa.expect.role_mismatch`)."""
+(:func:`qa.reading.expect.role_mismatch`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from lang.morphology import inflection_prefix, same_word
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words
-from qa.expect import AnswerTypes, role_mismatch
+from qa.reading.expect import AnswerTypes, role_mismatch
 
 HUMAN = "Q5"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"

@@ -7,7 +7,7 @@
   (``data_lists``, a partial-knowledge reply: ``Turn.answered`` is false, so no number
   is given as the answer), never a bare number;
 * a number the question states ("in 2013", "the 40th") must be accounted for by the
-  reading (:func:`qa.expect.unused_numbers`);
+  reading (:func:`qa.reading.expect.unused_numbers`);
 * a list where one thing was asked for ("which country …", a question word of the
   ``which`` kind, :attr:`lang.base.Language.question_words`, before a class noun written
   as its singular label) is not shown."""
@@ -21,7 +21,7 @@ from lang import SUPPORTED
 from lang import get as language
 from qa.candidate import Link
 from qa.decisions import Case, Verdict, passed, withheld
-from qa.expect import AnswerTypes, count_mismatch, unused_numbers
+from qa.reading.expect import AnswerTypes, count_mismatch, unused_numbers
 
 READ_BY = 10
 LISTED = 10

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from backends.local.names import aligned_cased
 from lang import SUPPORTED
 from lang import get as language
 from qa.candidate import EXACT_LINKS, Candidate
 from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
+from qa.reading.names import aligned_cased
 
 PARTIAL_KNOWLEDGE = ("only_know", "data_lists")
 """Replies a withholding decision words itself: what the data does know ("I only know Y",

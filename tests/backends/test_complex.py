@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from backends.fake import FakeBackend
-from backends.local.analysis import analyze, answer_form_is_fixed
 from backends.local.complex import ComplexGenerator, merge, plain_body
 from backends.local.linking import Mention
-from backends.local.numbers import parse_decimal, parse_filters
 from backends.local.shapes import comparison_query, count_query, filter_query, superlative_query
 from backends.qanswer import shape_of
 from chat.messages import turn_message
@@ -21,6 +19,8 @@ from kg.client import EmbeddedKG, Term
 from qa.candidate import Candidate
 from qa.execute import ComparisonSpec, evaluate_comparison, value_key
 from qa.pipeline import Pipeline
+from qa.reading.analysis import analyze, answer_form_is_fixed
+from qa.reading.numbers import parse_decimal, parse_filters
 from training.written import judge, load_written
 
 XSD_DECIMAL = "http://www.w3.org/2001/XMLSchema#decimal"

@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from backends.local.ranker import Ranker
 from core.settings import load_settings
 from kg.build import build_kg
 from kg.client import EmbeddedKG, RemoteKG
 from kg.labels import LabelIndex
 from kg.store import open_store
+from qa.reading.lexicon import default_lexicon
 from service.kgserve import query_url, start_oxigraph
 from tests import tiny_kg
 from tests.service.faulty_http import free_port

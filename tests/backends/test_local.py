@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from backends.local.linking import Linker, Mention
 from backends.local.ranker import Ranker
 from backends.local.shapes import backward, forward, intersect, select, two_hop, typed, typed_sub
@@ -17,6 +16,7 @@ from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from kg.store import kg_paths, open_store
 from qa.generate import MAX_CANDIDATES
+from qa.reading.lexicon import default_lexicon
 from tests import tiny_kg
 
 EINSTEIN, PUSHKIN, BERLIN, GERMANY, MOSCOW, ULM, CITY = "Q937", "Q7200", "Q64", "Q183", "Q649", "Q3012", "Q515"
@@ -255,8 +255,8 @@ def test_the_property_asked_for_is_not_part_of_the_name_before_it(backend, quest
 
 def _one_word_person(question: str, word: str) -> tuple[object, Mention]:
     from backends.local.generator import _Question
-    from backends.local.names import aligned_cased
     from core.text import tokenize
+    from qa.reading.names import aligned_cased
 
     tokens = tokenize(question)
     i = tokens.index(word.lower())

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from backends.local.names import aligned_cased, name_features, name_words
 from core.text import tokenize
+from qa.reading.names import aligned_cased, name_features, name_words
 
 
 def _span(question: str, words: str) -> tuple[int, int]:

@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     from chat.ui import build_app, launch_app
     from core.settings import load_settings
     from kg.client import EmbeddedKG
-    from qa.detect import warm_up
     from qa.pipeline import Pipeline
+    from qa.reading.detect import warm_up
     from service.session_log import SessionLog
 
     settings = load_settings({}, port=args.port, log_path=Path(args.log_path), validator=False,

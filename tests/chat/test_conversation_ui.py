@@ -11,7 +11,6 @@ import gradio as gr
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from chat.conversation import restore, stored_value
 from chat.ui import ChatState, build_app
 from core.settings import load_settings
@@ -19,6 +18,7 @@ from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from qa.context import Context
 from qa.pipeline import Pipeline
+from qa.reading.lexicon import default_lexicon
 from service.session_log import SessionLog
 
 

@@ -11,8 +11,8 @@ import pytest
 from chat.examples import EXAMPLES, example_questions, examples_label, placeholder
 from chat.messages import message
 from core.settings import load_settings
-from qa.detect import SUPPORTED_LANGUAGES
 from qa.pipeline import Pipeline
+from qa.reading.detect import SUPPORTED_LANGUAGES
 from service.factory import build_pipeline
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,6 @@ import gradio as gr
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from chat.conversation import MAX_CONTENT_CHARS, MAX_CONVERSATION_CHARS, MAX_MESSAGES, restore
 from chat.sessions import Sessions
 from chat.ui import build_app
@@ -20,6 +19,7 @@ from core.settings import load_settings
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from qa.pipeline import Pipeline
+from qa.reading.lexicon import default_lexicon
 from service.session_log import SessionLog
 
 

@@ -12,9 +12,9 @@ from chat.messages import message
 from chat.render import DECIDED_KEYS, comparison_sentence, decided_key, explanation_html, render_html, render_text
 from kg.sparql import XSD
 from qa.accents import restore_accents
-from qa.detect import SUPPORTED_LANGUAGES, detect_language
 from qa.label import best_alias, choose_label, is_abbreviation
 from qa.pipeline import _word_listed
+from qa.reading.detect import SUPPORTED_LANGUAGES, detect_language
 from qa.turn import AnswerItem, CandidateView, Compared, Status, Turn
 
 WD = "http://www.wikidata.org/entity/"

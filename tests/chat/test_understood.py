@@ -198,6 +198,6 @@ def test_the_terminal_shows_the_understood_line_too(tiny_kg_client) -> None:
 
 def test_the_label_index_adds_cldr_names_in_the_languages_the_chat_speaks() -> None:
     from kg.cldr import NAME_LANGUAGES
-    from qa.detect import SUPPORTED_LANGUAGES
+    from qa.reading.detect import SUPPORTED_LANGUAGES
 
     assert set(NAME_LANGUAGES) == set(SUPPORTED_LANGUAGES)

@@ -11,8 +11,8 @@ from chat.render import render_html
 from kg.client import EmbeddedKG
 from lang import supported
 from qa.answer import answer_and_log
-from qa.detect import detect_language, unsupported_language
 from qa.pipeline import Pipeline
+from qa.reading.detect import detect_language, unsupported_language
 from qa.turn import Status
 from tests import tiny_kg
 

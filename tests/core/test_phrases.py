@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from backends.local import words as cx
-from backends.local.lexicon import PropertyLexicon
 from core.phrases import Phrase, PhraseMatcher, Word, non_overlapping, search
 from core.text import normalize_cue_text
+from qa.reading import words as cx
+from qa.reading.lexicon import PropertyLexicon
 
 
 def _regex_words(text: str, words: tuple[str, ...]) -> list[tuple[int, int, str]]:

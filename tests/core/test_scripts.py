@@ -19,7 +19,7 @@ from core.text import (
     script_pattern,
     script_share,
 )
-from qa.detect import LANGUAGE_BY_SCRIPT
+from qa.reading.detect import LANGUAGE_BY_SCRIPT
 
 # one letter (or number) of each script the product tells apart, and the scripts it belongs to
 CHARACTERS: list[tuple[str, set[str]]] = [

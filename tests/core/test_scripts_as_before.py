@@ -31,9 +31,9 @@ from core.text import (
     script_share,
 )
 from lang import supported
-from qa.detect import LANGUAGE_BY_SCRIPT
+from qa.reading.detect import LANGUAGE_BY_SCRIPT
 
-# ---- the replaced ranges, as they were (core/text.py, core/phrases.py, qa/label.py, qa/detect.py)
+# ---- the replaced ranges, as they were (core/text.py, core/phrases.py, qa/label.py, qa/reading/detect.py)
 _CJK = ("\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
         "\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f")
 OLD_CJK_TOKEN = re.compile(f"^[{_CJK}]+$")

@@ -10,7 +10,7 @@ from core.errors import EmptyQuestion, QuestionTooLong
 from core.settings import Settings, load_settings
 from kg.client import EmbeddedKG
 from kg.sparql import entity_iri, escape_string, iri_ref, literal, local_id, prop_iri, short
-from qa.detect import clean_question, strip_courtesies
+from qa.reading.detect import clean_question, strip_courtesies
 from tests import tiny_kg
 
 

@@ -32,12 +32,12 @@ def test_morphology_follows_the_language_fields() -> None:
 
 
 def test_the_lists_of_languages_are_the_registry_s() -> None:
-    from backends.local.lexicon import LANGUAGES
     from backends.local.linking import CASE_LANGUAGES
     from kg.cldr import NAME_LANGUAGES
     from kg.endpoint import name_languages
-    from qa.detect import CYRILLIC_LANGUAGES, LANGUAGE_BY_SCRIPT, LATIN_LANGUAGES
-    from qa.detect import OTHER_WORDS as DETECT_OTHER_WORDS
+    from qa.reading.detect import CYRILLIC_LANGUAGES, LANGUAGE_BY_SCRIPT, LATIN_LANGUAGES
+    from qa.reading.detect import OTHER_WORDS as DETECT_OTHER_WORDS
+    from qa.reading.lexicon import LANGUAGES
     from training.synthetic import LANGS
 
     assert NAME_LANGUAGES == SUPPORTED and LANGUAGES == MAIN
@@ -52,7 +52,7 @@ def test_the_lists_of_languages_are_the_registry_s() -> None:
 
 
 def test_script_languages_are_told_by_their_script() -> None:
-    from qa.detect import detect_language
+    from qa.reading.detect import detect_language
 
     assert detect_language("東京タワーはどこですか") == "ja" and detect_language("北京在哪里") == "zh"
     assert detect_language("서울은 어디에 있나요") == "ko" and detect_language("Որտե՞ղ է Երևանը") == "hy"

@@ -36,11 +36,11 @@ import json, sys
 from pathlib import Path
 
 import lang
-from backends.local.analysis import analyze
+from qa.reading.analysis import analyze
 from chat import catalogs
 from chat.render import format_date, ui_language
 from core.text import normalize_cue_text
-from qa.detect import LATIN_LANGUAGES, detect_language, strip_courtesies, unsupported_language
+from qa.reading.detect import LATIN_LANGUAGES, detect_language, strip_courtesies, unsupported_language
 
 question = "Gdzie urodził się Fryderyk Chopin?"
 count = analyze(normalize_cue_text("Ile ludzi mieszka w Krakowie?"), "pl")

@@ -29,7 +29,7 @@ def test_a_language_is_named_in_itself_by_cldr() -> None:
 
 
 def test_each_latin_script_language_detection_reads_has_cue_words() -> None:
-    from qa.detect import CUE_WORDS, LATIN_LANGUAGES
+    from qa.reading.detect import CUE_WORDS, LATIN_LANGUAGES
 
     assert set(CUE_WORDS) == set(LATIN_LANGUAGES) and all(CUE_WORDS.values())
     assert "welche" in get("de").cue_words and "welche" not in get("nl").cue_words

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from chat.render import render_html
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
@@ -17,6 +16,7 @@ from lang import SUPPORTED
 from lang import get as language
 from qa.context import Context, Facts, context_after, references, resolve, split_parts
 from qa.pipeline import STAGES, Pipeline
+from qa.reading.lexicon import default_lexicon
 
 MOZART, SALZBURG, GOETHE, FAUST = "Q254", "Q34713", "Q5879", "Q152"
 NAMES = {MOZART: {"en": "Wolfgang Amadeus Mozart", "ru": "Вольфганг Амадей Моцарт", "zh": "莫扎特"},

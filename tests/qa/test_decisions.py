@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from backends.local.lexicon import default_lexicon
 from core.text import tokenize
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate, ComparisonSpec, Link
@@ -18,6 +17,7 @@ from qa.decisions.kind import TypeCheck, class_named
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
+from qa.reading.lexicon import default_lexicon
 from qa.turn import CandidateView, Compared
 
 WD = "http://www.wikidata.org/entity/"

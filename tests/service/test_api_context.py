@@ -11,10 +11,10 @@ import httpx
 import pytest
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
 from qa.pipeline import Pipeline
+from qa.reading.lexicon import default_lexicon
 from qa.turn import Turn
 from service.app import create_app
 from service.server import ServerThread

@@ -16,7 +16,7 @@ from chat.messages import message, turn_message
 from core.errors import BackendUnavailable
 from core.resilience import Backoff, CircuitBreaker
 from kg.client import RemoteKG
-from qa.detect import detect_language
+from qa.reading.detect import detect_language
 from service.app import create_app
 from service.server import ServerThread
 from tests.service.faulty_http import Reply, Request, ScriptedServer, free_port

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qa.detect import SUPPORTED_LANGUAGES as SUPPORTED
+from qa.reading.detect import SUPPORTED_LANGUAGES as SUPPORTED
 from training.onehop import build, entities_in_test_sets, generate, load_templates
 from training.synthetic import Facts, entity_split, to_items
 

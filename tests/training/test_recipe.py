@@ -11,11 +11,11 @@ import pytest
 import torch
 
 from backends.local.generator import LocalBackend
-from backends.local.lexicon import default_lexicon
 from backends.local.ranker import Ranker
 from core.settings import Settings
 from kg.client import EmbeddedKG
 from kg.labels import LabelIndex, build_label_index
+from qa.reading.lexicon import default_lexicon
 from tests import tiny_kg
 from tests.validator.tiny_bench import one_hop_backend, questions
 from training.recipe import RECIPE_PATH, STEPS, RecipeError, load_recipe

@@ -9,7 +9,7 @@ import pytest
 
 from core.settings import Settings
 from kg.client import EmbeddedKG
-from qa.detect import release_models
+from qa.reading.detect import release_models
 from service.factory import build_pipeline
 from tests import tiny_kg
 from tests.validator.tiny_bench import one_hop_backend, write_bench

@@ -176,7 +176,7 @@ def test_links_are_per_query(verbalizer):
 def test_a_second_reading_names_properties_the_kg_has_no_label_for(tiny_kg_client):
     """The tiny KG labels P36 in en/de/ru/zh only: in Ukrainian a second reading says it by
     the lexicon's name; in German the one reading uses the KG's label."""
-    from backends.local.lexicon import default_lexicon
+    from qa.reading.lexicon import default_lexicon
 
     named = Verbalizer(tiny_kg_client, names=default_lexicon())
     assert named.readings([CAPITAL], "uk") == [("Німеччина capital ?answer", "Німеччина столиця ?answer")]

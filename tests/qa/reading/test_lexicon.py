@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from backends.local.lexicon import (
+from core.errors import LexiconError
+from core.settings import Settings
+from kg.store import build_store, open_store
+from qa.reading.lexicon import (
     ANSWER_TYPES,
     DEFAULT_PATH,
     LANGUAGES,
@@ -16,9 +19,6 @@ from backends.local.lexicon import (
     PropertyLexicon,
     default_lexicon,
 )
-from core.errors import LexiconError
-from core.settings import Settings
-from kg.store import build_store, open_store
 
 REQUIRED_LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja")
 PROPERTY_IN_SPARQL = re.compile(r"\b(?:wdt|p|ps|pq):(P\d+)\b")

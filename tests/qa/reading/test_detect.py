@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from qa.detect import SEED_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, release_models, script_language
+from qa.reading.detect import SEED_LANGUAGES, SUPPORTED_LANGUAGES, detect_language, release_models, script_language
 
-WRITTEN = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "short_questions.json"
+WRITTEN = Path(__file__).resolve().parents[3] / "benchmarks" / "data" / "short_questions.json"
 """The seed languages' written short questions (also read by benchmarks/language_detection.py --written)."""
 
 # Hand-written short questions (not from the bench), several per language.
@@ -124,7 +124,7 @@ def test_accuracy_on_bench_strings_is_at_least_97_percent(bench_dir) -> None:
 
 
 def test_names_are_set_aside_when_enough_other_words_remain() -> None:
-    from qa.detect import without_names
+    from qa.reading.detect import without_names
 
     assert without_names("Was Albert Einstein born in Ulm?").split() == ["Was", "born", "in", "?"]
     assert without_names("Wo wurde Albert Einstein geboren?").split() == ["Wo", "wurde", "geboren?"]

@@ -1,14 +1,14 @@
-"""A "how many" question is never answered with a list of entities (qa.expect), over the
+"""A "how many" question is never answered with a list of entities (qa.reading.expect), over the
 tiny KG through the real pipeline."""
 
 from __future__ import annotations
 
 from backends.fake import FakeBackend
-from backends.local.lexicon import default_lexicon
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate
-from qa.expect import count_mismatch, role_mismatch
 from qa.pipeline import Pipeline
+from qa.reading.expect import count_mismatch, role_mismatch
+from qa.reading.lexicon import default_lexicon
 
 ENTITIES = QueryResult(["x"], [{"x": Term("uri", "http://www.wikidata.org/entity/Q64")}])
 NUMBER = QueryResult(["x"], [{"x": Term("literal", "3", datatype="http://www.w3.org/2001/XMLSchema#integer")}])
@@ -46,7 +46,7 @@ def test_the_same_candidate_answers_a_question_that_asks_for_it(tiny_kg_client) 
 
 def test_a_number_the_question_states_must_be_accounted_for() -> None:
     from qa.candidate import Link
-    from qa.expect import unused_numbers
+    from qa.reading.expect import unused_numbers
 
     assert unused_numbers("Which team did Ronaldinho play for in 2013?", "plain", [], [], ENTITIES) == ["2013"]
     assert unused_numbers("Qui était le 40e Président des États-Unis ?", "plain", [], [], ENTITIES) == ["40"]

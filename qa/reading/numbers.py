@@ -11,10 +11,10 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Literal
 
-from backends.local.words import word_pattern
 from core.text import CJK, CJK_CLASS
 from lang import SUPPORTED
 from lang import get as language
+from qa.reading.words import word_pattern
 
 # --------------------------------------------------------------------------- numbers and filters
 

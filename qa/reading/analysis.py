@@ -8,8 +8,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from backends.local.numbers import NumberFilter, parse_filters
-from backends.local.words import (
+from core.text import normalize_cue_text
+from qa.candidate import Direction
+from qa.reading.numbers import NumberFilter, parse_filters
+from qa.reading.words import (
     ALTERNATIVE_WORDS,
     AMOUNT_WORDS,
     COUNT_WORDS,
@@ -28,8 +30,6 @@ from backends.local.words import (
     find_words,
     words_for,
 )
-from core.text import normalize_cue_text
-from qa.candidate import Direction
 
 # --------------------------------------------------------------------------- question analysis
 
