@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from backends.local.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
+from backends.local.constraints import ConstraintGenerator, ConstraintSet
 from backends.local.lexicon import default_lexicon
 from backends.local.linking import Mention
 from backends.local.numbers import UNIT_PROPERTY, NumberFilter
@@ -111,6 +112,7 @@ class ComplexGenerator:
         self.complete_properties = frozenset(complete_properties)
         self.max_sets = max_sets
         self._class_cache: dict[str, tuple[str, ...]] = {}
+        self.constraints = ConstraintGenerator(kg, timeout_s=timeout_s)
 
     # ------------------------------------------------------------------ public
 
@@ -120,7 +122,7 @@ class ComplexGenerator:
         ``analysis`` is :func:`analyze` of the question with the mentions' name spans
         (made here when not given)."""
         a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
-        if not a.is_complex and not a.alternative:
+        if not a.is_complex and not a.alternative and not asks_for_set(a):
             return []
         evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
@@ -143,7 +145,9 @@ class ComplexGenerator:
             self._comparisons(a, instances, emit)
         if a.yes_no:
             self._yes_no(a, mentions, instances, classes, base, emit)
-        sets = self._sets(mentions, classes, instances, base, self._named_properties(question, lang, base))
+        named = self._named_properties(question, lang, base)
+        constrained = self._constraint_sets(a, mentions, classes, named, base, emit)
+        sets = [*constrained, *self._sets(mentions, classes, instances, base, named)]
         if a.superlative and not a.yes_no and not a.comparison_form:
             self._superlatives(a, sets, instances, emit)
             group = self.listed(a, instances) if not a.alternative else None
@@ -154,6 +158,28 @@ class ComplexGenerator:
         if a.count and not a.yes_no:
             self._counts(a, sets, instances, emit)
         return sorted(out.values(), key=lambda c: -c.score)
+
+    # ------------------------------------------------------------------ constraint sets
+
+    def _constraint_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
+                         named: frozenset[str], base: Sequence[Candidate], emit) -> list[EntitySet]:
+        """The question's constraint sets (:mod:`backends.local.constraints`): emitted as
+        lists when a list is asked for, and returned as entity sets to count, order and
+        filter."""
+        if not (asks_for_set(a) or a.count or a.superlative):
+            return []
+        simple = frozenset(frozenset(body) for c in base[:20] if (body := plain_body(c)))
+        found = self.constraints.sets(a, mentions, classes, named, simple)
+        if asks_for_set(a) and not (a.count or a.superlative or a.is_complex):
+            for s in found:
+                self._emit_set(s, emit)
+        return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in found[: self.max_sets]]
+
+    @staticmethod
+    def _emit_set(s: ConstraintSet, emit) -> None:
+        sparql = f"SELECT DISTINCT ?answer WHERE {{ {render_body(s.triples)} }}"
+        emit(sparql, 0.5 + 0.4 * s.score, s.shape, shape=s.shape, triples=s.triples, set=s.score, named=s.named,
+             members=min(1.0, s.members / 100))
 
     # ------------------------------------------------------------------ helpers
 
@@ -587,6 +613,12 @@ class ComplexGenerator:
         return True
 
 
+def asks_for_set(a: Analysis) -> bool:
+    """Whether the question's words ask for a set a class and conditions describe ("which
+    …", "list …", "both"), outside the forms that fix another answer (yes/no, "A or B?")."""
+    return (a.listing or a.both) and not a.yes_no and not a.comparison_form
+
+
 @lru_cache(maxsize=32)
 def _list_patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """:meth:`ComplexGenerator.listed`'s patterns for ``lang`` (compiled once): the gap
@@ -659,7 +691,7 @@ def extend_candidates(generator: ComplexGenerator, question: str, lang: str, sim
     question's form is fixed)."""
     mentions = mentions_from_links(question, linked)
     a = analyze(question, lang, name_spans(mentions))
-    if not a.is_complex and not a.alternative and not a.name_numbers:
+    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a):
         return list(simple)
     complex_ = generator.candidates(question, lang, mentions, simple, analysis=a)
     return merge(a, simple, complex_)

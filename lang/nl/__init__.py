@@ -3,6 +3,8 @@
 from lang.base import Language
 from lang.nl.cue_words import CUE_WORDS
 from lang.nl.pronouns import PRONOUNS
+from lang.nl.shape_words import SHAPE_WORDS
 from lang.nl.stop_words import STOP_WORDS
 
-LANGUAGE = Language("nl", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS)
+LANGUAGE = Language("nl", seed=True, cue_words=CUE_WORDS, pronouns=PRONOUNS, stop_words=STOP_WORDS,
+                    shape_words=SHAPE_WORDS)
