@@ -229,7 +229,17 @@ def render_text(turn: Turn) -> str:
         parts.append(text)
     line = f"{_intro_text(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
-    return line + (f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else "")
+    line += f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else ""
+    counted = counted_text(turn)
+    return f"{line}\n{counted}" if counted else line
+
+
+def counted_text(turn: Turn) -> str | None:
+    """"My data lists N: a, b": the things a shown count counts (:attr:`Turn.counted`)."""
+    counted = turn.counted
+    if not turn.answered or not counted or "items" not in counted:
+        return None
+    return message("data_lists", ui_language(turn.lang), n=counted.get("n", ""), items=counted["items"])
 
 
 # ---------------------------------------------------------------- HTML
@@ -402,11 +412,13 @@ def answer_html(turn: Turn) -> str:
     values = ", ".join(_answer_html(item, lang) for item in shown)
     more = hidden_count(turn, len(shown))
     more_html = f' <span class="kgqa-more">{escape(message("and_more", ui, n=more))}</span>' if more > 0 else ""
+    counted = counted_text(turn)
+    counted_html = f'<p class="kgqa-counted">{escape(counted)}</p>' if counted else ""
     if line and turn.message_key == "answer_intro":
         return (f'<p class="kgqa-understood">{line} '
-                f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>')
+                f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>{counted_html}')
     return (f'<p class="kgqa-intro">{escape(turn_message(turn))}</p>'
-            f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
+            f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>{counted_html}')
 
 
 TYPE_PROPERTIES = frozenset({"P31", "P279"})

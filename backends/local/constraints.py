@@ -102,7 +102,7 @@ class ConstraintGenerator:
         out: list[ConstraintSet] = []
         for c in class_mentions:
             own = [m for m in anchors if not _overlap(m, c)]
-            for type_pid in classes[c.qid][:1]:
+            for type_pid in classes[c.qid]:
                 type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
                 ties = {m.qid: self._ties(type_triple, m, named) for m in own}
                 own = [m for m in own if ties[m.qid]]
@@ -169,15 +169,22 @@ class ConstraintGenerator:
         subject side: a film whose cast lists both actors), by the most frequent property
         pairs."""
         out = []
-        for first, second in itertools.combinations(anchors, 2):
-            sparql = (f"SELECT ?p ?q (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ ?answer ?p {wd(first.qid)} . "
-                      f"?answer ?q {wd(second.qid)} }} GROUP BY ?p ?q ORDER BY DESC(?n) LIMIT 6")
+        for (first, second), inverse in itertools.product(itertools.combinations(anchors, 2), (False, True)):
+            if inverse:  # what both anchors have ("the official languages of both Belgium and Switzerland")
+                pattern = f"{wd(first.qid)} ?p ?answer . {wd(second.qid)} ?q ?answer"
+            else:  # what has both anchors ("films in which A and B both appear")
+                pattern = f"?answer ?p {wd(first.qid)} . ?answer ?q {wd(second.qid)}"
+            sparql = (f"SELECT ?p ?q (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {pattern} }} "
+                      f"GROUP BY ?p ?q ORDER BY DESC(?n) LIMIT 6")
             rank = 0
             for row in self._rows(sparql, 6):
                 p, q = _pid(row, "p"), _pid(row, "q")
                 if p is None or q is None or p in UNTYING or q in UNTYING or "n" not in row:
                     continue
-                body = ((ANSWER, wdt(p), wd(first.qid)), (ANSWER, wdt(q), wd(second.qid)))
+                if inverse:
+                    body = ((wd(first.qid), wdt(p), ANSWER), (wd(second.qid), wdt(q), ANSWER))
+                else:
+                    body = ((ANSWER, wdt(p), wd(first.qid)), (ANSWER, wdt(q), wd(second.qid)))
                 hits = (p in named) + (q in named)
                 weight = (0.6 + 0.2 * hits) * (1.0 if p == q else 0.85) * (0.9 ** rank)
                 rank += 1
