@@ -63,6 +63,10 @@ from qa.execute import best_value, value_key
 
 # --------------------------------------------------------------------------- the generator
 
+MAX_CONSTRAINT_SETS = 4
+"""Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
+question, best first (each candidate costs a validator pair)."""
+
 
 @dataclass(frozen=True)
 class EntitySet:
@@ -170,10 +174,12 @@ class ComplexGenerator:
             return []
         simple = frozenset(frozenset(body) for c in base[:20] if (body := plain_body(c)))
         found = self.constraints.sets(a, mentions, classes, named, simple)
-        if asks_for_set(a) and not (a.count or a.superlative or a.is_complex):
-            for s in found:
+        if asks_for_set(a) and not a.is_complex:
+            for s in found[:MAX_CONSTRAINT_SETS]:
                 self._emit_set(s, emit)
-        return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in found[: self.max_sets]]
+        # counted, ordered and filtered: only sets whose every condition the question's words name
+        named_sets = [s for s in found if s.named == 1.0][:MAX_CONSTRAINT_SETS]
+        return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in named_sets]
 
     @staticmethod
     def _emit_set(s: ConstraintSet, emit) -> None:
@@ -588,6 +594,8 @@ class ComplexGenerator:
         for es in sets:
             if es.origin == "typed" or (es.origin.startswith("class") and instances):
                 continue  # only sets the question's words chose are counted
+            if any("?x" in tr for tr in es.triples):
+                continue  # a two-hop set: its middle variable is the counted one's name
             result = self._query(count_query(es.triples), max_rows=1)
             terms = result.column() if result else []
             n = value_key(terms[0]) if terms else None
@@ -597,7 +605,7 @@ class ComplexGenerator:
                 continue
             penalty = 0.7 if counted else 1.0
             emit(count_query(es.triples), (0.5 + 0.45 * es.score) * penalty, "count", shape="count",
-                 triples=rename(es.triples, "?answer", "?x"), set=es.score)
+                 triples=es.triples, set=es.score)
 
     def _zero_is_known(self, es: EntitySet) -> bool:
         """A count of 0 is an answer only for an existing anchor entity and a property

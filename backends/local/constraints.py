@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from backends.local.analysis import Analysis
 from backends.local.linking import Mention
 from backends.local.shapes import render_body, wd, wdt
+from backends.local.words import SYMMETRIC_PROPERTIES
 from core.errors import KGError
 from kg.client import KG
 from kg.sparql import WDT, local_id
@@ -101,20 +102,22 @@ class ConstraintGenerator:
         anchors = _separate([m for m in mentions if not classes.get(m.qid)])[:MAX_ANCHORS]
         out: list[ConstraintSet] = []
         for c in class_mentions:
-            own = [m for m in anchors if not _overlap(m, c)]
+            own = [m for m in anchors if not _overlap(m, c)][:3]
             for type_pid in classes[c.qid]:
                 type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
                 ties = {m.qid: self._ties(type_triple, m, named) for m in own}
-                own = [m for m in own if ties[m.qid]]
-                for m in own[:2]:
+                tied = [m for m in own if ties[m.qid]]
+                combined = self._combined([type_triple], (c.qid,), tied, ties, c.score) if len(tied) >= 2 else []
+                out.extend(combined)
+                if combined:
+                    continue  # a set of one anchor would leave another anchor of the question out
+                for m in tied[:2]:
                     for tie in ties[m.qid]:
                         body = (type_triple, tie.triple)
                         if tie.members == 1 and frozenset(body) in simple_bodies:
                             continue
                         out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
                                                  c.score * m.score * tie.weight, 1.0 if tie.named else 0.0))
-                if len(own) >= 2:
-                    out.extend(self._combined([type_triple], (c.qid,), own, ties, c.score))
         if len(anchors) >= 2 and (a.both or a.listing or not class_mentions):
             out.extend(self._intersections(anchors[:3], named))
         unique: dict[frozenset[Triple], ConstraintSet] = {}
@@ -136,9 +139,13 @@ class ConstraintGenerator:
                 pid = _pid(row)
                 if pid is None or pid in UNTYING or "n" not in row:
                     continue
+                if pid in SYMMETRIC_PROPERTIES and not inverse:
+                    continue  # a symmetric relation is read from the anchor's own statements
                 triple = (wd(m.qid), wdt(pid), ANSWER) if inverse else (ANSWER, wdt(pid), wd(m.qid))
                 found.append((int(float(row["n"].value)), triple, pid))
         found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
+        if any(pid in named for _, _, pid in found):  # the question's words name the tie: only those
+            found = [t for t in found if t[2] in named]
         out = []
         for rank, (n, triple, pid) in enumerate(found[:PROPERTIES_PER_ANCHOR]):
             is_named = pid in named
@@ -149,48 +156,58 @@ class ConstraintGenerator:
                   ties: Mapping[str, list[_Tie]], base_score: float) -> list[ConstraintSet]:
         """A class with two or more anchors: every combination of their ties (the best few)
         that the KG holds members for."""
-        chosen = anchors[:3]
-        shape = SHAPE_INTERSECTION if len(chosen) == 2 else SHAPE_CONDITIONS
-        per_anchor = [ties[m.qid][:2] for m in chosen]
-        out = []
-        combos = sorted(itertools.product(*per_anchor), key=lambda ts: -_product(t.weight for t in ts))
-        for combo in combos[:MAX_COMBINATIONS]:
-            body = (*base, *(t.triple for t in combo))
-            n = self._size(body)
-            if not n:
-                continue
-            score = base_score * _product(m.score for m in chosen) * _product(t.weight for t in combo)
-            named = sum(t.named for t in combo) / len(combo)
-            out.append(ConstraintSet(tuple(body), shape, (*base_ids, *(m.qid for m in chosen)), n, score, named))
-        return out
+        for chosen in (anchors[:3], anchors[:2]) if len(anchors) > 2 else (anchors[:2],):
+            shape = SHAPE_INTERSECTION if len(chosen) == 2 else SHAPE_CONDITIONS
+            per_anchor = [ties[m.qid][:2] for m in chosen]
+            out = []
+            combos = sorted(itertools.product(*per_anchor), key=lambda ts: -_product(t.weight for t in ts))
+            for combo in combos[:MAX_COMBINATIONS]:
+                body = (*base, *(t.triple for t in combo))
+                n = self._size(body)
+                if not n:
+                    continue
+                score = base_score * _product(m.score for m in chosen) * _product(t.weight for t in combo)
+                named = sum(t.named for t in combo) / len(combo)
+                out.append(ConstraintSet(tuple(body), shape, (*base_ids, *(m.qid for m in chosen)), n, score, named))
+            if any(s.named for s in out):  # the question's words name the relation: only those readings
+                out = [s for s in out if s.named]
+            if out:
+                return out[:3]
+        return []
 
     def _intersections(self, anchors: Sequence[Mention], named: frozenset[str]) -> list[ConstraintSet]:
-        """Two or three anchors without a class: the entities that reach each of them (the
-        subject side: a film whose cast lists both actors), by the most frequent property
-        pairs."""
-        out = []
-        for (first, second), inverse in itertools.product(itertools.combinations(anchors, 2), (False, True)):
-            if inverse:  # what both anchors have ("the official languages of both Belgium and Switzerland")
-                pattern = f"{wd(first.qid)} ?p ?answer . {wd(second.qid)} ?q ?answer"
-            else:  # what has both anchors ("films in which A and B both appear")
-                pattern = f"?answer ?p {wd(first.qid)} . ?answer ?q {wd(second.qid)}"
-            sparql = (f"SELECT ?p ?q (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {pattern} }} "
-                      f"GROUP BY ?p ?q ORDER BY DESC(?n) LIMIT 6")
-            rank = 0
-            for row in self._rows(sparql, 6):
-                p, q = _pid(row, "p"), _pid(row, "q")
-                if p is None or q is None or p in UNTYING or q in UNTYING or "n" not in row:
-                    continue
-                if inverse:
-                    body = ((wd(first.qid), wdt(p), ANSWER), (wd(second.qid), wdt(q), ANSWER))
-                else:
-                    body = ((ANSWER, wdt(p), wd(first.qid)), (ANSWER, wdt(q), wd(second.qid)))
-                hits = (p in named) + (q in named)
-                weight = (0.6 + 0.2 * hits) * (1.0 if p == q else 0.85) * (0.9 ** rank)
-                rank += 1
-                out.append(ConstraintSet(body, SHAPE_INTERSECTION, (first.qid, second.qid),
-                                         int(float(row["n"].value)), first.score * second.score * weight, hits / 2))
-        return out
+        """Two or three anchors without a class: the entities that stand in one relation to
+        each of them, on the subject side (a film whose cast lists both actors) or on the
+        object side (a language both countries have as official), by the most frequent
+        properties.  Every anchor of the question first; pairs only when all of them share
+        nothing."""
+        groups = [tuple(anchors[:3])] if len(anchors) > 2 else []
+        groups += list(itertools.combinations(anchors[:3], 2))
+        for group in groups:
+            out = []
+            for inverse in (False, True):
+                if inverse:  # what the anchors all have ("the official languages of both Belgium and Switzerland")
+                    links = [(wd(m.qid), "?p", ANSWER) for m in group]
+                else:  # what has every anchor ("films in which A and B both appear")
+                    links = [(ANSWER, "?p", wd(m.qid)) for m in group]
+                sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(links)} }} "
+                          f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+                rank = 0
+                for row in self._rows(sparql, 4):
+                    pid = _pid(row)
+                    if pid is None or pid in UNTYING or "n" not in row:
+                        continue
+                    if pid in SYMMETRIC_PROPERTIES and not inverse:
+                        continue  # a symmetric relation is read from the anchors' own statements
+                    body = tuple((s, wdt(pid), o) for s, _, o in links)
+                    weight = (0.8 if pid in named else 0.6) * (0.9 ** rank)
+                    rank += 1
+                    shape = SHAPE_INTERSECTION if len(group) == 2 else SHAPE_CONDITIONS
+                    out.append(ConstraintSet(body, shape, tuple(m.qid for m in group), int(float(row["n"].value)),
+                                             _product(m.score for m in group) * weight, 1.0 if pid in named else 0.0))
+            if out:
+                return out
+        return []
 
     def _size(self, body: Sequence[Triple]) -> int:
         rows = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} }}", 1)
