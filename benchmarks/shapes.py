@@ -41,7 +41,7 @@ def shown_values(turn: dict) -> set[str]:
     """What the turn showed: Wikidata ids of entities, else literal values."""
     if turn["boolean"] is not None:
         return {str(turn["boolean"]).lower()}
-    out = set()
+    out = {iri.rsplit("/", 1)[-1] for iri in turn.get("unnamed", ())}  # shown in QALD output, not in the chat
     for a in turn["answers"]:
         value = a.get("id") or a.get("value") or ""
         out.add(value.rsplit("/", 1)[-1] if value.startswith("http://www.wikidata.org/entity/") else value)
@@ -56,7 +56,7 @@ def judge(turn: dict, item: dict) -> str:
     gold = {str(a) for a in item["answers"]}
     if item["shape"] == "count":
         return "right" if len(shown) == 1 and _number(next(iter(shown))) == _number(next(iter(gold))) else "wrong"
-    if len(shown) < turn.get("total_answers", len(shown)):
+    if len(turn["answers"]) < turn.get("total_answers", len(turn["answers"])):
         return "wrong" if turn["total_answers"] != len(gold) else ("right" if shown <= gold else "wrong")
     return "right" if shown == gold else "wrong"
 

@@ -113,7 +113,7 @@ class ConstraintGenerator:
                     continue  # a set of one anchor would leave another anchor of the question out
                 for m in tied[:2]:
                     for tie in ties[m.qid]:
-                        body = (type_triple, tie.triple)
+                        body = (tie.triple, type_triple)  # the class last, as the simple typed readings
                         if tie.members == 1 and frozenset(body) in simple_bodies:
                             continue
                         out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
@@ -162,7 +162,7 @@ class ConstraintGenerator:
             out = []
             combos = sorted(itertools.product(*per_anchor), key=lambda ts: -_product(t.weight for t in ts))
             for combo in combos[:MAX_COMBINATIONS]:
-                body = (*base, *(t.triple for t in combo))
+                body = (*(t.triple for t in combo), *base)
                 n = self._size(body)
                 if not n:
                     continue
