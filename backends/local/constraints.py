@@ -50,6 +50,12 @@ UNTYING = frozenset({"P31", "P279", "P106", "P1343", "P910", "P1424", "P373", "P
 """Properties that never tie a member to an anchor of the question (typing, catalogues,
 "different from")."""
 
+DESCRIPTIVE_SHARE = 0.6
+"""A class whose instances make this share of a relation's members only describes them ("which
+countries border Spain": Gibraltar is a neighbour too, and "movies of Johnny Depp" are his
+cast memberships): the set is the relation's, without the class, which the simple readings
+and the intersections already hold; typing it would drop members the KG does not type so."""
+
 SHAPE_LIST = "list"
 SHAPE_INTERSECTION = "intersection"
 SHAPE_CONDITIONS = "conditions"
@@ -135,14 +141,21 @@ class ConstraintGenerator:
             link = (wd(m.qid), "?p", ANSWER) if inverse else (ANSWER, "?p", wd(m.qid))
             sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link, type_triple])} }} "
                       f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {PROPERTIES_PER_ANCHOR + 2}")
-            for row in self._rows(sparql, PROPERTIES_PER_ANCHOR + 2):
+            rows = self._rows(sparql, PROPERTIES_PER_ANCHOR + 2)
+            if not rows:
+                continue
+            untyped = self._sizes(link)
+            for row in rows:
                 pid = _pid(row)
                 if pid is None or pid in UNTYING or "n" not in row:
                     continue
                 if pid in SYMMETRIC_PROPERTIES and not inverse:
                     continue  # a symmetric relation is read from the anchor's own statements
+                n = int(float(row["n"].value))
+                if n >= DESCRIPTIVE_SHARE * untyped.get(pid, n + 1):
+                    continue  # the class only describes the relation's members: the simple reading's
                 triple = (wd(m.qid), wdt(pid), ANSWER) if inverse else (ANSWER, wdt(pid), wd(m.qid))
-                found.append((int(float(row["n"].value)), triple, pid))
+                found.append((n, triple, pid))
         found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
         if any(pid in named for _, _, pid in found):  # the question's words name the tie: only those
             found = [t for t in found if t[2] in named]
@@ -151,6 +164,12 @@ class ConstraintGenerator:
             is_named = pid in named
             out.append(_Tie(triple, n, (1.0 if is_named else 0.6) * (0.9 ** rank), is_named))
         return out
+
+    def _sizes(self, link: Triple) -> dict[str, int]:
+        """Members per property of a link pattern with ``?p`` (no class)."""
+        sparql = f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link])} }} GROUP BY ?p"
+        return {pid: int(float(row["n"].value)) for row in self._rows(sparql, 500)
+                if (pid := _pid(row)) is not None and "n" in row}
 
     def _combined(self, base: list[Triple], base_ids: tuple[str, ...], anchors: Sequence[Mention],
                   ties: Mapping[str, list[_Tie]], base_score: float) -> list[ConstraintSet]:
@@ -164,8 +183,8 @@ class ConstraintGenerator:
             for combo in combos[:MAX_COMBINATIONS]:
                 body = (*(t.triple for t in combo), *base)
                 n = self._size(body)
-                if not n:
-                    continue
+                if not n or n >= DESCRIPTIVE_SHARE * self._size(body[: len(combo)]):
+                    continue  # empty, or the class only describes the members (the intersection without it)
                 score = base_score * _product(m.score for m in chosen) * _product(t.weight for t in combo)
                 named = sum(t.named for t in combo) / len(combo)
                 out.append(ConstraintSet(tuple(body), shape, (*base_ids, *(m.qid for m in chosen)), n, score, named))

@@ -4,6 +4,7 @@ words per language, the structure their candidates carry, and the allow-list the
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 import pytest
 
 from backends.local.analysis import analyze
@@ -13,6 +14,7 @@ from backends.local.linking import Mention
 from kg.client import EmbeddedKG
 from qa.candidate import COMPLEX_SHAPES, SHAPES
 from qa.guard import check_query
+from tests import tiny_kg
 
 CITY, GERMANY, HUMAN, ULM, EINSTEIN, BERLIN = "Q515", "Q183", "Q5", "Q3012", "Q937", "Q64"
 
@@ -60,7 +62,24 @@ def test_a_yes_no_question_asks_for_no_set():
     assert asks_for_set(analyze("Which cities are in Germany?", "en"))
 
 
-def test_a_class_and_a_condition_make_a_list(tiny_kg_client):
+def _with_rivers() -> EmbeddedKG:
+    """The tiny graph plus two rivers in Germany: its cities are then a part of what is in Germany."""
+    store = tiny_kg.memory_store()
+    for qid in ("Q584", "Q1471"):
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P17, tiny_kg.GERMANY))
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P31, tiny_kg.e("Q4022")))
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P27, tiny_kg.GERMANY))  # not only people have German citizenship
+    return EmbeddedKG(store)
+
+
+def test_a_class_that_only_describes_a_relation_makes_no_list(tiny_kg_client):
+    question = "Which cities are in Germany?"  # every thing in Germany is a city: the simple reading's
+    mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY)]
+    assert not [c for c in ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions) if c.shape == "list"]
+
+
+def test_a_class_and_a_condition_make_a_list():
+    tiny_kg_client = _with_rivers()
     question = "Which cities are in Germany?"
     mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY)]
     cands = ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions)
@@ -76,31 +95,29 @@ def test_a_class_and_a_condition_make_a_list(tiny_kg_client):
     assert check_query(top.sparql).startswith("SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 .")
 
 
-def test_a_class_and_two_anchors_make_an_intersection(tiny_kg_client):
-    question = "Which humans were born in Ulm and are citizens of Germany?"
-    mentions = [_at(question, "humans", HUMAN, 0.8, instances=2), _at(question, "Ulm", ULM),
-                _at(question, "Germany", GERMANY)]
-    sets = ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), mentions,
-                                                    {HUMAN: ("P31",)}, frozenset({"P19", "P27"}))
-    assert sets and sets[0].shape == "intersection"
-    assert set(sets[0].triples) == {("?answer", "wdt:P19", "wd:Q3012"), ("?answer", "wdt:P27", "wd:Q183"),
-                                    ("?answer", "wdt:P31", "wd:Q5")}
-    assert sets[0].members == 1 and sets[0].named == 1.0
-    # no set of one anchor beside it: it would leave the other anchor of the question out
-    assert all(len(s.anchors) == 3 for s in sets)
+def test_two_anchors_make_an_intersection_of_one_relation(tiny_kg_client):
+    question = "Which country are both Ulm and Berlin in?"
+    mentions = [_at(question, "Ulm", ULM), _at(question, "Berlin", BERLIN)]
+    sets = ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), mentions, {}, frozenset({"P17"}))
+    assert sets and sets[0].shape == "intersection" and sets[0].named == 1.0
+    assert sets[0].triples == (("wd:Q3012", "wdt:P17", "?answer"), ("wd:Q64", "wdt:P17", "?answer"))
+    assert _run(tiny_kg_client, f"SELECT ?answer WHERE {{ {' . '.join(' '.join(t) for t in sets[0].triples)} }}") == [
+        GERMANY]
+    assert all(len({p for _, p, _ in s.triples}) == 1 for s in sets)  # one relation to every anchor
 
 
-def test_an_empty_combination_is_never_a_set(tiny_kg_client):
+def test_an_empty_combination_is_never_a_set():
     question = "Which cities are in Germany and in Russia?"
     mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY),
                 _at(question, "Russia", "Q159")]
-    sets = ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), mentions, {CITY: ("P31",)},
+    sets = ConstraintGenerator(_with_rivers()).sets(analyze(question, "en"), mentions, {CITY: ("P31",)},
                                                     frozenset({"P17"}))
-    assert sets and all(s.members > 0 for s in sets)
+    assert sets and all(s.members > 0 for s in sets)  # the cities of Germany alone: none is in both
     assert all(not {"wd:Q183", "wd:Q159"} <= {t for tr in s.triples for t in tr} for s in sets)
 
 
-def test_a_count_over_a_named_set_keeps_the_answer_variable(tiny_kg_client):
+def test_a_count_over_a_named_set_keeps_the_answer_variable():
+    tiny_kg_client = _with_rivers()
     question = "How many people have German citizenship?"  # "citizenship" names P27 (the property lexicon)
     mentions = [_at(question, "people", HUMAN, 0.8, instances=2), _at(question, "German", GERMANY)]
     counts = [c for c in ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions) if c.shape == "count"]
