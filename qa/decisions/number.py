@@ -5,7 +5,10 @@
 * a COUNT is shown as a number with the list it counts (``counted``: the pipeline puts
   the things counted in :attr:`qa.turn.Turn.counted`, "my data lists N: a, b, …", so the
   user sees what the number stands for and the KG's list may be judged); a COUNT whose
-  list cannot be read is withheld (a bare number is never shown);
+  list cannot be read is withheld (a bare number is never shown), and so is a count of one:
+  "how many" asks for several, and a list of one is most often the KG's part of a list ("How
+  many children did Queen Victoria have?": one of nine), so the reply says what the data
+  lists (``data_lists``, a partial-knowledge reply);
 * a number the question states ("in 2013", "the 40th") must be accounted for by the
   reading (:func:`qa.expect.unused_numbers`);
 * a list where one thing was asked for ("which country …", a question word of the
@@ -77,8 +80,12 @@ class NumberCheck:
         ids = [qid for row in rows if (t := row.get(var[1:])) is not None and (qid := local_id(t.value))]
         if not ids:
             return withheld(self.name, f"{why}; it names nothing")
+        args = {"ids": ids[:LISTED], "more": len(ids) > LISTED, "n": counted(case, len(ids))}
+        if len(ids) == 1:  # "how many" asks for several: a list of one is the KG's part of a list
+            return withheld(self.name, "a count of one is no answer: the reply says what the data lists",
+                            "data_lists", args)
         return Verdict(self.name, False, "a count, shown with the things it counts", "counted",
-                       {"ids": ids[:LISTED], "more": len(ids) > LISTED, "n": counted(case, len(ids))})
+                       args)
 
 
 def counted(case: Case, listed: int) -> str:
