@@ -58,7 +58,7 @@ from core.errors import KGError, LexiconError
 from core.text import normalize_cue_text
 from kg.client import KG, Term
 from kg.sparql import local_id
-from qa.candidate import Candidate, ComparisonSpec, Triple
+from qa.candidate import EXACT_LINKS, Candidate, ComparisonSpec, Triple
 from qa.execute import best_value, value_key
 
 # --------------------------------------------------------------------------- the generator
@@ -130,6 +130,9 @@ class ComplexGenerator:
             return []
         evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
+        only_sets = not a.is_complex and not a.alternative
+        if only_sets:  # a list or "both" and no other cue: the constraint sets of names read as written
+            mentions = [m for m in mentions if not m.kind or m.kind in EXACT_LINKS]
         classes = {m.qid: self._type_props(m.qid) for m in mentions}
         instances = [m for m in mentions if not classes[m.qid]]
         out: dict[str, Candidate] = {}
@@ -144,6 +147,9 @@ class ComplexGenerator:
                                         links=tuple(evidence[q] for q in entities if q in evidence),
                                         comparison=comparison)
 
+        if only_sets:
+            self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
+            return sorted(out.values(), key=lambda c: -c.score)
         graded = a.superlative or a.comparative or a.directed or a.gradable
         if len(instances) >= 2 and a.readings and not a.yes_no and (a.alternative or graded):
             self._comparisons(a, instances, emit)
