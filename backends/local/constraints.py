@@ -142,9 +142,10 @@ class ConstraintGenerator:
             sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link, type_triple])} }} "
                       f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {PROPERTIES_PER_ANCHOR + 2}")
             rows = self._rows(sparql, PROPERTIES_PER_ANCHOR + 2)
-            if not rows:
+            pids = [pid for row in rows if (pid := _pid(row)) is not None and pid not in UNTYING]
+            if not pids:
                 continue
-            untyped = self._sizes(link)
+            untyped = self._sizes(link, pids)
             for row in rows:
                 pid = _pid(row)
                 if pid is None or pid in UNTYING or "n" not in row:
@@ -165,9 +166,11 @@ class ConstraintGenerator:
             out.append(_Tie(triple, n, (1.0 if is_named else 0.6) * (0.9 ** rank), is_named))
         return out
 
-    def _sizes(self, link: Triple) -> dict[str, int]:
-        """Members per property of a link pattern with ``?p`` (no class)."""
-        sparql = f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link])} }} GROUP BY ?p"
+    def _sizes(self, link: Triple, pids: Sequence[str]) -> dict[str, int]:
+        """Members per property (of ``pids``) of a link pattern with ``?p`` (no class)."""
+        values = " ".join(wdt(pid) for pid in pids)
+        sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                  f"{render_body([link])} }} GROUP BY ?p")
         return {pid: int(float(row["n"].value)) for row in self._rows(sparql, 500)
                 if (pid := _pid(row)) is not None and "n" in row}
 
