@@ -233,7 +233,18 @@ def render_text(turn: Turn) -> str:
     line = f"{_intro_text(turn)} {', '.join(parts)}"
     more = hidden_count(turn, len(shown))
     line += f" {message('and_more', ui_language(lang), n=more)}" if more > 0 else ""
-    return line + (f" {unnamed_text(len(turn.unnamed), lang, alone=not shown)}" if turn.unnamed else "")
+    line += f" {unnamed_text(len(turn.unnamed), lang, alone=not shown)}" if turn.unnamed else ""
+    counted = counted_text(turn)
+    return f"{line}\n{counted}" if counted else line
+
+
+def counted_text(turn: Turn) -> str | None:
+    """"My data lists N: a, b and 4 more without a name in my data": the things a shown count
+    counts (:attr:`Turn.counted`); things without a name are counted, never shown by their ids."""
+    counted = turn.counted
+    if not turn.answered or not counted or "items" not in counted:
+        return None
+    return _listed(counted, ui_language(turn.lang))
 
 
 # ---------------------------------------------------------------- HTML
@@ -386,12 +397,15 @@ def listed_text(turn: Turn) -> str | None:
     may be incomplete).  Things without a name are counted, never shown by their ids."""
     if turn.message_key != "data_lists" or "items" not in turn.message_args:
         return None
-    ui = ui_language(turn.lang)
-    items = str(turn.message_args["items"])
-    unnamed = int(turn.message_args.get("unnamed") or 0)
+    return _listed(turn.message_args, ui_language(turn.lang))
+
+
+def _listed(args: dict, ui: str) -> str:
+    items = str(args["items"])
+    unnamed = int(args.get("unnamed") or 0)
     if unnamed:
         items = f"{items} {unnamed_text(unnamed, ui)}" if items else unnamed_text(unnamed, ui, alone=True)
-    return message("data_lists", ui, n=turn.message_args.get("n", ""), items=items)
+    return message("data_lists", ui, n=args.get("n", ""), items=items)
 
 
 def unnamed_text(n: int, lang: str, *, alone: bool = False) -> str:
@@ -455,11 +469,13 @@ def answer_html(turn: Turn) -> str:
     sentence = comparison_sentence(turn)
     if sentence is not None:
         return f'<p class="kgqa-comparison"><strong>{escape(sentence)}</strong></p>'
+    counted = counted_text(turn)
+    counted_html = f'<p class="kgqa-counted">{escape(counted)}</p>' if counted else ""
     if line and turn.message_key == "answer_intro":
         return (f'<p class="kgqa-understood">{line} '
-                f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>')
+                f'<span class="kgqa-values"><strong>{values}</strong>{more_html}</span></p>{counted_html}')
     return (f'<p class="kgqa-intro">{escape(turn_message(turn))}</p>'
-            f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>')
+            f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>{counted_html}')
 
 
 TYPE_PROPERTIES = frozenset({"P31", "P279"})

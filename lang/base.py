@@ -54,6 +54,14 @@ class ShapeWords:
     """Gradable words by the name of their reading in :data:`qa.reading.words.GRADABLES` ("older")."""
     literal_properties: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
     """Words of a literal property by its id ("P569": "born", "birth*")."""
+    listing: tuple[str, ...] = ()
+    """Words that ask for a list of things ("which", "list", "give me all"): a set with a class and conditions."""
+    both: tuple[str, ...] = ()
+    """Words that ask for what two things share ("both", "together", "in common")."""
+    alive: tuple[str, ...] = ()
+    """Words that ask whether a person is still alive ("still alive", "living")."""
+    negation: tuple[str, ...] = ()
+    """Words that exclude ("not", "without"): a set minus a condition."""
 # ---- end of house ----
 
 

@@ -79,8 +79,10 @@ class Candidate:
     no_value: bool = False  # read from the question only: the KG holds no such triple (never executed)
 
 
-SHAPES = ("plain", "count", "ask", "order", "filter")
+SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions")
 """``count``, ``ask``, ``order`` (ORDER BY: superlatives, two-entity comparisons),
-``filter`` (comparatives) or ``plain``."""
+``filter`` (comparatives), the constraint sets of :mod:`backends.local.constraints`
+(``list``: a class and a condition; ``intersection``: two anchors; ``conditions``: three or
+more) or ``plain``."""
 
-COMPLEX_SHAPES = ("count", "ask", "order", "filter")
+COMPLEX_SHAPES = ("count", "ask", "order", "filter", "list", "intersection", "conditions")

@@ -399,7 +399,9 @@ class Pipeline:
                     self._unkeep(turn)
                     self._withhold(turn, case, verdict)
                     return
-                if verdict.message_key:
+                if verdict.message_key == "counted":  # a count: the things it counts go with the number
+                    turn.counted = dict(verdict.message_args)
+                elif verdict.message_key:
                     turn.message_key, turn.message_args = verdict.message_key, dict(verdict.message_args)
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
@@ -437,6 +439,7 @@ class Pipeline:
         turn.answers = []
         turn.boolean = None
         turn.total_answers = 0
+        turn.counted = None
 
     def _choose(self, turn: Turn, candidates: list[Candidate], validation: Validation | None) -> int | None:
         """verbalize -> score -> gate; without validation the backend's top candidate."""
@@ -534,16 +537,23 @@ def _ids_to_name(turn: Turn) -> set[str]:
     if turn.message_key in NAMED_ARGS:  # ids the decisions' replies name (other messages carry text)
         ids.update(str(args[k]) for k in ("qid", "entity", "property") if k in args)
         ids.update(str(i) for i in args.get("ids", ()))
+    if turn.counted:
+        ids.update(str(i) for i in turn.counted.get("ids", ()))
     return ids
 
 
 
 def _word_listed(turn: Turn) -> None:
     """The reply to a COUNT withheld by the ``number`` decision (``data_lists``): its count and
-    the things counted, named in the user's language ("my data lists N: a, b, …")."""
-    if turn.message_key != "data_lists":
-        return
-    args = turn.message_args
+    the things counted, named in the user's language ("my data lists N: a, b, …"); the same for
+    the things a shown count counts (:attr:`Turn.counted`)."""
+    if turn.counted:
+        _name_items(turn, turn.counted)
+    if turn.message_key == "data_lists":
+        _name_items(turn, turn.message_args)
+
+
+def _name_items(turn: Turn, args: dict) -> None:
     ids = [str(i) for i in args.get("ids", ())]
     names = [name for i in ids if (name := turn.names.get(i, (None, None))[0])]  # never a bare id
     args.setdefault("n", str(len(ids)))

@@ -132,6 +132,7 @@ class Turn:
     second_part: str | None = None  # a two-part question's second part, not answered in this turn (qa.context)
     decisions: list[dict[str, Any]] = field(default_factory=list)  # each decision component's verdict (qa.decisions)
     withheld_by: str | None = None  # the decision component that withheld the answer, if one did
+    counted: dict[str, Any] | None = None  # a count's things: {"ids", "more", "n", "items"} (qa.decisions.number)
 
     @classmethod
     def unanswered(cls, question: str, lang: str, status: Status, *, error: str | None = None,
@@ -186,6 +187,7 @@ class Turn:
             "second_part": self.second_part,
             "decisions": self.decisions,
             "withheld_by": self.withheld_by,
+            "counted": self.counted,
         }
         if self.comparison is not None:
             out["comparison"] = self.comparison

@@ -254,11 +254,12 @@ def _recipes(facts: Facts, n: int, rng: random.Random) -> dict[str, tuple[Iterab
     out["taller_than"] = (list(_tuples(list(heights), 2, n, rng)), lambda e: _taller(heights, e))
     out["capital"] = (list(_tuples(list(facts.capital), 2, n, rng)), lambda e: _capital(facts.capital, e, rng))
     out["count_languages"] = (list(_tuples(list(facts.languages), 1, n, rng)),
-                              lambda e: ({"a": e[0]}, f"SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE "
-                                                      f"{{ wd:{e[0]} wdt:P37 ?x }}"))
+                              lambda e: ({"a": e[0]}, f"SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE "
+                                                      f"{{ wd:{e[0]} wdt:P37 ?answer }}"))
     out["count_neighbours"] = (list(_tuples(list(facts.neighbours), 1, n, rng)),
-                               lambda e: ({"a": e[0]}, f"SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE "
-                                                       f"{{ wd:{e[0]} wdt:P47 ?x . ?x wdt:P31 wd:{COUNTRY} }}"))
+                               lambda e: ({"a": e[0]}, f"SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE "
+                                                       f"{{ wd:{e[0]} wdt:P47 ?answer . "
+                                                       f"?answer wdt:P31 wd:{COUNTRY} }}"))
     for shape, pid, direction in (("most_populous_neighbour", "P1082", "DESC"), ("smallest_neighbour", "P2046", "ASC")):
         described = [c for c, ns in facts.neighbours.items() if len(ns) >= 2 and all(o in v[pid] for o in ns)]
         out[shape] = (list(_tuples(described, 1, n, rng)), _neighbour_superlative(pid, direction))

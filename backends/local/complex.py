@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from backends.local.constraints import ConstraintGenerator, ConstraintSet
 from backends.local.linking import Mention
 from backends.local.shapes import (
     ask_query,
@@ -37,7 +38,7 @@ from core.errors import KGError, LexiconError
 from core.text import normalize_cue_text
 from kg.client import KG, Term
 from kg.sparql import local_id
-from qa.candidate import Candidate, ComparisonSpec, Triple
+from qa.candidate import EXACT_LINKS, Candidate, ComparisonSpec, Triple
 from qa.execute import best_value, value_key
 from qa.reading.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
 from qa.reading.lexicon import default_lexicon
@@ -61,6 +62,10 @@ from qa.reading.words import (
 )
 
 # --------------------------------------------------------------------------- the generator
+
+MAX_CONSTRAINT_SETS = 4
+"""Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
+question, best first (each candidate costs a validator pair)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ class ComplexGenerator:
         self.complete_properties = frozenset(complete_properties)
         self.max_sets = max_sets
         self._class_cache: dict[str, tuple[str, ...]] = {}
+        self.constraints = ConstraintGenerator(kg, timeout_s=timeout_s)
 
     # ------------------------------------------------------------------ public
 
@@ -120,10 +126,13 @@ class ComplexGenerator:
         ``analysis`` is :func:`analyze` of the question with the mentions' name spans
         (made here when not given)."""
         a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
-        if not a.is_complex and not a.alternative:
+        if not a.is_complex and not a.alternative and not asks_for_set(a):
             return []
         evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
+        only_sets = not a.is_complex and not a.alternative
+        if only_sets:  # a list or "both" and no other cue: the constraint sets of names read as written
+            mentions = [m for m in mentions if not m.kind or m.kind in EXACT_LINKS]
         classes = {m.qid: self._type_props(m.qid) for m in mentions}
         instances = [m for m in mentions if not classes[m.qid]]
         out: dict[str, Candidate] = {}
@@ -138,12 +147,17 @@ class ComplexGenerator:
                                         links=tuple(evidence[q] for q in entities if q in evidence),
                                         comparison=comparison)
 
+        if only_sets:
+            self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
+            return sorted(out.values(), key=lambda c: -c.score)
         graded = a.superlative or a.comparative or a.directed or a.gradable
         if len(instances) >= 2 and a.readings and not a.yes_no and (a.alternative or graded):
             self._comparisons(a, instances, emit)
         if a.yes_no:
             self._yes_no(a, mentions, instances, classes, base, emit)
-        sets = self._sets(mentions, classes, instances, base, self._named_properties(question, lang, base))
+        named = self._named_properties(question, lang, base)
+        constrained = self._constraint_sets(a, mentions, classes, named, base, emit)
+        sets = [*constrained, *self._sets(mentions, classes, instances, base, named)]
         if a.superlative and not a.yes_no and not a.comparison_form:
             self._superlatives(a, sets, instances, emit)
             group = self.listed(a, instances) if not a.alternative else None
@@ -154,6 +168,30 @@ class ComplexGenerator:
         if a.count and not a.yes_no:
             self._counts(a, sets, instances, emit)
         return sorted(out.values(), key=lambda c: -c.score)
+
+    # ------------------------------------------------------------------ constraint sets
+
+    def _constraint_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
+                         named: frozenset[str], base: Sequence[Candidate], emit) -> list[EntitySet]:
+        """The question's constraint sets (:mod:`backends.local.constraints`): emitted as
+        lists when a list is asked for, and returned as entity sets to count, order and
+        filter."""
+        if not (asks_for_set(a) or a.count or a.superlative):
+            return []
+        simple = frozenset(frozenset(body) for c in base[:20] if (body := plain_body(c)))
+        found = self.constraints.sets(a, mentions, classes, named, simple)
+        if asks_for_set(a) and not a.is_complex:
+            for s in found[:MAX_CONSTRAINT_SETS]:
+                self._emit_set(s, emit)
+        # counted, ordered and filtered: only sets whose every condition the question's words name
+        named_sets = [s for s in found if s.named == 1.0][:MAX_CONSTRAINT_SETS]
+        return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in named_sets]
+
+    @staticmethod
+    def _emit_set(s: ConstraintSet, emit) -> None:
+        sparql = f"SELECT DISTINCT ?answer WHERE {{ {render_body(s.triples)} }}"
+        emit(sparql, 0.5 + 0.4 * s.score, s.shape, shape=s.shape, triples=s.triples, set=s.score, named=s.named,
+             members=min(1.0, s.members / 100))
 
     # ------------------------------------------------------------------ helpers
 
@@ -564,6 +602,8 @@ class ComplexGenerator:
         for es in sets:
             if es.origin == "typed" or (es.origin.startswith("class") and instances):
                 continue  # only sets the question's words chose are counted
+            if any("?x" in tr for tr in es.triples):
+                continue  # a two-hop set: its middle variable is the counted one's name
             result = self._query(count_query(es.triples), max_rows=1)
             terms = result.column() if result else []
             n = value_key(terms[0]) if terms else None
@@ -573,7 +613,7 @@ class ComplexGenerator:
                 continue
             penalty = 0.7 if counted else 1.0
             emit(count_query(es.triples), (0.5 + 0.45 * es.score) * penalty, "count", shape="count",
-                 triples=rename(es.triples, "?answer", "?x"), set=es.score)
+                 triples=es.triples, set=es.score)
 
     def _zero_is_known(self, es: EntitySet) -> bool:
         """A count of 0 is an answer only for an existing anchor entity and a property
@@ -587,6 +627,12 @@ class ComplexGenerator:
             if not self._ask(f"ASK {{ {{ {anchor} ?p ?o }} UNION {{ ?s ?p {anchor} }} }}"):
                 return False
         return True
+
+
+def asks_for_set(a: Analysis) -> bool:
+    """Whether the question's words ask for a set a class and conditions describe ("which
+    …", "list …", "both"), outside the forms that fix another answer (yes/no, "A or B?")."""
+    return (a.listing or a.both) and not a.yes_no and not a.comparison_form
 
 
 @lru_cache(maxsize=32)
@@ -661,7 +707,7 @@ def extend_candidates(generator: ComplexGenerator, question: str, lang: str, sim
     question's form is fixed)."""
     mentions = mentions_from_links(question, linked)
     a = analyze(question, lang, name_spans(mentions))
-    if not a.is_complex and not a.alternative and not a.name_numbers:
+    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a):
         return list(simple)
     complex_ = generator.candidates(question, lang, mentions, simple, analysis=a)
     return merge(a, simple, complex_)

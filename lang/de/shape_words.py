@@ -77,4 +77,8 @@ SHAPE_WORDS = ShapeWords(
         "P1128": ("mitarbeiter*", "beschäftigte"),
         "P3529": ("einkommen*",),
     },
+    listing=('welche', 'welcher', 'welches', 'liste', 'nenne', 'gib mir', 'zeig mir', 'alle'),
+    both=('beide', 'beiden', 'zusammen', 'gemeinsam', 'sowohl'),
+    alive=('noch am leben', 'am leben', 'lebt noch', 'lebt', 'noch lebendig'),
+    negation=('nicht', 'kein', 'keine', 'keinen', 'ohne', 'außer'),
 )

@@ -76,4 +76,8 @@ SHAPE_WORDS = ShapeWords(
         "P1128": ("employees", "staff"),
         "P3529": ("median income", "income"),
     },
+    listing=('which', 'what', 'list', 'list all', 'give me', 'give me all', 'name all', 'show me', 'all the'),
+    both=('both', 'together', 'in common', 'at the same time', 'as well as'),
+    alive=('still alive', 'alive', 'still living', 'living', 'still with us'),
+    negation=('not', "don't", "doesn't", "didn't", 'never', 'without', 'except'),
 )

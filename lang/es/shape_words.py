@@ -73,4 +73,9 @@ SHAPE_WORDS = ShapeWords(
         "P1128": ("empleados",),
         "P3529": ("ingreso*",),
     },
+    listing=('qué', 'que', 'cuáles', 'cuales', 'cuál', 'lista', 'dame', 'dime', 'nombra'),
+    both=('ambos', 'ambas', 'juntos', 'juntas', 'en común', 'a la vez'),
+    alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
+           'vive todavía', 'todavia vivo'),
+    negation=('no', 'nunca', 'sin', 'excepto'),
 )

@@ -73,4 +73,8 @@ SHAPE_WORDS = ShapeWords(
         "P1128": ("employés", "salariés"),
         "P3529": ("revenu*",),
     },
+    listing=('quels', 'quelles', 'quel', 'quelle', 'liste', 'donne-moi', 'donnez-moi', 'cite', 'citez'),
+    both=('tous les deux', 'toutes les deux', 'les deux', 'ensemble', 'en commun', 'à la fois'),
+    alive=('encore en vie', 'toujours en vie', 'en vie', 'vivant', 'vivante', 'est-il vivant'),
+    negation=('ne', 'pas', "n'", 'sans', 'sauf'),
 )

@@ -40,4 +40,8 @@ SHAPE_WORDS = ShapeWords(
         "P2132": ("pro capite",),
         "P2250": ("aspettativa di vita",),
     },
+    listing=('quali', 'quale', 'che', 'elenca', 'dammi', 'dimmi'),
+    both=('entrambi', 'entrambe', 'insieme', 'in comune', 'tutti e due'),
+    alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
+    negation=('non', 'senza', 'tranne'),
 )

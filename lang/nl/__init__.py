@@ -3,6 +3,7 @@
 from lang.base import Language
 from lang.nl.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.nl.pronouns import PRONOUNS
+from lang.nl.shape_words import SHAPE_WORDS
 from lang.nl.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
@@ -14,4 +15,5 @@ LANGUAGE = Language(
     cue_words=CUE_WORDS,
     pronouns=PRONOUNS,
     stop_words=STOP_WORDS,
+    shape_words=SHAPE_WORDS,
 )

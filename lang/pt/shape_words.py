@@ -41,4 +41,8 @@ SHAPE_WORDS = ShapeWords(
         "P2132": ("per capita",),
         "P2250": ("expectativa de vida",),
     },
+    listing=('quais', 'qual', 'que', 'liste', 'lista', 'diga', 'me dê'),
+    both=('ambos', 'ambas', 'juntos', 'juntas', 'em comum', 'os dois', 'as duas'),
+    alive=('ainda vivo', 'ainda viva', 'está vivo', 'está viva', 'vivo', 'viva', 'ainda está vivo'),
+    negation=('não', 'nao', 'sem', 'exceto'),
 )

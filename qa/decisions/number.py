@@ -2,10 +2,13 @@
 
 * a "how many" question answered by a plain lookup is shown only when the answers are
   numbers: an explicit quantity (« number of children »), never entities;
-* a COUNT over a list the KG may hold only in part is no answer: it is withheld, and the
-  reply says what the data lists, "my data lists N: …" with the things it counted
-  (``data_lists``, a partial-knowledge reply: ``Turn.answered`` is false, so no number
-  is given as the answer), never a bare number;
+* a COUNT is shown as a number with the list it counts (``counted``: the pipeline puts
+  the things counted in :attr:`qa.turn.Turn.counted`, "my data lists N: a, b, …", so the
+  user sees what the number stands for and the KG's list may be judged); a COUNT whose
+  list cannot be read is withheld (a bare number is never shown), and so is a count of one:
+  "how many" asks for several, and a list of one is most often the KG's part of a list ("How
+  many children did Queen Victoria have?": one of nine), so the reply says what the data
+  lists (``data_lists``, a partial-knowledge reply);
 * a number the question states ("in 2013", "the 40th") must be accounted for by the
   reading (:func:`qa.reading.expect.unused_numbers`);
 * a list where one thing was asked for ("which country …", a question word of the
@@ -55,15 +58,15 @@ class NumberCheck:
         if one is not None and kept.shape == "plain" and result.boolean is None and len(answers) > 1:
             return withheld(self.name, f"one {one.mention!r} was asked for, but the reading lists {len(answers)}")
         if kept.shape == "count" and kept.triples:
-            return self._listed(case)
+            return self._counted(case)
         return passed(self.name)
 
-    def _listed(self, case: Case) -> Verdict:
-        """A COUNT is withheld: the list it counted may be incomplete in the KG, so its number
-        is no answer; the reply says what the data lists ("my data lists N: a, b, …")."""
+    def _counted(self, case: Case) -> Verdict:
+        """A COUNT is shown with the things it counts (``counted``: "my data lists N: a, b,
+        …"); one whose list cannot be read, or names nothing, is withheld."""
         kept = case.kept
         assert kept is not None
-        why = "a count over a list the data may hold only in part is no answer"
+        why = "a count is shown only with the list it counts"
         variables = sorted({t for triple in kept.triples for t in triple if t.startswith("?")})
         if not variables:
             return withheld(self.name, why)
@@ -77,8 +80,12 @@ class NumberCheck:
         ids = [qid for row in rows if (t := row.get(var[1:])) is not None and (qid := local_id(t.value))]
         if not ids:
             return withheld(self.name, f"{why}; it names nothing")
-        return withheld(self.name, f"{why}: the reply says what the data lists", "data_lists",
-                        {"ids": ids[:LISTED], "more": len(ids) > LISTED, "n": counted(case, len(ids))})
+        args = {"ids": ids[:LISTED], "more": len(ids) > LISTED, "n": counted(case, len(ids))}
+        if len(ids) == 1:  # "how many" asks for several: a list of one is the KG's part of a list
+            return withheld(self.name, "a count of one is no answer: the reply says what the data lists",
+                            "data_lists", args)
+        return Verdict(self.name, False, "a count, shown with the things it counts", "counted",
+                       args)
 
 
 def counted(case: Case, listed: int) -> str:

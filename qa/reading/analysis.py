@@ -12,12 +12,16 @@ from core.text import normalize_cue_text
 from qa.candidate import Direction
 from qa.reading.numbers import NumberFilter, parse_filters
 from qa.reading.words import (
+    ALIVE_WORDS,
     ALTERNATIVE_WORDS,
     AMOUNT_WORDS,
+    BOTH_WORDS,
     COUNT_WORDS,
     DIRECTION_WORDS,
     GRADABLES,
+    LISTING_WORDS,
     LITERAL_PROPERTIES,
+    NEGATION_WORDS,
     ORDINAL_FORMS,
     ORDINAL_WORDS,
     QUESTION_PARTICLES,
@@ -62,6 +66,10 @@ class Analysis:
     cue_spans: list[tuple[int, int]] = field(default_factory=list)
     gradable: list[str] = field(default_factory=list)
     directed: bool = False
+    listing: bool = False  # a list is asked for ("which musicians …", "list …")
+    both: bool = False  # what two things share ("both", "together")
+    alive: bool = False  # whether someone is still alive
+    negated: bool = False  # an exclusion ("not", "without")
 
     @property
     def comparison_form(self) -> bool:
@@ -122,6 +130,10 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.yes_no = _yes_no(text, lang)
     a.alternative = bool(alternative_words(text, lang))
     a.comparative = bool(than_hits)
+    a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
+    a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)))
+    a.alive = bool(find_words(text, words_for(ALIVE_WORDS, lang)))
+    a.negated = bool(find_words(text, words_for(NEGATION_WORDS, lang)))
     a.superlative = bool(sup_hits)
     a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))
     prop_hits: dict[str, int] = {}

@@ -133,6 +133,13 @@ QUESTION_WORDS = ("which", "who", "what", "welche*", "wer", "was", "кто", "к
 
 THAN_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.than)
 
+# the constraint shapes' cues (backends/local/constraints.py): a list asked for, what two
+# things share, whether someone is still alive, an exclusion
+LISTING_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.listing)
+BOTH_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.both)
+ALIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.alive)
+NEGATION_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.negation)
+
 # words for an amount of things: a size word that grades one ("the largest number of
 # lakes", « la mayor cantidad de lagos ») asks for the most things, not the largest entity
 AMOUNT_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.amount)

@@ -144,7 +144,7 @@ def test_filters_become_typed_values(question, lang, op, value, is_year):
 
 def test_builders_emit_compact_typed_sparql():
     body = (("?answer", "wdt:P31", "wd:Q515"),)
-    assert count_query(body) == "SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P31 wd:Q515 }"
+    assert count_query(body) == "SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE { ?answer wdt:P31 wd:Q515 }"
     assert superlative_query(body, "P1082", "DESC") == (
         "SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 . ?answer wdt:P1082 ?value } ORDER BY DESC(?value) LIMIT 1")
     f = parse_filters("born before 1400", "en")[0]

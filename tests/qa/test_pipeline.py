@@ -415,23 +415,23 @@ def test_no_answer_is_shown_without_a_validator_score_whatever_its_shape():
         data = turn.to_json()
         assert [d["name"] for d in data["decisions"]][:2] == ["guard", "gate"], (question, turn.status, turn.rejected)
         assert not data["decisions"][1]["withheld"], question  # every shape scored and past the gate
-    assert answered == 4  # every shape but the COUNT is answered, each with its score
+    assert answered == 5  # every shape is answered (a COUNT with the list it counts), each with its score
 
 
-def test_a_count_over_a_list_is_no_answer_but_the_reply_says_what_the_data_lists():
-    """A COUNT counts a list the KG may hold only in part: the number is never the answer
-    (not answered, nothing in the QALD output), and the user is told what the data lists."""
+def test_a_count_is_shown_as_a_number_with_the_list_it_counts():
+    """A COUNT is answered with its number, and the things it counts go with it ("my data
+    lists 2: Berlin, Ulm"), in the turn's JSON, its text and its HTML."""
     count = Candidate("SELECT (COUNT(DISTINCT ?x) AS ?answer) WHERE { ?x wdt:P17 wd:Q183 . ?x wdt:P31 wd:Q515 . }",
                       0.9, shape="count", triples=(("?x", "wdt:P17", "wd:Q183"), ("?x", "wdt:P31", "wd:Q515")))
     turn = _pipeline({"How many cities are in Germany?": [count]}).answer("How many cities are in Germany?", "en")
-    assert not turn.answered and turn.answers == [] and turn.status == Status.ABSTAINED
-    assert turn.withheld_by == "number" and turn.message_key == "data_lists"
-    assert turn.message_args["n"] == "2" and sorted(turn.message_args["items"].split(", ")) == ["Berlin", "Ulm"]
+    assert turn.answered and [a.value for a in turn.answers] == ["2"] and turn.status == Status.OK
+    assert turn.withheld_by is None and turn.counted is not None and turn.counted["n"] == "2"
+    assert sorted(turn.counted["items"].split(", ")) == ["Berlin", "Ulm"]
     data = Turn.from_json(turn.to_json()).to_json()  # as `kgqa ask --json` and /api/ask carry it
-    assert data["answered"] is False and data["message_key"] == "data_lists"
+    assert data["answered"] is True and sorted(data["counted"]["ids"]) == ["Q3012", "Q64"]
     text = render_text(turn)
-    assert text.startswith("My data lists 2: ") and "Berlin" in text and "Ulm" in text
-    assert "My data lists 2: " in render_html(turn) and 'data-kind="data-lists"' in render_html(turn)
+    assert "2" in text.splitlines()[0] and text.splitlines()[1].startswith("My data lists 2: ")
+    assert '<p class="kgqa-counted">My data lists 2: ' in render_html(turn)
 
 
 @pytest.mark.parametrize("question, key", [

@@ -1,0 +1,269 @@
+"""The constraint shapes of the local generator: sets of entities the question describes
+by a class and one or more conditions, or by two anchors at once.
+
+* **list**: a class and one condition ("Which musicians are from Sweden?"):
+  ``?answer wdt:P106 wd:Q639669 . ?answer wdt:P27 wd:Q34``;
+* **intersection**: two anchors ("films in which A and B both appear"), with the class when
+  the question names one: ``?answer wdt:P161 wd:A . ?answer wdt:P161 wd:B``;
+* **conditions**: a class and three or more conditions, or three anchors ("writers who speak
+  French, Arabic and Japanese").
+
+Each set is a body of compact tokens (``wd:Q…``, ``wdt:P…``, ``?answer``) built from the
+linked entities' ids and the property ids the KG itself gives for them (never from the
+question's text).  Which property ties an anchor to the class is read off the KG (the
+properties its members have towards the anchor, most frequent first); a property the
+question's words name (the property lexicon, or a simple candidate's evidence) is
+preferred, and the validator judges every reading as it judges any other candidate.  The
+complex layer (:mod:`backends.local.complex`) emits these sets as lists, counts them for
+"how many", and orders them for superlatives ("the largest country in Africa").
+
+A set is only emitted when the KG holds members for it; a set of one member whose body a
+simple candidate already reads is left to that candidate (a "which" question with one
+answer is a simple question).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from backends.local.linking import Mention
+from backends.local.shapes import render_body, wd, wdt
+from core.errors import KGError
+from kg.client import KG
+from kg.sparql import WDT, local_id
+from qa.candidate import Triple
+from qa.reading.analysis import Analysis
+from qa.reading.words import SYMMETRIC_PROPERTIES
+
+ANSWER = "?answer"
+MAX_CLASSES = 2
+"""Class mentions read per question (the best linked)."""
+MAX_ANCHORS = 4
+"""Anchor (instance) mentions read per question."""
+PROPERTIES_PER_ANCHOR = 3
+"""Properties read per (class, anchor): the most frequent ties in the KG."""
+MAX_COMBINATIONS = 8
+"""Property combinations checked for a set of two or more anchors."""
+UNTYING = frozenset({"P31", "P279", "P106", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
+"""Properties that never tie a member to an anchor of the question (typing, catalogues,
+"different from")."""
+
+DESCRIPTIVE_SHARE = 0.6
+"""A class whose instances make this share of a relation's members only describes them ("which
+countries border Spain": Gibraltar is a neighbour too, and "movies of Johnny Depp" are his
+cast memberships): the set is the relation's, without the class, which the simple readings
+and the intersections already hold; typing it would drop members the KG does not type so."""
+
+SHAPE_LIST = "list"
+SHAPE_INTERSECTION = "intersection"
+SHAPE_CONDITIONS = "conditions"
+CONSTRAINT_SHAPES = (SHAPE_LIST, SHAPE_INTERSECTION, SHAPE_CONDITIONS)
+
+
+@dataclass(frozen=True)
+class ConstraintSet:
+    """A set of entities the question describes: its body, its shape name, the entities
+    it was built from (class first), how many members the KG holds (up to the probe's
+    bound) and the confidence that it is the set asked for."""
+
+    triples: tuple[Triple, ...]
+    shape: str
+    anchors: tuple[str, ...]
+    members: int
+    score: float
+    named: float  # share of its conditions whose property the question's words name
+
+
+@dataclass(frozen=True)
+class _Tie:
+    triple: Triple
+    members: int
+    weight: float
+    named: bool
+
+
+class ConstraintGenerator:
+    """Reads the constraint sets of one question from its linked mentions (see the module
+    docstring).  ``classes`` tells, per mention, the typing properties it has instances
+    through (``P31``, ``P106``)."""
+
+    def __init__(self, kg: KG, *, timeout_s: float = 3.0) -> None:
+        self.kg = kg
+        self.timeout_s = timeout_s
+
+    def _rows(self, sparql: str, max_rows: int) -> list[dict]:
+        try:
+            return list(self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=max_rows).rows)
+        except KGError:
+            return []
+
+    def sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
+             named: frozenset[str], simple_bodies: frozenset[frozenset[Triple]] = frozenset()) -> list[ConstraintSet]:
+        """Every constraint set of the question, best first."""
+        if a.yes_no or a.comparison_form or a.filters:
+            return []
+        class_mentions = [m for m in mentions if classes.get(m.qid)][:MAX_CLASSES]
+        anchors = _separate([m for m in mentions if not classes.get(m.qid)])[:MAX_ANCHORS]
+        out: list[ConstraintSet] = []
+        for c in class_mentions:
+            own = [m for m in anchors if not _overlap(m, c)][:3]
+            for type_pid in classes[c.qid]:
+                type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
+                ties = {m.qid: self._ties(type_triple, m, named) for m in own}
+                tied = [m for m in own if ties[m.qid]]
+                combined = self._combined([type_triple], (c.qid,), tied, ties, c.score) if len(tied) >= 2 else []
+                out.extend(combined)
+                if combined:
+                    continue  # a set of one anchor would leave another anchor of the question out
+                for m in tied[:2]:
+                    for tie in ties[m.qid]:
+                        body = (tie.triple, type_triple)  # the class last, as the simple typed readings
+                        if tie.members == 1 and frozenset(body) in simple_bodies:
+                            continue
+                        out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
+                                                 c.score * m.score * tie.weight, 1.0 if tie.named else 0.0))
+        if len(anchors) >= 2 and (a.both or a.listing or not class_mentions):
+            out.extend(self._intersections(anchors[:3], named))
+        unique: dict[frozenset[Triple], ConstraintSet] = {}
+        for s in out:
+            key = frozenset(s.triples)
+            if key not in unique or unique[key].score < s.score:
+                unique[key] = s
+        return sorted(unique.values(), key=lambda s: (-s.score, s.triples))
+
+    def _ties(self, type_triple: Triple, m: Mention, named: frozenset[str]) -> list[_Tie]:
+        """The properties by which members of the class reach ``m`` (either direction),
+        most frequent first, with their weights."""
+        found: list[tuple[int, Triple, str]] = []
+        for inverse in (False, True):
+            link = (wd(m.qid), "?p", ANSWER) if inverse else (ANSWER, "?p", wd(m.qid))
+            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link, type_triple])} }} "
+                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {PROPERTIES_PER_ANCHOR + 2}")
+            rows = self._rows(sparql, PROPERTIES_PER_ANCHOR + 2)
+            pids = [pid for row in rows if (pid := _pid(row)) is not None and pid not in UNTYING]
+            if not pids:
+                continue
+            untyped = self._sizes(link, pids)
+            for row in rows:
+                pid = _pid(row)
+                if pid is None or pid in UNTYING or "n" not in row:
+                    continue
+                if pid in SYMMETRIC_PROPERTIES and not inverse:
+                    continue  # a symmetric relation is read from the anchor's own statements
+                n = int(float(row["n"].value))
+                if n >= DESCRIPTIVE_SHARE * untyped.get(pid, n + 1):
+                    continue  # the class only describes the relation's members: the simple reading's
+                triple = (wd(m.qid), wdt(pid), ANSWER) if inverse else (ANSWER, wdt(pid), wd(m.qid))
+                found.append((n, triple, pid))
+        found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
+        if any(pid in named for _, _, pid in found):  # the question's words name the tie: only those
+            found = [t for t in found if t[2] in named]
+        out = []
+        for rank, (n, triple, pid) in enumerate(found[:PROPERTIES_PER_ANCHOR]):
+            is_named = pid in named
+            out.append(_Tie(triple, n, (1.0 if is_named else 0.6) * (0.9 ** rank), is_named))
+        return out
+
+    def _sizes(self, link: Triple, pids: Sequence[str]) -> dict[str, int]:
+        """Members per property (of ``pids``) of a link pattern with ``?p`` (no class)."""
+        values = " ".join(wdt(pid) for pid in pids)
+        sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                  f"{render_body([link])} }} GROUP BY ?p")
+        return {pid: int(float(row["n"].value)) for row in self._rows(sparql, 500)
+                if (pid := _pid(row)) is not None and "n" in row}
+
+    def _combined(self, base: list[Triple], base_ids: tuple[str, ...], anchors: Sequence[Mention],
+                  ties: Mapping[str, list[_Tie]], base_score: float) -> list[ConstraintSet]:
+        """A class with two or more anchors: every combination of their ties (the best few)
+        that the KG holds members for."""
+        for chosen in (anchors[:3], anchors[:2]) if len(anchors) > 2 else (anchors[:2],):
+            shape = SHAPE_INTERSECTION if len(chosen) == 2 else SHAPE_CONDITIONS
+            per_anchor = [ties[m.qid][:2] for m in chosen]
+            out = []
+            combos = sorted(itertools.product(*per_anchor), key=lambda ts: -_product(t.weight for t in ts))
+            for combo in combos[:MAX_COMBINATIONS]:
+                body = (*(t.triple for t in combo), *base)
+                n = self._size(body)
+                if not n or n >= DESCRIPTIVE_SHARE * self._size(body[: len(combo)]):
+                    continue  # empty, or the class only describes the members (the intersection without it)
+                score = base_score * _product(m.score for m in chosen) * _product(t.weight for t in combo)
+                named = sum(t.named for t in combo) / len(combo)
+                out.append(ConstraintSet(tuple(body), shape, (*base_ids, *(m.qid for m in chosen)), n, score, named))
+            if any(s.named for s in out):  # the question's words name the relation: only those readings
+                out = [s for s in out if s.named]
+            if out:
+                return out[:3]
+        return []
+
+    def _intersections(self, anchors: Sequence[Mention], named: frozenset[str]) -> list[ConstraintSet]:
+        """Two or three anchors without a class: the entities that stand in one relation to
+        each of them, on the subject side (a film whose cast lists both actors) or on the
+        object side (a language both countries have as official), by the most frequent
+        properties.  Every anchor of the question first; pairs only when all of them share
+        nothing."""
+        groups = [tuple(anchors[:3])] if len(anchors) > 2 else []
+        groups += list(itertools.combinations(anchors[:3], 2))
+        for group in groups:
+            out = []
+            for inverse in (False, True):
+                if inverse:  # what the anchors all have ("the official languages of both Belgium and Switzerland")
+                    links = [(wd(m.qid), "?p", ANSWER) for m in group]
+                else:  # what has every anchor ("films in which A and B both appear")
+                    links = [(ANSWER, "?p", wd(m.qid)) for m in group]
+                sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(links)} }} "
+                          f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+                rank = 0
+                for row in self._rows(sparql, 4):
+                    pid = _pid(row)
+                    if pid is None or pid in UNTYING or "n" not in row:
+                        continue
+                    if pid in SYMMETRIC_PROPERTIES and not inverse:
+                        continue  # a symmetric relation is read from the anchors' own statements
+                    body = tuple((s, wdt(pid), o) for s, _, o in links)
+                    weight = (0.8 if pid in named else 0.6) * (0.9 ** rank)
+                    rank += 1
+                    shape = SHAPE_INTERSECTION if len(group) == 2 else SHAPE_CONDITIONS
+                    out.append(ConstraintSet(body, shape, tuple(m.qid for m in group), int(float(row["n"].value)),
+                                             _product(m.score for m in group) * weight, 1.0 if pid in named else 0.0))
+            if out:
+                return out
+        return []
+
+    def _size(self, body: Sequence[Triple]) -> int:
+        rows = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} }}", 1)
+        n = rows[0].get("n") if rows else None
+        return int(float(n.value)) if n is not None else 0
+
+
+def _pid(row: Mapping, key: str = "p") -> str | None:
+    term = row.get(key)
+    if term is None or not term.value.startswith(WDT):
+        return None
+    return local_id(term.value)
+
+
+def _overlap(m: Mention, other: Mention) -> bool:
+    if m.qid == other.qid:
+        return True
+    if m.char_start < 0 or other.char_start < 0:
+        return (m.start, m.end) == (other.start, other.end) or (m.start < other.end and other.start < m.end)
+    return m.char_start < other.char_end and other.char_start < m.char_end
+
+
+def _separate(mentions: Sequence[Mention]) -> list[Mention]:
+    """The best mention of each span, spans that do not overlap a better one."""
+    kept: list[Mention] = []
+    for m in sorted(mentions, key=lambda m: -m.score):
+        if not any(_overlap(m, k) for k in kept):
+            kept.append(m)
+    return kept
+
+
+def _product(values) -> float:
+    out = 1.0
+    for v in values:
+        out *= v
+    return out
+

@@ -1,0 +1,139 @@
+"""The constraint shapes (backends/local/constraints.py through the complex layer): lists
+of a class under a condition, intersections of two anchors, counts of them, their cue
+words per language, the structure their candidates carry, and the allow-list they pass."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+
+from backends.local.complex import ComplexGenerator, asks_for_set
+from backends.local.constraints import CONSTRAINT_SHAPES, ConstraintGenerator
+from backends.local.linking import Mention
+from kg.client import EmbeddedKG
+from qa.candidate import COMPLEX_SHAPES, SHAPES
+from qa.guard import check_query
+from qa.reading.analysis import analyze
+from tests import tiny_kg
+
+CITY, GERMANY, HUMAN, ULM, EINSTEIN, BERLIN = "Q515", "Q183", "Q5", "Q3012", "Q937", "Q64"
+
+
+def _at(question: str, name: str, qid: str, score: float = 0.9, instances: int = 0) -> Mention:
+    start = question.casefold().index(name.casefold())
+    return Mention(0, 1, name, qid, 1.0, 0.5, score, True, 1, False, 10, instances, 0.5,
+                   char_start=start, char_end=start + len(name))
+
+
+def _run(kg: EmbeddedKG, sparql: str) -> list[str]:
+    return sorted(t.value.rsplit("/", 1)[-1] for t in kg.query(sparql).column())
+
+
+def test_the_new_shapes_are_named_and_gated_as_complex_shapes():
+    assert set(CONSTRAINT_SHAPES) <= set(SHAPES) and set(CONSTRAINT_SHAPES) <= set(COMPLEX_SHAPES)
+
+
+@pytest.mark.parametrize(("question", "lang", "cue"), [
+    ("Which musicians are from Sweden?", "en", "listing"),
+    ("¿Qué músicos son de Suecia?", "es", "listing"),
+    ("Welche Musiker kommen aus Schweden?", "de", "listing"),
+    ("Quels musiciens viennent de Suède ?", "fr", "listing"),
+    ("quali musicisti sono svedesi", "it", "listing"),
+    ("Quais músicos são da Suécia?", "pt", "listing"),
+    ("Какие музыканты из Швеции?", "ru", "listing"),
+    ("Welke muzikanten komen uit Zweden?", "nl", "listing"),
+    ("films in which De Niro and Pacino both appear", "en", "both"),
+    ("¿En qué películas actúan juntos De Niro y Pacino?", "es", "both"),
+    ("In welchen Filmen spielen De Niro und Pacino beide mit?", "de", "both"),
+    ("Dans quels films De Niro et Pacino jouent-ils ensemble ?", "fr", "both"),
+    ("In welke films spelen De Niro en Pacino allebei?", "nl", "both"),
+    ("Is Clint Eastwood still alive?", "en", "alive"),
+    ("¿Sigue vivo Clint Eastwood?", "es", "alive"),
+    ("Lebt Clint Eastwood noch?", "de", "alive"),
+    ("countries that do not border Germany", "en", "negated"),
+    ("Hoeveel films heeft Tarantino geregisseerd?", "nl", "count"),
+])
+def test_shape_cues_in_every_language(question, lang, cue):
+    assert getattr(analyze(question, lang), cue) is True
+
+
+def test_a_yes_no_question_asks_for_no_set():
+    assert not asks_for_set(analyze("Is Berlin a city in Germany?", "en"))
+    assert asks_for_set(analyze("Which cities are in Germany?", "en"))
+
+
+def _with_rivers() -> EmbeddedKG:
+    """The tiny graph plus two rivers in Germany: its cities are then a part of what is in Germany."""
+    store = tiny_kg.memory_store()
+    for qid in ("Q584", "Q1471"):
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P17, tiny_kg.GERMANY))
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P31, tiny_kg.e("Q4022")))
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P27, tiny_kg.GERMANY))  # not only people have German citizenship
+    return EmbeddedKG(store)
+
+
+def test_a_class_that_only_describes_a_relation_makes_no_list(tiny_kg_client):
+    question = "Which cities are in Germany?"  # every thing in Germany is a city: the simple reading's
+    mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY)]
+    assert not [c for c in ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions) if c.shape == "list"]
+
+
+def test_a_class_and_a_condition_make_a_list():
+    tiny_kg_client = _with_rivers()
+    question = "Which cities are in Germany?"
+    mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY)]
+    cands = ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions)
+    lists = [c for c in cands if c.shape == "list"]
+    assert lists, [c.sparql for c in cands]
+    top = lists[0]
+    assert _run(tiny_kg_client, top.sparql) == [ULM, BERLIN]
+    # the structure travels with it: shape, triples (the class last), entities, linking evidence
+    assert top.triples == (("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"))
+    assert set(top.entities) == {CITY, GERMANY} and {link.qid for link in top.links} == {CITY, GERMANY}
+    assert dict(top.features)["shape_list"] == 1.0
+    # what runs is what the allow-list wrote out from the checked structure
+    assert check_query(top.sparql).startswith("SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 .")
+
+
+def test_two_anchors_make_an_intersection_of_one_relation(tiny_kg_client):
+    question = "Which country are both Ulm and Berlin in?"
+    mentions = [_at(question, "Ulm", ULM), _at(question, "Berlin", BERLIN)]
+    sets = ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), mentions, {}, frozenset({"P17"}))
+    assert sets and sets[0].shape == "intersection" and sets[0].named == 1.0
+    assert sets[0].triples == (("wd:Q3012", "wdt:P17", "?answer"), ("wd:Q64", "wdt:P17", "?answer"))
+    assert _run(tiny_kg_client, f"SELECT ?answer WHERE {{ {' . '.join(' '.join(t) for t in sets[0].triples)} }}") == [
+        GERMANY]
+    assert all(len({p for _, p, _ in s.triples}) == 1 for s in sets)  # one relation to every anchor
+
+
+def test_an_empty_combination_is_never_a_set():
+    question = "Which cities are in Germany and in Russia?"
+    mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY),
+                _at(question, "Russia", "Q159")]
+    sets = ConstraintGenerator(_with_rivers()).sets(analyze(question, "en"), mentions, {CITY: ("P31",)},
+                                                    frozenset({"P17"}))
+    assert sets and all(s.members > 0 for s in sets)  # the cities of Germany alone: none is in both
+    assert all(not {"wd:Q183", "wd:Q159"} <= {t for tr in s.triples for t in tr} for s in sets)
+
+
+def test_a_count_over_a_named_set_keeps_the_answer_variable():
+    tiny_kg_client = _with_rivers()
+    question = "How many people have German citizenship?"  # "citizenship" names P27 (the property lexicon)
+    mentions = [_at(question, "people", HUMAN, 0.8, instances=2), _at(question, "German", GERMANY)]
+    counts = [c for c in ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions) if c.shape == "count"]
+    assert counts and counts[0].sparql.startswith("SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE {")
+    assert counts[0].triples == (("?answer", "wdt:P27", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q5"))
+    assert [t.value for t in tiny_kg_client.query(counts[0].sparql).column()] == ["1"]  # Einstein
+    assert check_query(counts[0].sparql).startswith("SELECT (COUNT(DISTINCT ?answer) AS ?count)")
+
+
+def test_a_set_the_words_do_not_name_is_listed_but_not_counted(tiny_kg_client):
+    question = "How many cities are in Germany?"  # "in" names no property: no count of a guessed relation
+    mentions = [_at(question, "cities", CITY, 0.8, instances=6), _at(question, "Germany", GERMANY)]
+    assert not ComplexGenerator(tiny_kg_client).candidates(question, "en", mentions)
+
+
+def test_a_question_with_one_entity_makes_no_intersection(tiny_kg_client):
+    question = "Which cities are there?"
+    assert ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), [_at(question, "cities", CITY, 0.8, 6)],
+                                                    {CITY: ("P31",)}, frozenset()) == []
