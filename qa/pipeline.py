@@ -31,17 +31,14 @@ from qa.candidate import COMPLEX_SHAPES, Candidate
 from qa.context import Context, Facts, Resolution, split_parts, ties
 from qa.context import resolve as resolve_followup
 from qa.decisions import Case, Component, Verdict
-from qa.decisions.coverage import Coverage, ignored_name, partial_link, person_properties, worded_positions
-from qa.decisions.gate import Gate as GateDecision
-from qa.decisions.guard import Guard
-from qa.decisions.kind import TypeCheck
-from qa.decisions.namesake import Namesake, better_known_reading, namesake_rival
-from qa.decisions.number import NumberCheck
+from qa.decisions.components import Setting, build
+from qa.decisions.coverage import ignored_name, partial_link, person_properties, worded_positions
+from qa.decisions.namesake import better_known_reading, namesake_rival
 from qa.decisions.reply import which_dont_know
 from qa.execute import ComparisonOutcome, evaluate_comparison
 from qa.gate import Gate, Probability
 from qa.generate import Backend
-from qa.guard import Screened
+from qa.guard import Screened, screen
 from qa.label import names_for_ids, names_with_ids
 from qa.reading.detect import (
     SUPPORTED_LANGUAGES,
@@ -121,11 +118,8 @@ class Pipeline:
         self.query_timeout_s = query_timeout_s
         self.answer_types = answer_types  # what a question word asks for (qa.reading.expect); None: not checked
         self.kg_budget_s = kg_budget_s  # a remote KG's time per question (kg.client.question_budget); None: unbounded
-        self.guard = Guard()
-        self.checks: tuple[Component, ...] = (
-            Namesake(), Coverage(answer_types), TypeCheck(kg, answer_types, timeout_s=query_timeout_s),
-            NumberCheck(kg, answer_types, timeout_s=query_timeout_s))
-        """The decisions after the gate, in order (:data:`qa.decisions.ORDER`)."""
+        self.components: tuple[Component, ...] = build(Setting(kg, answer_types, query_timeout_s))
+        """The decision components, in :data:`qa.decisions.ORDER` (:mod:`qa.decisions.components`)."""
 
     # ------------------------------------------------------------------ entry points
 
@@ -161,18 +155,21 @@ class Pipeline:
     def _after_detect(self, turn: Turn, use_validator: bool, resolution: Resolution | None) -> None:
         """generate .. name (the stages that read the KG, after the context stage), with the
         decision components (:mod:`qa.decisions`) after the gate."""
-        generated = self._timed(turn, "generate", lambda: self.generate(turn, resolution))
+        screened = self._timed(turn, "generate", lambda: self.generate(turn))
+        if resolution is not None and turn.context is not None:
+            screened = self._timed(turn, "context", lambda: self.tie(turn, resolution, screened), add=True)
+        generated = self._report(turn, screened)
         candidates = [c for c in generated if not c.no_value]
         case = Case(read(turn), parse_lang(turn), candidates, turn.candidates,
                     readings=[c for c in generated if c.no_value], rejected=len(turn.rejected))
         case.worded = worded_positions(case.question, case.tokens, case.lang, self.answer_types)
         case.person_properties = person_properties(generated, self.answer_types)
-        guarded = self._record(turn, self.guard(case))
+        guarded = self._decide(turn, case, "screen")
         if candidates:
             self._answer(turn, case, self.validation if use_validator else None)
         else:
             turn.status = Status.NO_CANDIDATES
-            self._dont_know(turn, case, guarded if guarded.withheld else None)
+            self._dont_know(turn, case, guarded)
         ids = _ids_to_name(turn)
         if ids:
             self._timed(turn, "name", lambda: self.name(turn, ids))
@@ -184,7 +181,7 @@ class Pipeline:
         :class:`~core.errors.BackendError` / :class:`~core.errors.KGError` on faults."""
         turn = Turn(question=question or "", lang="en", detected_lang=None, backend=self.backend.name)
         self.detect(turn, question, lang)
-        return Generated(read(turn), turn.lang, [c for c in self._screened(turn).as_written if not c.no_value])
+        return Generated(read(turn), turn.lang, [c for c in self.generate(turn).as_written if not c.no_value])
 
     # ------------------------------------------------------------------ the stages, in order
 
@@ -265,32 +262,34 @@ class Pipeline:
         """The name of ``item`` in ``lang`` (else the fallback chain's), ``None`` when unnamed."""
         return names_for_ids(self.kg, [item], lang, timeout_s=self.query_timeout_s).get(item, (None, None))[0]
 
-    def generate(self, turn: Turn, resolution: Resolution | None = None) -> list[Candidate]:
-        """The backend's candidates, best first (reported in ``turn.candidates``).  For a
-        follow-up, only the candidates about what it refers to; when there is none, the
-        question as asked, on its own (never glued to the previous subject)."""
-        screened = self._screened(turn)
-        if resolution is not None and turn.context is not None:
-            tied = [c for c in screened.accepted if ties(resolution, c.entities, c.properties)]
-            if tied:
-                screened = Screened(tied, screened.as_written, screened.rejected)
-                if resolution.frames is not None:  # "wife of Mozart": asked "Who is …?" when its answers are people
-                    turn.read_as = resolution.frames[0 if self._answers_people(tied[0]) else 1]
-                    turn.context["asked"] = turn.read_as
-            else:
-                turn.read_as = resolution.before
-                turn.context["tied"] = False
-                turn.notes.append("no reading ties the question to the previous turn: answered on its own")
-                screened = self._screened(turn)
+    def generate(self, turn: Turn) -> Screened:
+        """The backend's candidates for the question as read, best first, through the SPARQL
+        allow-list (:mod:`qa.guard`): nothing later runs, scores or shows a rejected candidate."""
+        return screen(self.backend.ask(read(turn), parse_lang(turn)))
+
+    def tie(self, turn: Turn, resolution: Resolution, screened: Screened) -> Screened:
+        """The context stage on a follow-up's candidates: only those about what it refers to
+        (asked "Who is …?" when their answers are people); when none is, the question as
+        asked, on its own (generated anew, never glued to the previous subject)."""
+        tied = [c for c in screened.accepted if ties(resolution, c.entities, c.properties)]
+        context = turn.context if turn.context is not None else {}
+        if tied:
+            if resolution.frames is not None:  # "wife of Mozart": asked "Who is …?" when its answers are people
+                turn.read_as = resolution.frames[0 if self._answers_people(tied[0]) else 1]
+                context["asked"] = turn.read_as
+            return Screened(tied, screened.as_written, screened.rejected)
+        turn.read_as = resolution.before
+        context["tied"] = False
+        turn.notes.append("no reading ties the question to the previous turn: answered on its own")
+        return self.generate(turn)
+
+    @staticmethod
+    def _report(turn: Turn, screened: Screened) -> list[Candidate]:
+        """The screened candidates, reported in ``turn.candidates`` and ``turn.rejected``."""
         candidates, turn.rejected = screened.accepted, screened.report()
         turn.candidates = [CandidateView(c.sparql, round(float(c.score), 6), shape=c.shape, entities=c.entities,
                                          properties=c.properties) for c in candidates if not c.no_value]
         return candidates
-
-    def _screened(self, turn: Turn) -> Screened:
-        """The backend's candidates through the SPARQL allow-list (:mod:`qa.guard`): nothing
-        later runs, scores or shows a rejected candidate."""
-        return self.guard.screen(self.backend.ask(read(turn), parse_lang(turn)))
 
     def could_pass(self, turn: Turn, candidates: list[Candidate], gate: Gate) -> list[bool]:
         """Per candidate: whether it could pass ``gate`` at all, i.e. with a perfect validator
@@ -376,12 +375,11 @@ class Pipeline:
         with "I don't know", and which one it is (:func:`qa.decisions.reply.which_dont_know`)."""
         candidates = case.candidates
         case.chosen = self._choose(turn, candidates, validation)
-        gate = GateDecision(requires_score=validation is not None)
-        for component in (gate, *(c for c in self.checks if not c.after_execute)):
-            verdict = self._record(turn, component(case))
-            if verdict.withheld:
-                self._withhold(turn, case, verdict)
-                return
+        case.validated = validation is not None
+        verdict = self._decide(turn, case, "choose")
+        if verdict is not None:
+            self._withhold(turn, case, verdict)
+            return
         chosen = case.chosen
         assert chosen is not None  # the gate withholds when nothing was kept
         view = turn.candidates[chosen]
@@ -392,17 +390,12 @@ class Pipeline:
         result = self._timed(turn, "execute", lambda: self.execute(turn, candidates[chosen]))
         if isinstance(result, QueryResult):
             case.result = result
-            for component in (c for c in self.checks if c.after_execute):
-                verdict = self._record(turn, component(case))
-                if verdict.withheld:
-                    view.passed = False  # not "understood": the reading does not answer what was asked
-                    self._unkeep(turn)
-                    self._withhold(turn, case, verdict)
-                    return
-                if verdict.message_key == "counted":  # a count: the things it counts go with the number
-                    turn.counted = dict(verdict.message_args)
-                elif verdict.message_key:
-                    turn.message_key, turn.message_args = verdict.message_key, dict(verdict.message_args)
+            verdict = self._decide(turn, case, "result")
+            if verdict is not None:
+                view.passed = False  # not "understood": the reading does not answer what was asked
+                self._unkeep(turn)
+                self._withhold(turn, case, verdict)
+                return
         self._timed(turn, "label", lambda: self.label(turn, result))
         turn.answered = bool(turn.answers) or turn.boolean is not None
         if not turn.answered:
@@ -411,11 +404,28 @@ class Pipeline:
             if not turn.message_key:
                 turn.message_key, turn.message_args = which_dont_know(case, None, executed_empty=True)
 
-    def _record(self, turn: Turn, verdict: Verdict) -> Verdict:
-        """Note a component's verdict in the turn (and which one withheld the answer)."""
+    def _decide(self, turn: Turn, case: Case, phase: str) -> Verdict | None:
+        """The components of ``phase``, in order, each verdict recorded; the first that
+        withholds the answer ends the phase (returned); a verdict that lets it through with a
+        message of its own sets the turn's message, or, for a count, the things it counts
+        (:attr:`Turn.counted`)."""
+        for component in self.components:
+            if component.phase != phase:
+                continue
+            verdict = self._record(turn, component, component(case))
+            if verdict.withheld:
+                return verdict
+            if verdict.message_key == "counted":  # a count: the things it counts go with the number
+                turn.counted = dict(verdict.message_args)
+            elif verdict.message_key:
+                turn.message_key, turn.message_args = verdict.message_key, dict(verdict.message_args)
+        return None
+
+    def _record(self, turn: Turn, component: Component, verdict: Verdict) -> Verdict:
+        """Note a component's verdict in the turn (its reason in the notes as the component
+        declares: ``noted``), and which one withheld the answer."""
         turn.decisions.append(verdict.to_json())
-        if verdict.reason and verdict.component not in ("guard", "gate") and (verdict.withheld
-                                                                                or verdict.component == "namesake"):
+        if verdict.reason and (component.noted == "always" or (component.noted == "withheld" and verdict.withheld)):
             turn.notes.append(verdict.reason)
         if verdict.withheld and turn.withheld_by is None:
             turn.withheld_by = verdict.component
@@ -469,12 +479,14 @@ class Pipeline:
         for view in turn.candidates:
             view.kept = False
 
-    def _timed(self, turn: Turn, stage: str, fn: Callable[[], T]) -> T:
+    def _timed(self, turn: Turn, stage: str, fn: Callable[[], T], *, add: bool = False) -> T:
+        """``fn()``, its time recorded under ``stage`` (``add``: added to the stage's time so far)."""
         t0 = time.perf_counter()
         try:
             return fn()
         finally:
-            turn.timings_ms[stage] = round((time.perf_counter() - t0) * 1000, 1)
+            spent = (time.perf_counter() - t0) * 1000 + (turn.timings_ms.get(stage, 0.0) if add else 0.0)
+            turn.timings_ms[stage] = round(spent, 1)
 
     def _label_comparison(self, turn: Turn, outcome: ComparisonOutcome) -> None:
         spec = outcome.spec

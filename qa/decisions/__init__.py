@@ -11,6 +11,11 @@ answer ends the turn with its reason (``Turn.withheld_by``, ``Turn.decisions``).
 * ``type``: the answers are of the kind asked for (:mod:`qa.decisions.kind`);
 * ``number``: the answers' number fits the question (:mod:`qa.decisions.number`).
 
+Each component declares its ``phase`` (:data:`PHASES`: ``screen`` after generation,
+``choose`` before the kept query runs, ``result`` on its result) and whether its reason goes
+to the turn's notes (``noted``); :mod:`qa.decisions.components` builds them from
+:data:`ORDER`, so the pipeline names none of them.
+
 Which "I don't know" a withheld or unanswered question gets is said by :mod:`qa.decisions.reply`.
 """
 
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from core.text import tokenize
 from kg.client import QueryResult
@@ -27,6 +32,13 @@ from qa.turn import CandidateView
 
 ORDER = ("guard", "gate", "namesake", "coverage", "type", "number")
 """The components in the order they decide."""
+
+PHASES = ("screen", "choose", "result")
+"""When a component decides: on the screened candidates (``screen``), on the kept candidate
+before its query runs (``choose``), or on that query's result (``result``)."""
+
+Noted = Literal["never", "withheld", "always"]
+"""When a component's reason is written to the turn's notes (its verdicts are always recorded)."""
 
 
 @dataclass
@@ -47,6 +59,7 @@ class Case:
     tokens: list[str] = field(default_factory=list)
     worded: frozenset[int] = frozenset()  # tokens some property phrase of the lexicon says (any property)
     person_properties: frozenset[str] = frozenset()  # properties whose values are persons (the lexicon's types)
+    validated: bool = True  # the validator is on (off: the backend's top candidate is kept unscored, as asked)
 
     def __post_init__(self) -> None:
         if not self.tokens:
@@ -81,10 +94,11 @@ class Verdict:
 
 
 class Component(Protocol):
-    """One named decision.  ``after_execute``: it needs the kept candidate's result."""
+    """One named decision: its ``phase`` (:data:`PHASES`) and when its reason is noted."""
 
     name: str
-    after_execute: bool
+    phase: str
+    noted: Noted
 
     def __call__(self, case: Case) -> Verdict:
         """Decide on ``case`` (a component may move ``case.chosen``; it never raises for

@@ -53,7 +53,8 @@ class Coverage:
     explains the words of a candidate that does not say what it explains ("born" for ``P19``)."""
 
     name = "coverage"
-    after_execute = False
+    phase = "choose"
+    noted = "withheld"
 
     def __init__(self, answer_types: AnswerTypes | None = None) -> None:
         self.answer_types = answer_types

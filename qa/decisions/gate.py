@@ -11,11 +11,12 @@ from qa.decisions import Case, Verdict, passed, withheld
 class Gate:
     """Withholds an answer the gate did not keep, or kept without a score from the validator
     (its own, blended with the backend's, or the learned confidence over it: what
-    ``CandidateView.compared`` names).  ``requires_score``: the validator is on; with it off
-    the backend's top candidate is kept unscored, as the user asked."""
+    ``CandidateView.compared`` names).  With the validator off (``Case.validated`` false, or
+    ``requires_score`` false) the backend's top candidate is kept unscored, as the user asked."""
 
     name = "gate"
-    after_execute = False
+    phase = "choose"
+    noted = "never"
 
     def __init__(self, *, requires_score: bool = True) -> None:
         self.requires_score = requires_score
@@ -24,7 +25,7 @@ class Gate:
         view = case.kept_view
         if view is None:
             return withheld(self.name, "no candidate cleared the gate's threshold")
-        if self.requires_score and view.validator_score is None and view.compared is None:
+        if self.requires_score and case.validated and view.validator_score is None and view.compared is None:
             return withheld(self.name, f"the kept candidate ({view.shape or 'unknown'} shape) has no validator score")
         score = "unscored" if view.compared is None else f"{view.compared.score_name} score {view.compared.score:.3f}"
         return passed(self.name, f"candidate {case.chosen} kept ({score})")

@@ -14,7 +14,8 @@ class Guard:
     """Screens the backend's candidates; withholds when it rejected every one."""
 
     name = "guard"
-    after_execute = False
+    phase = "screen"
+    noted = "never"
 
     def screen(self, candidates: Sequence[Candidate]) -> Screened:
         """The candidates through the allow-list."""

@@ -36,7 +36,8 @@ class TypeCheck:
     """Withholds answers whose kind the question did not ask for."""
 
     name = "type"
-    after_execute = True
+    phase = "result"
+    noted = "withheld"
 
     def __init__(self, kg: KG, answer_types: AnswerTypes | None, *, timeout_s: float = 5.0) -> None:
         self.kg = kg

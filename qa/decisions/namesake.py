@@ -18,7 +18,8 @@ class Namesake:
     reading of a name two entities as well known share when only the kept one has the value."""
 
     name = "namesake"
-    after_execute = False
+    phase = "choose"
+    noted = "always"
 
     def __call__(self, case: Case) -> Verdict:
         if case.chosen is None:

@@ -36,7 +36,8 @@ class NumberCheck:
     COUNT over a list (its reply words it as the list counted)."""
 
     name = "number"
-    after_execute = True
+    phase = "result"
+    noted = "withheld"
 
     def __init__(self, kg: KG, answer_types: AnswerTypes | None, *, timeout_s: float = 5.0) -> None:
         self.kg = kg

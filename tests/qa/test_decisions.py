@@ -9,7 +9,8 @@ import pytest
 from core.text import tokenize
 from kg.client import QueryResult, Term
 from qa.candidate import Candidate, ComparisonSpec, Link
-from qa.decisions import ORDER, Case
+from qa.decisions import ORDER, PHASES, Case
+from qa.decisions.components import Setting, build
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
@@ -47,6 +48,16 @@ def test_the_components_are_named_in_their_order() -> None:
     names = [Guard().name, Gate().name, Namesake().name, Coverage().name, TypeCheck(None, None).name,  # type: ignore[arg-type]
              NumberCheck(None, None).name]  # type: ignore[arg-type]
     assert tuple(names) == ORDER
+
+
+def test_the_components_are_built_from_their_list(tiny_kg_client) -> None:
+    built = build(Setting(tiny_kg_client))
+    assert tuple(c.name for c in built) == ORDER
+    assert [c.phase for c in built] == ["screen", "choose", "choose", "choose", "result", "result"]
+    assert all(c.phase in PHASES for c in built)
+    assert tuple(c.name for c in build(Setting(tiny_kg_client), ("gate", "number"))) == ("gate", "number")
+    with pytest.raises(ValueError, match="no decision component named 'spelling'"):
+        build(Setting(tiny_kg_client), ("gate", "spelling"))
 
 
 # ----------------------------------------------------------------------------- guard
