@@ -35,7 +35,7 @@ def phase_child(command: str) -> dict[str, float]:
     spent["imports"] = time.perf_counter() - mark
 
     from core.settings import load_settings
-    from qa.detect import detect_language
+    from qa.detect import detect_language, warm_up
     from service.factory import build_pipeline, make_backend, open_kg
     from validator.runtime import load_encoder
 
@@ -51,8 +51,11 @@ def phase_child(command: str) -> dict[str, float]:
         load_encoder(settings.validator_dir, settings.model_dir)
     spent["encoder"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    detect_language("Where was Albert Einstein born?")
-    detect_language("Где родился Альберт Эйнштейн?")
+    if command == "ask":  # one question: what its detection needs
+        detect_language("Where was Albert Einstein born?")
+        detect_language("Где родился Альберт Эйнштейн?")
+    else:  # a service loads the language models before its first user (service.workers.warm)
+        warm_up()
     spent["language_id"] = time.perf_counter() - mark
     mark = time.perf_counter()
     build_pipeline(settings, kg=kg, backend=backend, require_validator=True).answer(QUESTION)
