@@ -1,4 +1,5 @@
-"""Shared fixtures: the tiny in-memory KG and paths to the shared data."""
+"""Shared fixtures: the tiny in-memory KG and paths to the shared data; and the order
+pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,14 @@ def bench_dir() -> Path:
     if not DEFAULT_BENCH_DIR.exists():
         pytest.skip("../shared/data/bench is not available")
     return DEFAULT_BENCH_DIR
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files with the most ``slow`` tests first (each file stays in its own order): with
+    ``--dist loadfile`` a worker takes the next file when it is free, and the longest
+    files then start first instead of last."""
+    slow: dict[str, int] = {}
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            slow[item.nodeid.split("::")[0]] = slow.get(item.nodeid.split("::")[0], 0) + 1
+    items.sort(key=lambda item: -slow.get(item.nodeid.split("::")[0], 0))

@@ -124,6 +124,7 @@ def open_session(path: Path, threads: int | None = None) -> Any:
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy waiting on a shared box
+    options.enable_cpu_mem_arena = False  # a forward pass's buffers go back when it ends (no arena kept per worker)
     options.log_severity_level = 3
     try:
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
