@@ -87,27 +87,47 @@ def check_onnx_file(model_dir: Path, base_dir: Path) -> Path:
     return path
 
 
+def _safetensors_header(path: Path) -> tuple[int, dict[str, Any]]:
+    """The header size and header of a safetensors file, checked to fit the file's size."""
+    with path.open("rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        if size > 100_000_000:
+            raise ValueError(f"header of {size} bytes")
+        header = json.loads(handle.read(size))
+    end = max((int(e["data_offsets"][1]) for k, e in header.items() if k != "__metadata__"), default=0)
+    if 8 + size + end > path.stat().st_size:
+        raise ValueError("tensors run past the end of the file")
+    return size, header
+
+
+def check_weights(path: Path) -> None:
+    """A cheap check that ``path`` is a whole safetensors file (its header fits its size);
+    :class:`ModelLoadError` names it."""
+    try:
+        _safetensors_header(Path(path))
+    except FileNotFoundError as exc:
+        raise ModelLoadError(path, "no such file") from exc
+    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error) as exc:
+        raise ModelLoadError(path, f"corrupt or unreadable weights: {exc}") from exc
+
+
 def word_embeddings(base_dir: Path) -> np.ndarray:
     """The base model's word-embedding matrix, memory-mapped read-only from its safetensors
     file (no copy: the rows of the tokens seen are read when used)."""
     path = Path(base_dir) / WEIGHTS_FILE
     try:
-        with path.open("rb") as handle:
-            (size,) = struct.unpack("<Q", handle.read(8))
-            if size > 100_000_000:
-                raise ValueError(f"header of {size} bytes")
-            header = json.loads(handle.read(size))
+        size, header = _safetensors_header(path)
         entry = header[WORD_EMBEDDINGS]
         if entry["dtype"] != "F32" or len(entry["shape"]) != 2:
             raise ValueError(f"{WORD_EMBEDDINGS} is {entry['dtype']} {entry['shape']}, expected a F32 matrix")
         start, end = entry["data_offsets"]
         rows, cols = (int(n) for n in entry["shape"])
-        if end - start != rows * cols * 4 or 8 + size + end > path.stat().st_size:
-            raise ValueError(f"{WORD_EMBEDDINGS} runs past the end of the file")
+        if end - start != rows * cols * 4:
+            raise ValueError(f"{WORD_EMBEDDINGS} has {end - start} bytes for shape {entry['shape']}")
         return np.memmap(path, dtype="<f4", mode="r", offset=8 + size + start, shape=(rows, cols))
     except FileNotFoundError as exc:
         raise ModelLoadError(path, "no such file (run: python -m validator.convert)") from exc
-    except (OSError, ValueError, KeyError, TypeError, struct.error) as exc:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error) as exc:
         raise ModelLoadError(path, f"corrupt or unreadable weights: {exc}") from exc
 
 

@@ -111,14 +111,12 @@ def check_validator_files(settings: Settings) -> None:
     config reads, the weights file is there and so is its ONNX export; raises
     :class:`ModelLoadError` naming the file (whether the network and tokenizer really load
     is found when they load)."""
-    from validator.inference import check_onnx_file
+    from validator.inference import check_onnx_file, check_weights
 
     if not is_complete(Path(settings.model_dir)):
         raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
     read_config(settings.validator_dir)
-    weights = Path(settings.validator_dir) / "model.safetensors"
-    if not weights.is_file():
-        raise ModelLoadError(weights, "no such file")
+    check_weights(Path(settings.validator_dir) / "model.safetensors")
     check_onnx_file(settings.validator_dir, settings.model_dir)
 
 
