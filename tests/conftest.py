@@ -41,6 +41,43 @@ def shared_kg_source() -> Path:
 
 
 @pytest.fixture(scope="session")
+def full_store_kg(shared_kg_source):
+    """The full KG's embedded store (built by the set-up) and its paths, opened once per
+    test session (per pytest-xdist worker)."""
+    from core.settings import PROJECT_ROOT
+    from kg.build import build_kg
+    from kg.store import open_store
+
+    paths = build_kg(shared_kg_source, PROJECT_ROOT / ".cache", progress=False)
+    return EmbeddedKG(open_store(paths)), paths
+
+
+@pytest.fixture(scope="session")
+def shipped_pipeline(full_store_kg):
+    """The shipped pipeline (validator, calibrated gate) over :func:`full_store_kg`, built once
+    per test session."""
+    from core.settings import load_settings
+    from service.factory import build_pipeline
+
+    return build_pipeline(load_settings({}), kg=full_store_kg[0])
+
+
+@pytest.fixture(scope="session")
+def configured_pipeline():
+    """The pipeline exactly as the configuration builds it (``KGQA_*``, the bounded store),
+    built once per test session; skips without the full KG."""
+    import os
+
+    from core.settings import load_settings
+    from service.factory import build_pipeline
+
+    settings = load_settings(os.environ)  # KGQA_KG_SOURCE where ../shared is elsewhere
+    if not settings.kg_source.exists():
+        pytest.skip("the full KG is not available")
+    return build_pipeline(settings)
+
+
+@pytest.fixture(scope="session")
 def bench_dir() -> Path:
     """The dev benchmark directory (skips when ../shared is absent)."""
     if not DEFAULT_BENCH_DIR.exists():
