@@ -6,8 +6,9 @@ Every question string of the shared bench files in the ``test`` split
 pipeline, over one KG and one backend: once with the ONNX scorer (what ships), once with
 the torch network.  Prints:
 
-* scores: max and p99 |ONNX - torch| over every (question, verbalization) pair scored
-  (target: within 0.01);
+* scores: max and p99 |ONNX - torch| over every (question, verbalization) pair the
+  pipeline scored, and over every verbalized candidate of every string (``--candidates``
+  per string at most, scored directly by both; target: within 0.01);
 * decisions: the share of strings whose turn is the same both ways (answered or not, the
   same kept query, the same answers; target >= 99.5 %), and the strings that differ;
 * timing: the mean time of one scoring call each way (the pipeline's ``score`` stage).
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=0, help="at most N strings (0: all)")
     parser.add_argument("--threads", type=int, default=1, help="threads of each forward pass")
+    parser.add_argument("--candidates", type=int, default=30, help="verbalized candidates per string scored directly")
     args = parser.parse_args(argv)
 
     import torch
@@ -86,10 +88,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         strings = strings[:args.limit]
     differ = []
+    direct: list[float] = []
+    direct_crossed = 0
     for text in strings:
         a, b = onnx_pipeline.answer(text), torch_pipeline.answer(text)
         if decision(a) != decision(b):
             differ.append((text, decision(a)[:3], decision(b)[:3]))
+        pairs = list(dict.fromkeys((a.question, c.verbalization) for c in a.candidates if c.verbalization))
+        pairs = pairs[:args.candidates]
+        if pairs:
+            mine, theirs = onnx_scorer.scorer.predict(pairs), reference.predict(pairs)
+            direct += [abs(x - y) for x, y in zip(mine, theirs, strict=True)]
+            direct_crossed += sum((x >= config.threshold) != (y >= config.threshold)
+                                  for x, y in zip(mine, theirs, strict=True))
     shared = [pair for pair in onnx_scorer.scores if pair in torch_scorer.scores]
     diffs = [abs(onnx_scorer.scores[p] - torch_scorer.scores[p]) for p in shared]
     crossed = sum((onnx_scorer.scores[p] >= config.threshold) != (torch_scorer.scores[p] >= config.threshold)
@@ -100,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     if diffs:
         print(f"scores: {len(diffs)} pairs; |onnx - torch| max {max(diffs):.5f}  p99 {percentile(diffs, 99):.5f}  "
               f"mean {statistics.fmean(diffs):.6f}; pairs on the other side of the threshold: {crossed}")
+    if direct:
+        print(f"every verbalized candidate: {len(direct)} pairs; |onnx - torch| max {max(direct):.5f}  "
+              f"p99 {percentile(direct, 99):.5f}; pairs on the other side of the threshold: {direct_crossed}")
     print(f"decisions: identical on {same}/{len(strings)} strings ({100 * same / max(1, len(strings)):.2f} %)")
     for text, mine, theirs in differ[:20]:
         print(f"  differs: {text!r}: onnx {mine} / torch {theirs}")
