@@ -90,7 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     differ = []
     direct: list[float] = []
     direct_crossed = 0
-    for text in strings:
+    for done, text in enumerate(strings, start=1):
+        if done % 100 == 0:
+            print(f"... {done} strings, {len(differ)} differ, direct pairs max |diff| "
+                  f"{max(direct, default=0.0):.5f}", flush=True)
         a, b = onnx_pipeline.answer(text), torch_pipeline.answer(text)
         if decision(a) != decision(b):
             differ.append((text, decision(a)[:3], decision(b)[:3]))
