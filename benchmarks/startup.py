@@ -1,16 +1,24 @@
-"""Start-up time and memory of the chat app and of ``kgqa ask`` (issue 16's targets).
+"""Start-up time and memory of the chat app, ``kgqa serve`` and ``kgqa ask``.
 
 Prints, each with the box's load average (the machine may be shared):
 
+* ``phases``: where a cold start spends its time, for each of ``app.py``, ``kgqa serve``
+  and ``kgqa ask``: a fresh interpreter replays the command's loading steps one by one
+  and times each: ``imports`` (the command's modules; the app's include gradio and its
+  UI), ``kg_open`` (the embedded store), ``label_index`` (the backend over the label
+  index), ``encoder`` (the validator's network), ``language_id`` (the first detection,
+  Latin and Cyrillic), ``first_question`` (the rest of the pipeline and one answer);
+  median of ``--repeat`` runs.
 * ``app``: ``python app.py`` (real model and KG, 2 workers) from process start to the UI
   answering HTTP, and to the first answer of ``/ask``; then RSS and PSS
   (``/proc/PID/smaps_rollup``) of every process of the app, and their sum, after
-  ``--questions`` questions (targets: first answer <= 5 s, PSS sum <= 1.6 GB).
+  ``--questions`` questions (targets: first answer <= 3 s, PSS sum <= 1.0 GB).
+* ``serve``: ``kgqa serve`` from process start to its first answer (through ``kgqa ask``).
 * ``ask_cold``: ``kgqa ask`` with no server running: wall time and peak RSS of the
-  process (targets <= 4 s, <= 1 GB), median of ``--repeat`` runs.
+  process (target <= 2 s), median of ``--repeat`` runs.
 * ``ask_served``: ``kgqa ask`` while ``kgqa serve`` runs (target <= 0.5 s).
 
-    .venv/bin/python benchmarks/startup.py [--root DIR] [--questions 20] [--repeat 3] [--only app,ask_cold,...]
+    .venv/bin/python benchmarks/startup.py [--root DIR] [--questions 20] [--repeat 3] [--only phases,app,...]
 
 ``--root`` runs another checkout's code (e.g. an exported older commit) with this script,
 so before/after figures come from the same measurement.
@@ -130,40 +138,65 @@ def bench_app(root: Path, env: dict[str, str], questions: int) -> dict[str, obje
     return out
 
 
-def _timed_ask(root: Path, env: dict[str, str], extra: list[str]) -> tuple[float, float, int]:
-    """Wall seconds and peak RSS (MB) of one ``kgqa ask``, and its exit status."""
+def _timed_ask(root: Path, env: dict[str, str], extra: list[str]) -> tuple[float, float, float, int]:
+    """Wall seconds, CPU seconds (user + system: what a busy box does not inflate) and peak
+    RSS (MB) of one ``kgqa ask``, and its exit status."""
     started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?", *extra],
                             cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.monotonic() - started, usage.ru_maxrss / 1024, proc.returncode
+    return (time.monotonic() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+            proc.returncode)
 
 
 def bench_ask(root: Path, env: dict[str, str], repeat: int, extra: list[str]) -> dict[str, object]:
-    """Median wall time and peak RSS of ``repeat`` runs of ``kgqa ask``."""
+    """Median wall time, CPU time and peak RSS of ``repeat`` runs of ``kgqa ask``."""
     runs = []
     for _ in range(repeat):
-        wall, rss, status = _timed_ask(root, env, extra)
-        runs.append({"wall_s": round(wall, 2), "max_rss_mb": round(rss), "exit": status, "load": load_average()})
+        wall, cpu, rss, status = _timed_ask(root, env, extra)
+        runs.append({"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "max_rss_mb": round(rss), "exit": status,
+                     "load": load_average()})
     return {"median_wall_s": statistics.median(r["wall_s"] for r in runs),
+            "median_cpu_s": statistics.median(r["cpu_s"] for r in runs),
             "median_max_rss_mb": statistics.median(r["max_rss_mb"] for r in runs), "runs": runs}
 
 
 def bench_ask_served(root: Path, env: dict[str, str], repeat: int) -> dict[str, object]:
-    """``kgqa ask`` while ``kgqa serve`` runs on a free port."""
+    """``kgqa ask`` while ``kgqa serve`` runs on a free port; and the serve's start-up: from
+    its process start to its first answer."""
     port = free_port()
     served_env = {**env, "KGQA_SERVE_PORT": str(port)}
+    started = time.monotonic()
     serve = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)], cwd=root,
                              env=served_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}/health", 300, serve)
+        wait_until_up(f"http://127.0.0.1:{port}/health", 300, serve, every_s=0.05)
+        up = time.monotonic() - started
         _timed_ask(root, served_env, [])  # the server's first question
-        return bench_ask(root, served_env, repeat, [])
+        first = time.monotonic() - started
+        return {"serve_up_s": round(up, 2), "serve_first_answer_s": round(first, 2), "load": load_average(),
+                **bench_ask(root, served_env, repeat, [])}
     finally:
         os.killpg(serve.pid, signal.SIGTERM)
         serve.wait(timeout=30)
+
+
+def bench_phases(root: Path, env: dict[str, str], repeat: int) -> dict[str, object]:
+    """Median seconds of each phase of each command over ``repeat`` fresh interpreters."""
+    out: dict[str, object] = {}
+    for command in ("app", "serve", "ask"):
+        runs = []
+        for _ in range(repeat):
+            done = subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "startup_phases.py"), command],
+                                  cwd=root, env=env, capture_output=True, text=True, timeout=600)
+            if done.returncode != 0:
+                raise RuntimeError(f"phases of {command} failed: {done.stderr.strip()[-2000:]}")
+            runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        out[command] = {name: statistics.median(r[name] for r in runs) for name in runs[0]}
+        out[command]["load"] = load_average()
+    return out
 
 
 def main() -> int:
@@ -171,22 +204,26 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout whose code is measured")
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", default="app,ask_cold,ask_served")
+    parser.add_argument("--only", default="phases,app,ask_cold,ask_served")
     args = parser.parse_args()
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONPATH": str(args.root)}
     env.setdefault("KGQA_CACHE_DIR", str(ROOT / ".cache"))
     env.setdefault("KGQA_KG_SOURCE", str(DEFAULT_KG_SOURCE))  # relative to this checkout, not --root
     results: dict[str, object] = {"root": str(args.root), "start": load_average()}
     wanted = args.only.split(",")
+    if "phases" in wanted:
+        results["phases"] = bench_phases(args.root, env, args.repeat)
+        for command, phases in results["phases"].items():
+            print(json.dumps({f"phases_{command}": phases}), flush=True)
     if "app" in wanted:
         results["app"] = bench_app(args.root, env, args.questions)
         print(json.dumps({"app": results["app"]}, ensure_ascii=False), flush=True)
     if "ask_cold" in wanted:  # a port nothing listens on: no kgqa serve to use
         results["ask_cold"] = bench_ask(args.root, {**env, "KGQA_SERVE_PORT": str(free_port())}, args.repeat, [])
         print(json.dumps({"ask_cold": results["ask_cold"]}), flush=True)
-    if "ask_served" in wanted:
+    if "ask_served" in wanted or "serve" in wanted:
         results["ask_served"] = bench_ask_served(args.root, env, args.repeat)
-        print(json.dumps({"ask_served": results["ask_served"]}), flush=True)
+        print(json.dumps({"serve_and_ask_served": results["ask_served"]}), flush=True)
     return 0
 
 

@@ -52,12 +52,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from service.factory import build_pipeline
     from validator.model import CrossEncoder, quantize
-    from validator.runtime import load_encoder
+    from validator.runtime import load_torch_encoder
 
     torch.set_num_threads(1)
     settings = load_settings(os.environ)
     pipeline = build_pipeline(settings)
-    fp32, config = load_encoder(settings.validator_dir, settings.model_dir, quantized=False)
+    fp32, config = load_torch_encoder(settings.validator_dir, settings.model_dir, quantized=False)
     int8 = CrossEncoder(quantize(fp32.net, (r"layer\.\d+\.output\.dense$",), per_channel=True, fuse=True),
                         fp32.tokenizer, max_length=fp32.max_length)
     threshold = config.threshold

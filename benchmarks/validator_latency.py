@@ -1,7 +1,8 @@
 """Validator latency for one question's candidate list (default 60 candidates).
 
-Loads the shipped validator exactly as the pipeline does (int8 if its config says so)
-and times ``scorer.predict(pairs)`` for real candidate lists: groups from
+Loads the shipped validator exactly as the pipeline does (its ONNX export, ONNX Runtime;
+``--torch``: the torch network it is exported from, int8 if its config says so) and times
+``scorer.predict(pairs)`` for real candidate lists: groups from
 ``<cache>/validator/candidates.jsonl`` when it exists (question + verbalizations the
 backend produced), else synthetic lists built from the shared bench questions.  Every
 timed list holds ``--n`` DISTINCT pairs (short lists are padded with other questions'
@@ -9,7 +10,7 @@ verbalizations, never with repeats, because ``score`` scores identical pairs onc
 number of distinct pairs scored is printed.  With
 ``--verbalize`` it also times verbalizing the candidates against the embedded KG.
 
-Usage: ``.venv/bin/python benchmarks/validator_latency.py [--n 60] [--runs 30] [--threads 2]``
+Usage: ``.venv/bin/python benchmarks/validator_latency.py [--n 60] [--runs 30] [--threads 2] [--torch]``
 Prints p50/p90/mean in milliseconds; no assertion (speed targets are read, not asserted).
 """
 
@@ -86,21 +87,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=60, help="candidates per question")
     parser.add_argument("--runs", type=int, default=30, help="timed questions")
-    parser.add_argument("--threads", type=int, default=2, help="torch intra-op threads")
-    parser.add_argument("--fp32", action="store_true", help="time the fp32 model even if the config says int8")
+    parser.add_argument("--threads", type=int, default=2, help="intra-op threads of the forward pass")
+    parser.add_argument("--torch", action="store_true", help="time the torch network instead of the ONNX export")
+    parser.add_argument("--fp32", action="store_true", help="--torch: the fp32 network even if the config says int8")
     parser.add_argument("--verbalize", action="store_true", help="also time verbalization on the embedded KG")
     parser.add_argument("--validator-dir", type=Path, help="shipped validator (default: settings)")
     args = parser.parse_args(argv)
 
-    import torch
+    from validator.inference import set_threads
+    from validator.runtime import load_encoder, load_torch_encoder
 
-    from validator.runtime import load_encoder
-
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)
     settings = load_settings(os.environ)
     started = time.perf_counter()
-    encoder, config = load_encoder(args.validator_dir or settings.validator_dir, settings.model_dir,
-                                   quantized=False if args.fp32 else None)
+    if args.torch:
+        import torch
+
+        torch.set_num_threads(args.threads)
+        encoder, config = load_torch_encoder(args.validator_dir or settings.validator_dir, settings.model_dir,
+                                             quantized=False if args.fp32 else None)
+    else:
+        encoder, config = load_encoder(args.validator_dir or settings.validator_dir, settings.model_dir)
     load_s = time.perf_counter() - started
     cache = settings.cache_dir / "validator" / "candidates.jsonl"
     groups = real_groups(cache, args.n) if cache.exists() else []
@@ -118,10 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         cpu.append((time.process_time() - c0) * 1000)
     tokens = [len(ids) for q, verbs, _ in sample for ids in encoder._token_ids([(q, v) for v in verbs])]
     int8 = config.quantize and not args.fp32
-    kind = ("int8" + (" per-channel" if config.int8_per_channel else "") + (" fused qkv" if config.fuse_qkv else "")
+    kind = "ONNX Runtime " if not args.torch else "torch "
+    kind += ("int8" + (" per-channel" if config.int8_per_channel else "") + (" fused qkv" if config.fuse_qkv else "")
             + (f" (fp32: {', '.join(config.int8_skip)})" if config.int8_skip else "")) if int8 else "fp32"
     print(f"validator: {config.layers} layers, {kind}, max_length {config.max_length}, "
-          f"batch {config.batch_size}, torch threads {torch.get_num_threads()}; loaded in {load_s:.2f}s")
+          f"batch {config.batch_size}, threads {args.threads}; loaded in {load_s:.2f}s")
     print(f"inputs: {source}")
     print(f"score {args.n} candidates: p50 {statistics.median(times):.1f} ms  p90 {percentile(times, 90):.1f} ms  "
           f"mean {statistics.fmean(times):.1f} ms  (runs {len(times)})")

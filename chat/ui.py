@@ -679,7 +679,7 @@ def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, worke
             pipeline = WorkerPipeline(settings, processes, wait=False)
         else:
             if settings.validator:
-                log.info("torch uses %d thread(s) per forward pass (%d questions at once)",
+                log.info("the validator uses %d thread(s) per forward pass (%d questions at once)",
                          share_cores(concurrency), concurrency)
             pipeline = build_warm_pipeline(settings)
         if processes > 0:

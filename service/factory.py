@@ -59,7 +59,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     :class:`ModelLoadError`: a service never starts answering without the validator it was
     configured with.
 
-    ``lazy_validator``: load the cross-encoder (and torch) only when it first scores
+    ``lazy_validator``: load the cross-encoder (and ONNX Runtime) only when it first scores
     (``kgqa ask``); its weights are then checked at that point, not here, and
     ``before_validator_load`` runs just before."""
     kg = kg or open_kg(settings)

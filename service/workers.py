@@ -11,8 +11,8 @@ weights) with the garbage collector paused (:func:`core.memory.loading`: what it
 ends up frozen, ``gc.freeze()``), gives the heap pages that loading freed back to the
 system, and then forks the ``workers``: they share everything it loaded copy-on-write.
 A worker that has answered and gets no new request within :data:`IDLE_S` gives back what
-its question freed (torch's activations, query results).  The template stays
-single-threaded (torch runs one thread there; a thread pool started before ``fork``
+its question freed (the forward pass's buffers, query results).  The template stays
+single-threaded (ONNX Runtime runs one thread there; a thread pool started before ``fork``
 would hang the workers' own), so forking a replacement later is safe and takes
 milliseconds.  Each worker's pipe is handed to the calling process over the template's
 control socket.
@@ -117,15 +117,15 @@ def warm(pipeline: Pipeline) -> None:
 
 
 def share_cores(questions_at_once: int) -> int:
-    """Give each of ``questions_at_once`` questions answered at once (in this process or
-    in one worker each) its share of the cores for the validator's forward pass; returns
-    the torch threads per forward pass.  (torch's default, one thread per core for every
-    call, oversubscribes the cores as soon as two questions run together.)"""
-    import torch
+    """Give each of ``questions_at_once`` questions answered at once in this process its
+    share of the cores for the validator's forward pass (ONNX Runtime sessions created from
+    now on); returns the threads per forward pass.  (One thread per core for every call
+    oversubscribes the cores as soon as two questions run together.)"""
+    from validator.inference import default_threads, set_threads
 
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    torch.set_num_threads(max(1, cores // max(1, questions_at_once)))
-    return torch.get_num_threads()
+    threads = max(1, default_threads() // max(1, questions_at_once))
+    set_threads(threads)
+    return threads
 
 
 @dataclass(frozen=True)
@@ -154,9 +154,9 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
         # collection of the whole pipeline 0.3 s)
         with loading():
             if settings.validator:
-                import torch
+                from validator.inference import set_threads
 
-                torch.set_num_threads(1)  # no thread pool before fork: the workers start their own
+                set_threads(1)  # no thread pool before fork: each worker runs its forward pass on one core
             _prepare_kg(settings)
             pipeline = build_warm_pipeline(settings)
     except KGQAError as exc:  # a named fault (a corrupt model or cache): one line, reported to the parent
@@ -198,8 +198,6 @@ def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, quest
     """A forked worker: answer requests until the pipe closes."""
     die_with_parent()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    if settings.validator:
-        share_cores(questions_at_once)
     answered = False
     while True:
         try:

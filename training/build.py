@@ -67,9 +67,10 @@ from training.finetune import BinaryMetrics, TrainConfig, binary_metrics, predic
 from training.synthetic import Synthetic, generate, load_facts, to_items
 from training.written import WRITTEN
 from validator.convert import convert, is_complete
+from validator.export import export
 from validator.gate import GatePolicy
 from validator.model import CrossEncoder, ValidatorConfig, quantize, save_validator, write_config
-from validator.runtime import load_encoder
+from validator.runtime import load_torch_encoder
 from validator.verbalize import VERSION as VERBALIZER_VERSION
 
 RANK_KS = tuple(range(1, 11))
@@ -474,7 +475,7 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
     def calibrated(config: ValidatorConfig) -> tuple[Calibration, dict[str, Any], dict[tuple[str, str, int], float]]:
         # calibrate what ships: the saved weights loaded the way the pipeline loads them
         write_config(config, out_dir)
-        encoder, _ = load_encoder(out_dir, settings.model_dir)
+        encoder, _ = load_torch_encoder(out_dir, settings.model_dir)
         return calibrate_and_test(encoder, dev_groups, test_groups, opts.min_precision, log, synthetic)
 
     cal, test, scores = calibrated(config)
@@ -499,6 +500,7 @@ def run(settings: Settings, opts: BuildOptions, log: Callable[[str], None] = pri
               "balanced_sizes": counts, "validation": valid_metrics,
               "calibration": _calibration_json(cal, opts), "test": test}
     (out_dir / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    log(f"exported for the runtime: {export(out_dir, settings.model_dir)}")
     log(TRANSFER_HINT)
     return report
 
@@ -553,7 +555,7 @@ def calibrate_only(settings: Settings, opts: BuildOptions, log: Callable[[str], 
         collect_candidates_to(settings, replace(opts, work_dir=work, recollect=False, splits=("dev", "test")), path,
                               log)
     records = [r for r in read_records(path) if r.split in ("dev", "test")]
-    encoder, _ = load_encoder(out_dir, settings.model_dir)
+    encoder, _ = load_torch_encoder(out_dir, settings.model_dir)
     parts = by_split(records)
     dev_groups, test_groups = grouped(parts.get("dev", [])), grouped(parts.get("test", []))
     synthetic = [r for r in _synthetic_records(settings, replace(opts, work_dir=work), log)

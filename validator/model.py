@@ -16,13 +16,10 @@ nothing is called ``encode``).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +31,6 @@ from validator.config import CONFIG_FILE, ValidatorConfig, read_config, write_co
 
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
 WEIGHTS_FILE = "model.safetensors"
-TOKENIZER_FILE = "tokenizer.json"
-CACHE_FORMAT = 2
-"""Bumped whenever :func:`runtime_network` changes what the cached runtime network holds."""
 _SEPARATE_QKV = r"attention\.self\.(query|key|value)$"
 
 
@@ -256,22 +250,12 @@ class CrossEncoder:
         self.batch_size = batch_size
 
     @classmethod
-    def load(cls, model_dir: Path, base_dir: Path, *, quantized: bool | None = None,
-             cache_dir: Path | None = None) -> CrossEncoder:
-        """The shipped validator in ``model_dir`` on top of the base in ``base_dir``.
-
-        With ``cache_dir``, the runtime network (fp32, or int8 with fused query/key/value)
-        is read from a file there keyed by a fingerprint of its inputs (see
-        :func:`cached_runtime_network`): no transformers import, no quantization, and the
-        word embeddings memory-mapped (shared by every process that loads them, and only
-        the rows of the tokens seen are read).  The tokenizer then comes from
-        ``tokenizers`` directly."""
+    def load(cls, model_dir: Path, base_dir: Path, *, quantized: bool | None = None) -> CrossEncoder:
+        """The shipped validator in ``model_dir`` on top of the base in ``base_dir`` (torch:
+        training, calibration and the export; the runtime runs the ONNX export,
+        :mod:`validator.inference`)."""
         config = read_config(model_dir)
         use_int8 = config.quantize if quantized is None else quantized
-        if cache_dir is not None and (config.fuse_qkv or not use_int8):
-            net = cached_runtime_network(model_dir, base_dir, config, Path(cache_dir), int8=use_int8)
-            return cls(net, PairTokenizer.load(base_dir), max_length=config.max_length,
-                       batch_size=config.batch_size)
         net = load_network(model_dir, base_dir, config)
         if use_int8:
             net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=config.fuse_qkv)
@@ -330,151 +314,3 @@ class CrossEncoder:
                 values = torch.sigmoid(packed_logits(self.net, [ids[i] for i in chunk]).float()).tolist()
                 probs.update((unique[i], v) for i, v in zip(chunk, values, strict=True))
         return [probs[(str(q), str(v))] for q, v in pairs]
-
-
-# ---------------------------------------------------------------------- the runtime cache
-
-
-@dataclass(frozen=True)
-class _Heads:
-    num_attention_heads: int
-
-
-def runtime_network(qnet: nn.Module) -> nn.Module:
-    """What :func:`packed_logits` reads of the fused (fp32 or int8) network ``qnet``, in plain torch
-    modules (so that loading it needs no transformers): embeddings, each layer's fused
-    ``qkv`` and its output / feed-forward parts, and the head; the unused separate
-    query/key/value projections are left out."""
-    bert = qnet.bert
-    if bert.config.hidden_act != "gelu":
-        raise ValueError(f"no plain-torch runtime for activation {bert.config.hidden_act!r}")
-    plain = nn.Module()
-    plain.head = qnet.head
-    plain.bert = nn.Module()
-    plain.bert.config = _Heads(bert.config.num_attention_heads)
-    plain.bert.embeddings = nn.Module()
-    for name in ("word_embeddings", "position_embeddings", "token_type_embeddings", "LayerNorm"):
-        setattr(plain.bert.embeddings, name, getattr(bert.embeddings, name))
-    layers = nn.ModuleList()
-    for layer in bert.encoder.layer:
-        out = nn.Module()
-        out.attention = nn.Module()
-        out.attention.self = nn.Module()
-        out.attention.self.qkv = layer.attention.self.qkv
-        out.attention.output = _dense_norm(layer.attention.output)
-        out.intermediate = nn.Module()
-        out.intermediate.dense = layer.intermediate.dense
-        out.intermediate.intermediate_act_fn = nn.GELU()
-        out.output = _dense_norm(layer.output)
-        layers.append(out)
-    plain.bert.encoder = nn.Module()
-    plain.bert.encoder.layer = layers
-    return plain.eval()
-
-
-def _dense_norm(part: nn.Module) -> nn.Module:
-    plain = nn.Module()
-    plain.dense = part.dense
-    plain.LayerNorm = part.LayerNorm
-    return plain
-
-
-def runtime_fingerprint(model_dir: Path, base_dir: Path, config: ValidatorConfig) -> str:
-    """A digest of everything the cached int8 network is made from: the shipped config and
-    weights, the base weights (by size and modification time), torch's version and
-    :data:`CACHE_FORMAT`."""
-    digest = hashlib.sha256(json.dumps([config.to_json(), torch.__version__, CACHE_FORMAT]).encode())
-    for path in (Path(model_dir) / WEIGHTS_FILE, Path(base_dir) / WEIGHTS_FILE, Path(base_dir) / CONFIG_FILE):
-        stat = path.stat()
-        digest.update(f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()[:16]
-
-
-def cached_runtime_network(model_dir: Path, base_dir: Path, config: ValidatorConfig, cache_dir: Path, *,
-                           int8: bool = True) -> nn.Module:
-    """The runtime network (``int8``: quantized, else fp32; query/key/value fused in both)
-    from ``cache_dir/validator-<int8|fp32>-<fingerprint>.pt``, built (transformers,
-    quantization) and written there the first time."""
-    kind = "int8" if int8 else "fp32"
-    try:
-        path = Path(cache_dir) / f"validator-{kind}-{runtime_fingerprint(model_dir, base_dir, config)}.pt"
-    except OSError as exc:
-        raise ModelLoadError(Path(model_dir) / WEIGHTS_FILE, f"cannot read weights: {exc}") from exc
-    if path.is_file():
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return torch.load(path, weights_only=False, mmap=True)
-        except (OSError, RuntimeError, EOFError, ValueError) as exc:  # a torn file: build it again
-            warnings.warn(f"rebuilding the validator cache {path}: {exc}", stacklevel=2)
-    net = load_network(model_dir, base_dir, config).eval()
-    net = quantize(net, config.int8_skip, per_channel=config.int8_per_channel, fuse=True) if int8 else fuse_qkv(net)
-    plain = runtime_network(net)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    torch.save(plain, partial)
-    os.replace(partial, path)
-    prune_runtime_caches(path.parent, keep=path)
-    return plain
-
-
-RUNTIME_CACHES_KEPT = 2  # runtime networks kept beside the base model (each about 400 MB)
-
-
-def prune_runtime_caches(cache_dir: Path, *, keep: Path) -> list[Path]:
-    """Delete the runtime networks of other validators (``validator-*.pt``) but the most
-    recently built, so that at most :data:`RUNTIME_CACHES_KEPT` stay with ``keep``; returns
-    what was deleted.  A process that has a deleted one mapped keeps reading it; one that
-    loads it later builds it again."""
-    def built(path: Path) -> float:
-        try:
-            return path.stat().st_mtime
-        except OSError:  # deleted meanwhile by another process
-            return float("-inf")
-
-    others = sorted((p for p in Path(cache_dir).glob("validator-*.pt") if p != keep), key=built, reverse=True)
-    gone = []
-    for old in others[RUNTIME_CACHES_KEPT - 1:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
-            gone.append(old)
-    return gone
-
-
-class PairTokenizer:
-    """The base model's tokenizer through ``tokenizers`` alone (what
-    ``PreTrainedTokenizerFast`` does for :meth:`CrossEncoder.score`: pairs, special tokens,
-    ``longest_first`` truncation), without importing transformers."""
-
-    def __init__(self, tokenizer: Any, pad_token_id: int) -> None:
-        self.tokenizer = tokenizer
-        self.pad_token_id = pad_token_id
-
-    @classmethod
-    def load(cls, base_dir: Path) -> PairTokenizer:
-        """Read ``tokenizer.json``; :class:`ModelLoadError` names a missing or bad file."""
-        from tokenizers import Tokenizer
-
-        path = Path(base_dir) / TOKENIZER_FILE
-        try:
-            tokenizer = Tokenizer.from_file(str(path))
-        except Exception as exc:  # tokenizers raises plain Exception
-            raise ModelLoadError(path, f"cannot load tokenizer: {exc}") from exc
-        pad = tokenizer.token_to_id("<pad>")
-        return cls(tokenizer, 1 if pad is None else pad)
-
-    def __call__(self, firsts: Sequence[str], seconds: Sequence[str], *, truncation: bool = True,
-                 max_length: int = 512, return_token_type_ids: bool = False,
-                 return_attention_mask: bool = False) -> dict[str, list[list[int]]]:
-        """``{"input_ids": [...]}`` for each (first, second) pair."""
-        wanted = {"max_length": max_length, "strategy": "longest_first"} if truncation else None
-        current = self.tokenizer.truncation
-        if (current and {k: current[k] for k in ("max_length", "strategy")}) != wanted:
-            if wanted is None:
-                self.tokenizer.no_truncation()
-            else:
-                self.tokenizer.enable_truncation(max_length, strategy="longest_first")
-        if self.tokenizer.padding is not None:
-            self.tokenizer.no_padding()
-        encodings = self.tokenizer.encode_batch(list(zip(firsts, seconds, strict=True)))
-        return {"input_ids": [e.ids for e in encodings]}

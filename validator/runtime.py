@@ -1,5 +1,6 @@
-"""What the pipeline loads: the shipped cross-encoder on top of the base model, the
-verbalizer over the KG, the calibrated gate and its threshold.
+"""What the pipeline loads: the shipped cross-encoder (its ONNX export, run by ONNX
+Runtime: no torch, :mod:`validator.inference`) on top of the base model's word
+embeddings, the verbalizer over the KG, the calibrated gate and its threshold.
 
 ``service.factory`` calls :func:`load_runtime`; a :class:`core.errors.ModelLoadError`
 (or ``ImportError``) leaves the pipeline in the explicit "validator unavailable" state.
@@ -23,9 +24,10 @@ from validator.gate import GatePolicy, backend_rank_weight
 from validator.verbalize import Verbalizer
 
 if TYPE_CHECKING:
+    from validator.inference import OnnxCrossEncoder
     from validator.model import CrossEncoder
 
-_CACHE: dict[tuple[str, str, bool | None], tuple[tuple[float, ...], CrossEncoder, ValidatorConfig]] = {}
+_CACHE: dict[tuple[str, str], tuple[tuple[float, ...], OnnxCrossEncoder, ValidatorConfig]] = {}
 _LOCK = threading.Lock()
 
 
@@ -35,7 +37,7 @@ class ValidatorRuntime:
     label fetch for a whole candidate list), score (``scorer.predict``) and gate (the
     calibrated :class:`GatePolicy` at ``threshold``)."""
 
-    scorer: CrossEncoder | LazyEncoder
+    scorer: OnnxCrossEncoder | LazyEncoder
     verbalize: Verbalizer
     gate: GatePolicy
     threshold: float
@@ -46,15 +48,15 @@ def _stamp(paths: Sequence[Path]) -> tuple[float, ...]:
     return tuple(p.stat().st_mtime if p.exists() else -1.0 for p in paths)
 
 
-def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = None) -> tuple[CrossEncoder,
-                                                                                              ValidatorConfig]:
-    """The shipped encoder (cached per process until its files change)."""
-    from validator.model import CrossEncoder  # torch: only when a validator is really loaded
+def load_encoder(model_dir: Path, base_dir: Path) -> tuple[OnnxCrossEncoder, ValidatorConfig]:
+    """The shipped encoder as the runtime runs it, its ONNX export (cached per process until
+    its files change); :class:`ModelLoadError` names a missing or broken file."""
+    from validator.inference import OnnxCrossEncoder  # onnxruntime: only when a validator is really loaded
 
     model_dir, base_dir = Path(model_dir), Path(base_dir)
     if not is_complete(base_dir):
         raise ModelLoadError(base_dir, "base model not built (run: python -m validator.convert)")
-    key = (str(model_dir.resolve()), str(base_dir.resolve()), quantized)
+    key = (str(model_dir.resolve()), str(base_dir.resolve()))
     files = [model_dir / "config.json", model_dir / "model.safetensors", base_dir / "model.safetensors"]
     stamp = _stamp(files)
     with _LOCK:
@@ -62,21 +64,32 @@ def load_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = No
         if cached and cached[0] == stamp:
             return cached[1], cached[2]
         config = read_config(model_dir)
-        encoder = CrossEncoder.load(model_dir, base_dir, quantized=quantized, cache_dir=base_dir.parent)
+        encoder = OnnxCrossEncoder.load(model_dir, base_dir)
         _CACHE[key] = (stamp, encoder, config)
     return encoder, config
 
 
+def load_torch_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | None = None) -> tuple[CrossEncoder,
+                                                                                                    ValidatorConfig]:
+    """The torch network the export is made from (training, calibration, benchmarks)."""
+    from validator.model import CrossEncoder
+
+    model_dir, base_dir = Path(model_dir), Path(base_dir)
+    if not is_complete(base_dir):
+        raise ModelLoadError(base_dir, "base model not built (run: python -m validator.convert)")
+    return CrossEncoder.load(model_dir, base_dir, quantized=quantized), read_config(model_dir)
+
+
 class LazyEncoder:
     """The shipped encoder, loaded when it first scores (``kgqa ask``: most questions end
-    before the cross-encoder runs, and then torch is never imported).  ``before_load`` runs
+    before the cross-encoder runs, and then ONNX Runtime is never loaded).  ``before_load`` runs
     once, just before the encoder loads (``kgqa ask`` frees the language models there)."""
 
     def __init__(self, model_dir: Path, base_dir: Path, *, before_load: Callable[[], None] | None = None) -> None:
         self.model_dir = Path(model_dir)
         self.base_dir = Path(base_dir)
         self.before_load = before_load
-        self._encoder: CrossEncoder | None = None
+        self._encoder: OnnxCrossEncoder | None = None
         self.error: ModelLoadError | None = None  # why loading failed (``kgqa ask`` exits non-zero then)
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
@@ -95,14 +108,16 @@ class LazyEncoder:
 
 def check_validator_files(settings: Settings) -> None:
     """Cheap start-up check, before anything loads: the base model is converted, the shipped
-    config reads and the weights file is there; raises :class:`ModelLoadError` naming the
-    file (whether the weights and tokenizer really load is found when they load)."""
+    config reads, the weights file is there and so is its ONNX export; raises
+    :class:`ModelLoadError` naming the file (whether the network and tokenizer really load
+    is found when they load)."""
+    from validator.inference import check_onnx_file, check_weights
+
     if not is_complete(Path(settings.model_dir)):
         raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
     read_config(settings.validator_dir)
-    weights = Path(settings.validator_dir) / "model.safetensors"
-    if not weights.is_file():
-        raise ModelLoadError(weights, "no such file")
+    check_weights(Path(settings.validator_dir) / "model.safetensors")
+    check_onnx_file(settings.validator_dir, settings.model_dir)
 
 
 def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
@@ -112,11 +127,14 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
     With ``lazy`` only the configuration is read (and the base model's presence checked):
     the network loads on the first score, and a corrupt weight file is reported then;
     ``before_load`` (lazy only) runs just before it loads."""
-    encoder: CrossEncoder | LazyEncoder
+    encoder: OnnxCrossEncoder | LazyEncoder
     if lazy:
         if not is_complete(Path(settings.model_dir)):
             raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
         config = read_config(settings.validator_dir)
+        from validator.inference import check_onnx_file
+
+        check_onnx_file(settings.validator_dir, settings.model_dir)
         encoder = LazyEncoder(settings.validator_dir, settings.model_dir, before_load=before_load)
     else:
         encoder, config = load_encoder(settings.validator_dir, settings.model_dir)

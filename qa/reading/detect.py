@@ -15,7 +15,11 @@ Three signals, cheapest first:
    ``langdetect`` (seeded, so results are reproducible).
 
 The scores are added; ties and very weak evidence fall back to English, the most
-common language of short questions.  Measured by ``benchmarks/language_detection.py``.
+common language of short questions.  A detector runs only while it can still change
+the best language (:func:`language_scores`): the cues settle about one Latin-script
+question in ten, cues and langdetect most of the rest, so lingua's models (seconds to
+load, holding the interpreter lock) load only for the few close calls; the result is
+the one the full sum gives.  Measured by ``benchmarks/language_detection.py``.
 """
 
 from __future__ import annotations
@@ -162,6 +166,8 @@ def _cyrillic_language(lower: str) -> str:
                + 0.5 * ("і" in lower and "ы" not in lower and "и" not in lower)
                + 1.0 * ("и" not in lower and "щ" not in lower and "ъ" not in lower)),
     }
+    if settled(scores, 1.0):  # lingua's confidences (summing to 1) cannot change the best: no models loaded
+        return max(CYRILLIC_LANGUAGES, key=lambda lang: (scores[lang], lang == "ru"))
     for lang, value in _lingua_scores(lower, CYRILLIC_LANGUAGES).items():
         scores[lang] = scores.get(lang, 0.0) + value
     if _NOT_BE.search(lower):  # Belarusian writes дз, ц before soft vowels (дзе, цi): « де помер
@@ -195,9 +201,11 @@ def release_models() -> None:
 
 
 def warm_up() -> None:
-    """Load the statistical models now (the first detection otherwise takes ~2 s)."""
-    detect_language("Who is the mayor of Berlin?")
-    detect_language("Кто мэр Берлина?")
+    """Load the statistical models now: langdetect's profiles and lingua's n-gram models
+    (a detection that needs them otherwise loads them first, ~3 s)."""
+    _langdetect_scores("Who is the mayor of Berlin?")
+    _lingua_scores("Who is the mayor of Berlin?")
+    _lingua_scores("кто мэр берлина?", CYRILLIC_LANGUAGES)
 
 
 def _lingua_scores(text: str, codes: tuple[str, ...] = LATIN_LANGUAGES) -> dict[str, float]:
@@ -237,18 +245,35 @@ def _cue_scores(text: str) -> tuple[dict[str, float], dict[str, float]]:
     return words, letters
 
 
-def language_scores(text: str) -> dict[str, float]:
-    """Combined evidence for each Latin-script language (higher is more likely)."""
+def settled(scores: Mapping[str, float], at_most: float) -> bool:
+    """Whether evidence still to come, which moves any two languages' scores apart by at
+    most ``at_most``, cannot change the best of ``scores`` (its lead is larger)."""
+    best, second = sorted(scores.values(), reverse=True)[:2]
+    return best - second > at_most + 1e-9
+
+
+def language_scores(text: str, *, complete: bool = False) -> dict[str, float]:
+    """Combined evidence for each Latin-script language (higher is more likely).
+
+    Cheapest first, and only as far as the best language can still change: a detector's
+    confidences lie in [0, 1] (lingua's sum to 1), so lingua moves two languages apart by
+    at most ``WEIGHTS["lingua"]`` and langdetect by at most ``WEIGHTS["langdetect"]``.
+    When the cue words and letters already lead by more than both, neither detector runs;
+    when they and langdetect lead by more than lingua could move, lingua's n-gram models
+    (about 3 s to load) are not needed: the best language is the one the full sum gives
+    (``complete``: every signal, always)."""
     cue_words, cue_letters = _cue_scores(text)
-    lingua = _lingua_scores(text)
-    ldetect = _langdetect_scores(text)
-    scores = {}
-    for lang in LATIN_LANGUAGES:
-        scores[lang] = (WEIGHTS["lingua"] * lingua.get(lang, 0.0)
-                        + WEIGHTS["langdetect"] * ldetect.get(lang, 0.0)
-                        + WEIGHTS["cue_word"] * min(cue_words[lang], 4.0)
-                        + WEIGHTS["cue_letter"] * min(cue_letters[lang], 2.0))
+    scores = {lang: (WEIGHTS["cue_word"] * min(cue_words[lang], 4.0)
+                     + WEIGHTS["cue_letter"] * min(cue_letters[lang], 2.0)) for lang in LATIN_LANGUAGES}
     scores["en"] += WEIGHTS["en_prior"]
+    if not complete and settled(scores, WEIGHTS["lingua"] + WEIGHTS["langdetect"]):
+        return scores
+    for lang, value in _langdetect_scores(text).items():
+        scores[lang] += WEIGHTS["langdetect"] * value
+    if not complete and settled(scores, WEIGHTS["lingua"]):
+        return scores
+    for lang, value in _lingua_scores(text).items():
+        scores[lang] = scores.get(lang, 0.0) + WEIGHTS["lingua"] * value
     return scores
 
 

@@ -406,13 +406,8 @@ def test_written_questions_cover_four_languages():
 
 
 @pytest.fixture(scope="module")
-def full_kg(shared_kg_source):
-    from core.settings import PROJECT_ROOT
-    from kg.build import build_kg
-    from kg.store import open_store
-
-    paths = build_kg(shared_kg_source, PROJECT_ROOT / ".cache", progress=False)
-    return EmbeddedKG(open_store(paths)), paths
+def full_kg(full_store_kg):
+    return full_store_kg
 
 
 def _gold_direction(gold_sparql: str) -> str:
@@ -463,14 +458,10 @@ def test_written_questions_are_never_answered_wrongly(full_kg):
 
 
 @pytest.mark.slow
-def test_written_questions_pass_the_shipped_validator(full_kg):
+def test_written_questions_pass_the_shipped_validator(shipped_pipeline):
     """With the shipped validator and its complex-shape threshold the written questions
     are answered (117 of 132 when measured), and never wrongly."""
-    from core.settings import load_settings
-    from service.factory import build_pipeline
-
-    kg, _ = full_kg
-    pipeline = build_pipeline(load_settings({}), kg=kg)
+    pipeline = shipped_pipeline
     assert pipeline.validator_state == "on"
     verdicts = {q["id"]: judge(pipeline.answer(q["question"], q["lang"], question_lang=q["lang"]).to_json(), q)
                 for q in _load_questions()}

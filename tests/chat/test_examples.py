@@ -3,17 +3,12 @@ real pipeline (default settings, the embedded KG in ``.cache``, validator as shi
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
 from chat.examples import EXAMPLES, example_questions, examples_label, placeholder
 from chat.messages import message
-from core.settings import load_settings
 from qa.pipeline import Pipeline
 from qa.reading.detect import SUPPORTED_LANGUAGES
-from service.factory import build_pipeline
 
 pytestmark = pytest.mark.slow
 
@@ -21,11 +16,8 @@ ALL = [(lang, example) for lang, examples in EXAMPLES.items() for example in exa
 
 
 @pytest.fixture(scope="module")
-def pipeline() -> Iterator[Pipeline]:
-    settings = load_settings(os.environ)  # KGQA_KG_SOURCE where ../shared is elsewhere
-    if not settings.kg_source.exists():
-        pytest.skip("the full KG is not available")
-    yield build_pipeline(settings)
+def pipeline(configured_pipeline) -> Pipeline:
+    return configured_pipeline
 
 
 @pytest.mark.parametrize(("lang", "example"), ALL, ids=[e.question for _, e in ALL])

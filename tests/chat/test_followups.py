@@ -5,12 +5,8 @@ question glued to the first turn's subject."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
-from core.settings import load_settings
 from evaluation.followups import figures, load, run
 from qa.pipeline import Pipeline
 
@@ -26,13 +22,8 @@ def test_the_conversations_are_at_least_30_in_at_least_6_languages() -> None:
 
 
 @pytest.fixture(scope="module")
-def pipeline() -> Iterator[Pipeline]:
-    settings = load_settings(os.environ)
-    if not settings.kg_source.exists():
-        pytest.skip("the full KG is not available")
-    from service.factory import build_pipeline
-
-    yield build_pipeline(settings)
+def pipeline(configured_pipeline) -> Pipeline:
+    return configured_pipeline
 
 
 def test_follow_ups_are_answered_right_and_never_wrong(pipeline: Pipeline) -> None:

@@ -110,6 +110,7 @@ def test_a_corrupt_tokenizer_makes_kgqa_ask_exit_2(tiny_nt: Path, tmp_path: Path
     if not (base / "tokenizer.json").is_file():
         pytest.skip("the base model is not converted (scripts/bootstrap.sh)")
     broken = _corrupt_copy(base, tmp_path / "models" / "e5-small", "tokenizer.json", 10)
+    _export_beside(base, broken)
     clean = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
     done = subprocess.run([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?", "--local",
                            "--no-log", "--kg-source", str(tiny_nt), "--cache-dir", str(tmp_path / "cache")],
@@ -118,6 +119,51 @@ def test_a_corrupt_tokenizer_makes_kgqa_ask_exit_2(tiny_nt: Path, tmp_path: Path
     assert done.returncode == 2 and done.stdout == "", done.stderr  # no "Something went wrong" answer, no exit 0
     last = done.stderr.strip().splitlines()[-1]
     assert "ModelLoadError" in last and "tokenizer.json" in last and "Traceback" not in done.stderr
+
+
+def _export_beside(base: Path, copy: Path) -> Path:
+    """The shipped validator's ONNX export (built by the set-up) beside ``copy`` of the base model."""
+    from core.settings import VALIDATOR_DIR
+    from validator.inference import onnx_path
+
+    built = onnx_path(VALIDATOR_DIR, base)
+    if not built.is_file():
+        pytest.skip("the validator is not exported (scripts/bootstrap.sh)")
+    target = onnx_path(VALIDATOR_DIR, copy)
+    target.symlink_to(built)
+    return target
+
+
+@pytest.mark.slow
+def test_a_missing_or_broken_onnx_export_makes_kgqa_ask_exit_2(tiny_nt: Path, tmp_path: Path):
+    """No silent unvalidated answer: one line naming the file and how to rebuild it."""
+    from core.settings import VALIDATOR_DIR, load_settings
+    from validator.inference import onnx_path
+
+    base = load_settings({}).model_dir
+    if not (base / "tokenizer.json").is_file():
+        pytest.skip("the base model is not converted (scripts/bootstrap.sh)")
+    copy = tmp_path / "models" / "e5-small"
+    copy.mkdir(parents=True)
+    for f in base.iterdir():
+        (copy / f.name).symlink_to(f)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
+
+    def ask() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cli.main", "ask", "Where was Albert Einstein born?", "--local",
+                               "--no-log", "--kg-source", str(tiny_nt), "--cache-dir", str(tmp_path / "cache")],
+                              cwd=PROJECT_ROOT, env={**clean, "KGQA_BASE_MODEL_DIR": str(copy)},
+                              capture_output=True, text=True, timeout=300)
+
+    target = onnx_path(VALIDATOR_DIR, copy)
+    for content in (None, b"\x08\x01 not a network"):
+        if content is not None:
+            target.write_bytes(content)
+        done = ask()
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in done.stderr
+        assert "ModelLoadError" in lines[0] and target.name in lines[0] and "python -m validator.export" in lines[0]
 
 
 @pytest.mark.slow

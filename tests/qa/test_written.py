@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from core.text import normalize
-from kg.client import EmbeddedKG
 from kg.sparql import entity_iri, prop_iri
 
 pytestmark = pytest.mark.slow
@@ -23,24 +22,18 @@ LANGS = {"en", "de", "ru", "zh", "fr", "es", "uk", "ja"}
 
 
 @pytest.fixture(scope="module")
-def full(shared_kg_source):
+def full(shared_kg_source, full_store_kg):
     from core.settings import PROJECT_ROOT, load_settings
-    from kg.build import build_kg, ensure_label_index
-    from kg.store import open_store
+    from kg.build import ensure_label_index
 
-    settings = load_settings({})
-    paths = build_kg(shared_kg_source, PROJECT_ROOT / ".cache", progress=False)
     index = ensure_label_index(shared_kg_source, PROJECT_ROOT / ".cache")
-    return EmbeddedKG(open_store(paths)), index, settings
+    return full_store_kg[0], index, load_settings({})
 
 
 @pytest.fixture(scope="module")
-def pipeline(full):
+def pipeline(shipped_pipeline):
     """The shipped pipeline (the calibrated gate with the partial-name rule)."""
-    from service.factory import build_pipeline
-
-    kg, _, settings = full
-    return build_pipeline(settings, kg=kg)
+    return shipped_pipeline
 
 
 def test_the_sets_are_large_and_multilingual():

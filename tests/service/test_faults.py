@@ -16,7 +16,7 @@ from chat.messages import message, turn_message
 from core.errors import BackendUnavailable
 from core.resilience import Backoff, CircuitBreaker
 from kg.client import RemoteKG
-from qa.reading.detect import detect_language
+from qa.reading.detect import warm_up
 from service.app import create_app
 from service.server import ServerThread
 from tests.service.faulty_http import Reply, Request, ScriptedServer, free_port
@@ -38,8 +38,8 @@ FAULTS: dict[str, Reply] = {
 
 @pytest.fixture(scope="module", autouse=True)
 def _warm_language_detector():
-    """langdetect loads its profiles on first use (~1 s): keep that out of the timings."""
-    detect_language("Wie heißt die Hauptstadt von Deutschland?")
+    """The language detectors load their models on first use (seconds): keep that out of the timings."""
+    warm_up()
 
 
 def _assert_service_error(turn, lang: str, elapsed: float) -> None:

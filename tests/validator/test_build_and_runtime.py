@@ -132,10 +132,10 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     assert any("gate: policy" in line for line in lines)
 
 
-def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client):
+def test_a_lazy_validator_loads_onnxruntime_only_when_it_scores_and_never_torch(built, tiny_kg_client):
     """``kgqa ask`` builds the pipeline with ``lazy_validator`` (freeing the language models
     just before the encoder loads): same scores, and a process that never scores never
-    imports torch."""
+    loads ONNX Runtime; none imports torch."""
     import subprocess
     import sys
 
@@ -151,11 +151,11 @@ def test_a_lazy_validator_loads_torch_only_when_it_scores(built, tiny_kg_client)
              f"s = Settings(base_model_dir=Path({str(settings.model_dir)!r}), "
              f"validator_dir=Path({str(settings.validator_dir)!r})); "
              "seen = []; r = load_runtime(s, None, lazy=True, "
-             "before_load=lambda: seen.append('torch' in sys.modules)); "
-             "before = 'torch' in sys.modules; r.scorer.predict([('a', 'b')]); r.scorer.predict([('a', 'c')]); "
-             "print(before, 'torch' in sys.modules, seen)")
+             "before_load=lambda: seen.append('onnxruntime' in sys.modules)); "
+             "before = 'onnxruntime' in sys.modules; r.scorer.predict([('a', 'b')]); r.scorer.predict([('a', 'c')]); "
+             "print(before, 'onnxruntime' in sys.modules, seen, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True", "[False]"]  # before_load: once, before torch
+    assert out.stdout.split() == ["False", "True", "[False]", "False"]  # before_load: once, before the model
 
 
 def _group(source: str, n: int, correct: bool) -> list:

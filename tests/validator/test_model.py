@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import time
 
 import numpy as np
 import pytest
@@ -233,68 +231,3 @@ def test_grow_starts_a_deeper_validator_from_a_shallower_one_and_the_base_model(
         elif name != WORD_EMBEDDINGS:
             assert torch.allclose(value, theirs[name].half().float()), name
     assert not torch.allclose(mine["head.weight"], base["head.weight"])
-
-
-def _imports_transformers(model_dir, base_dir, cache) -> bool:
-    """Whether a fresh interpreter that loads the validator from ``cache`` and scores a
-    pair imports transformers."""
-    import subprocess
-    import sys
-
-    probe = ("import sys; from pathlib import Path; from validator.model import CrossEncoder; "
-             f"e = CrossEncoder.load(Path({str(model_dir)!r}), Path({str(base_dir)!r}), "
-             f"cache_dir=Path({str(cache)!r})); e.predict([('a', 'b')]); "
-             "print(any(m.startswith('transformers') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    return out.stdout.strip() != "False"
-
-
-def test_the_int8_runtime_is_cached_on_disk_and_loads_without_transformers(tiny_base, tmp_path):
-    from validator.model import PairTokenizer, runtime_fingerprint
-
-    net = base_network(tiny_base, 2).eval()
-    config = ValidatorConfig(layers=2, quantize=True, int8_per_channel=True, fuse_qkv=True)
-    save_validator(net, config, tmp_path / "v")
-    plain = CrossEncoder.load(tmp_path / "v", tiny_base)
-    fused = plain.net.bert.encoder.layer[0].attention.self
-    assert "quantized" in type(fused.qkv).__module__
-    assert "quantized" not in type(fused.query).__module__  # the unused separate q/k/v stay as they are
-    cache = tmp_path / "cache"
-    built = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
-    [file] = cache.iterdir()
-    assert runtime_fingerprint(tmp_path / "v", tiny_base, config) in file.name
-    stamp = file.stat().st_mtime_ns
-    cached = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
-    assert file.stat().st_mtime_ns == stamp and list(cache.iterdir()) == [file]
-    assert built.predict(PAIRS) == cached.predict(PAIRS) == plain.predict(PAIRS)
-    assert not hasattr(cached.net.bert.encoder.layer[0].attention.self, "query")
-    hf = load_tokenizer(tiny_base)
-    firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]
-    assert PairTokenizer.load(tiny_base)(firsts, seconds, max_length=16)["input_ids"] == hf(
-        firsts, seconds, truncation=True, max_length=16)["input_ids"]
-    assert not _imports_transformers(tmp_path / "v", tiny_base, cache)
-    (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
-    CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # new weights file: a new fingerprint
-    assert len(list(cache.iterdir())) == 2
-    for age, name in enumerate(("validator-fp32-old1.pt", "validator-int8-old2.pt"), start=1):
-        (cache / name).write_bytes(b"stale")
-        os.utime(cache / name, (time.time() - 3600 * age, time.time() - 3600 * age))
-    newest = max(cache.glob("validator-int8-*.pt"), key=lambda p: p.stat().st_mtime)
-    (tmp_path / "v" / "model.safetensors").write_bytes((tmp_path / "v" / "model.safetensors").read_bytes())
-    CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)  # a third network: the oldest two go
-    left = {p.name for p in cache.iterdir()}
-    assert len(left) == 2 and newest.name in left and not {"validator-fp32-old1.pt", "validator-int8-old2.pt"} & left
-
-
-def test_the_fp32_runtime_is_cached_too_and_scores_as_the_network_does(tiny_base, tmp_path):
-    net = base_network(tiny_base, 2).eval()
-    config = ValidatorConfig(layers=2, quantize=False)  # fp32, as shipped
-    save_validator(net, config, tmp_path / "v")
-    plain = CrossEncoder.load(tmp_path / "v", tiny_base)
-    cache = tmp_path / "cache"
-    cached = CrossEncoder.load(tmp_path / "v", tiny_base, cache_dir=cache)
-    [file] = cache.iterdir()
-    assert file.name.startswith("validator-fp32-")
-    assert cached.predict(PAIRS) == pytest.approx(plain.predict(PAIRS), abs=1e-6)
-    assert "quantized" not in type(cached.net.bert.encoder.layer[0].attention.self.qkv).__module__
-    assert not _imports_transformers(tmp_path / "v", tiny_base, cache)

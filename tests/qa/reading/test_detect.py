@@ -129,3 +129,23 @@ def test_names_are_set_aside_when_enough_other_words_remain() -> None:
     assert without_names("Was Albert Einstein born in Ulm?").split() == ["Was", "born", "in", "?"]
     assert without_names("Wo wurde Albert Einstein geboren?").split() == ["Wo", "wurde", "geboren?"]
     assert without_names("Is Zürich in Switzerland?") == "Is Zürich in Switzerland?"  # "Is in": too little left
+
+
+def test_the_detectors_run_only_while_they_can_change_the_best_language() -> None:
+    """The cues and langdetect settle most questions; lingua runs for the close calls only,
+    and the best language is always the one every signal together gives."""
+    from qa.reading.detect import LATIN_LANGUAGES, _lingua, language_scores, without_names
+
+    written = json.loads(WRITTEN.read_text(encoding="utf-8"))
+    texts = [t for lang in LATIN_LANGUAGES for t in [*QUESTIONS.get(lang, []), *written.get(lang, [])]]
+    texts += ["Name an entrepreneur.", "Wie was de vader van Marie Curie?", "is nicolaus olahus male or female"]
+    partial = 0
+    for text in texts:
+        text = without_names(text)
+        quick, full = language_scores(text), language_scores(text, complete=True)
+        assert max(LATIN_LANGUAGES, key=lambda c: (quick[c], c == "en")) == max(
+            LATIN_LANGUAGES, key=lambda c: (full[c], c == "en")), text
+        partial += quick != full
+    assert partial > len(texts) // 2  # most are settled before lingua
+    release_models()
+    assert detect_language("Where was Albert Einstein born?") == "en" and not _lingua  # settled without lingua's models
