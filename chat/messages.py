@@ -112,6 +112,7 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _text("expl_compared", "{score_name} {score} compared with the {threshold_name} {threshold}: {verdict}"),
     _text("score_validator", "validator score"),
     _text("score_blended", "blended score (validator and backend)"),
+    _text("score_probability", "chance that the answer is right"),
     _text("threshold_answer", "answer threshold"),
     _text("threshold_yes_no", "yes/no threshold"),
     _text("threshold_complex", "complex-question threshold"),

@@ -17,8 +17,6 @@ from kg.endpoint import endpoint_profile
 from qa.expect import AnswerTypes
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
-from validator.gate import GatePolicy
-from validator.probability import PROBABILITY_FILE, AnswerProbability, probability_for
 from validator.runtime import load_runtime
 
 log = logging.getLogger(__name__)
@@ -68,8 +66,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     if settings.validator:
         try:
             runtime = load_runtime(settings, kg, lazy=lazy_validator, before_load=before_validator_load)
-            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate,
-                                    answer_probability(settings, runtime.gate))
+            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"
         except (ModelLoadError, ImportError) as exc:
@@ -81,17 +78,6 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
                     max_question_chars=settings.max_question_chars, query_timeout_s=min(settings.timeout_s, 10.0),
                     answer_types=answer_types(settings, backend),
                     kg_budget_s=settings.kg_budget_s if endpoint_profile(settings) is not None else None)
-
-
-def answer_probability(settings: Settings, policy: GatePolicy) -> AnswerProbability | None:
-    """The calibrated map from the gate's score to the chance that an answer is right
-    (``None`` when it is missing, unreadable or fitted for another gate: the chat then
-    shows no probability)."""
-    try:
-        return probability_for(policy, settings.validator_dir / PROBABILITY_FILE)
-    except ModelLoadError as exc:
-        log.warning("answer probability unavailable: %s", exc)
-        return None
 
 
 def answer_types(settings: Settings, backend: Backend) -> AnswerTypes | None:
