@@ -98,7 +98,8 @@ def read_records(path: Path) -> list[Record]:
     if not path.exists():
         return []
     with path.open(encoding="utf-8") as handle:
-        return [Record(**json.loads(line)) for line in handle if line.strip()]
+        records = [Record(**json.loads(line)) for line in handle if line.strip()]
+    return list({(r.id, r.lang): r for r in records}.values())  # one per string
 
 
 def bench_items(bench_dir: Path, splits: Sequence[str] = ("dev", "test")) -> list[EvalItem]:
@@ -130,15 +131,16 @@ def record_for(item: EvalItem, pipeline: Any, observed: Observed) -> Record:
     return record
 
 
-def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None = None) -> int:
-    """Append a record for every bench ``dev``/``test`` string not yet in ``out``."""
+def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None = None,
+            splits: Sequence[str] = ("dev", "test")) -> int:
+    """Append a record for every bench string of ``splits`` not yet in ``out``."""
     from service.factory import build_pipeline
 
     pipeline = build_pipeline(settings, require_validator=True)
     assert pipeline.validation is not None
     observed = Observed(pipeline.validation.gate)
     pipeline.validation = replace(pipeline.validation, gate=observed)
-    items = bench_items(bench_dir)[:limit] if limit else bench_items(bench_dir)
+    items = bench_items(bench_dir, splits)[:limit] if limit else bench_items(bench_dir, splits)
     done = {(r.id, r.lang) for r in read_records(out)}
     todo = [it for it in items if (it.id, it.lang) not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -276,13 +278,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", type=Path, default=None, help="default: <cache>/gate/records.jsonl")
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--splits", nargs="+", default=["dev", "test"], help="collect these splits' strings")
     parser.add_argument("--target", type=float, default=TARGET_PRECISION)
     parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/gate.json")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
     path = args.records or records_path(settings)
     if args.step == "collect":
-        print(f"collected {collect(settings, path, args.bench, limit=args.limit)} strings into {path}")
+        added = collect(settings, path, args.bench, limit=args.limit, splits=args.splits)
+        print(f"collected {added} strings into {path}")
         return 0
     records = read_records(path)
     if not records:
