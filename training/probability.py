@@ -172,7 +172,8 @@ def feature_names(records: Sequence[Record], min_count: int = 20) -> tuple[str, 
         for f in r.features:
             for k, v in f.items():
                 counts[k] = counts.get(k, 0) + (1 if v else 0)
-    return tuple(sorted(k for k, c in counts.items() if "=" not in k or c >= min_count))
+    known = set(features([Reading(0.5, 0.5, 0)], 0))  # the evidence :func:`features` names now
+    return tuple(sorted(k for k, c in counts.items() if ("=" not in k and k in known) or ("=" in k and c >= min_count)))
 
 
 def fit(records: Sequence[Record], threshold: float = 0.5, info: dict[str, Any] | None = None) -> AnswerModel:
@@ -237,20 +238,32 @@ def left_out(records: Sequence[Record]) -> dict[str, list[Shown]]:
             for s in SOURCES if any(r.source == s for r in dev)}
 
 
+def holds(per_source: dict[str, list[Shown]], t: float, target: float) -> bool:
+    """Whether at threshold ``t`` every left-out source showing at least :data:`MIN_SHOWN`
+    answers, and all of them together, reach ``target`` precision."""
+    pooled = figures([s for items in per_source.values() for s in items], t)
+    if pooled["right"] + pooled["wrong"] >= MIN_SHOWN and pooled["precision"] < target:
+        return False
+    for items in per_source.values():
+        f = figures(items, t)
+        if f["right"] + f["wrong"] >= MIN_SHOWN and f["precision"] < target:
+            return False
+    return True
+
+
 def choose_threshold(per_source: dict[str, list[Shown]], target: float = TARGET_PRECISION) -> float:
-    """The lowest threshold at which every left-out source showing at least :data:`MIN_SHOWN`
-    answers reaches ``target`` precision."""
-    grid = sorted({round(s.probability, 4) for items in per_source.values() for s in items} | {0.5, 0.99})
+    """The lowest threshold down to which precision holds (:func:`holds`) at every threshold
+    from the top: lowering it further would let a left-out source fall below ``target``."""
+    grid = sorted({round(s.probability, 4) for items in per_source.values() for s in items} | {0.5, 0.99},
+                  reverse=True)
+    chosen = 0.99
     for t in grid:
-        ok = True
-        for items in per_source.values():
-            f = figures(items, t)
-            if f["right"] + f["wrong"] >= MIN_SHOWN and f["precision"] < target:
-                ok = False
-                break
-        if ok:
-            return float(t)
-    return 0.99
+        if t > 0.99:
+            continue
+        if not holds(per_source, t, target):
+            break
+        chosen = t
+    return float(chosen)
 
 
 def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> AnswerModel:

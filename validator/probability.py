@@ -12,7 +12,7 @@ each source left out in turn, and saved with its threshold as a small JSON asset
 
 A shape or language the model never saw adds nothing of its own: its indicator is simply
 absent, so a new candidate shape is scored like every other answer (by the validator's
-score and the rest of the evidence)."""
+score and the rest of the evidence); no feature lumps the shapes together as "complex"."""
 
 from __future__ import annotations
 
@@ -59,7 +59,6 @@ def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
         "backend_margin": b - best_other_b,
         "rank_log": math.log2(1 + me.rank),
         "rank_first": 1.0 if me.rank == 0 else 0.0,
-        "complex": 1.0 if me.complex_shape else 0.0,
         "link_min": min(link_scores) if link_scores else 1.0,
         "link_fuzzy": 1.0 if any(lk.kind in FUZZY_LINKS for lk in me.links) else 0.0,
         "entities": float(len({lk.qid for lk in me.links})),
