@@ -102,11 +102,13 @@ def read_records(path: Path) -> list[Record]:
     return list({(r.id, r.lang): r for r in records}.values())  # one per string
 
 
-def bench_items(bench_dir: Path, splits: Sequence[str] = ("dev", "test")) -> list[EvalItem]:
-    """Every string of the bench questions in ``splits``."""
+def bench_items(bench_dir: Path, splits: Sequence[str] = ("dev", "test"),
+                per_source: dict[str, int] | None = None) -> list[EvalItem]:
+    """Every string of the bench questions in ``splits``; ``per_source[split]``: at most that
+    many questions of each source in that split (a deterministic sample, every string of each)."""
     datasets = load_datasets(sorted(Path(bench_dir).glob("*.json")))
-    items = select_items(datasets, lang="all")
-    return [it for split in splits for it in items if split_of(it.id) == split]
+    limits = per_source or {}
+    return [it for split in splits for it in select_items(datasets, lang="all", split=split, limit=limits.get(split))]
 
 
 def record_for(item: EvalItem, pipeline: Any, observed: Observed) -> Record:
@@ -132,7 +134,7 @@ def record_for(item: EvalItem, pipeline: Any, observed: Observed) -> Record:
 
 
 def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None = None,
-            splits: Sequence[str] = ("dev", "test")) -> int:
+            splits: Sequence[str] = ("dev", "test"), per_source: dict[str, int] | None = None) -> int:
     """Append a record for every bench string of ``splits`` not yet in ``out``."""
     from service.factory import build_pipeline
 
@@ -140,7 +142,8 @@ def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None
     assert pipeline.validation is not None
     observed = Observed(pipeline.validation.gate)
     pipeline.validation = replace(pipeline.validation, gate=observed)
-    items = bench_items(bench_dir, splits)[:limit] if limit else bench_items(bench_dir, splits)
+    items = bench_items(bench_dir, splits, per_source)
+    items = items[:limit] if limit else items
     done = {(r.id, r.lang) for r in read_records(out)}
     todo = [it for it in items if (it.id, it.lang) not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -292,13 +295,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--splits", nargs="+", default=["dev", "test"], help="collect these splits' strings")
+    parser.add_argument("--per-source", type=int, default=None,
+                        help="at most this many questions of each source per split (a deterministic sample)")
     parser.add_argument("--target", type=float, default=TARGET_PRECISION)
     parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/gate.json")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
     path = args.records or records_path(settings)
     if args.step == "collect":
-        added = collect(settings, path, args.bench, limit=args.limit, splits=args.splits)
+        per_source = {split: args.per_source for split in args.splits} if args.per_source else None
+        added = collect(settings, path, args.bench, limit=args.limit, splits=args.splits, per_source=per_source)
         print(f"collected {added} strings into {path}")
         return 0
     records = read_records(path)
