@@ -27,10 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from core.settings import load_settings
+from core.settings import DEFAULT_BENCH_DIR, load_settings
 from evaluation.formats import load_datasets
 from evaluation.harness import EvalItem, ItemResult, evaluate_item, select_items
-from evaluation.splits import split_of
 
 DATA = Path(__file__).parent / "data" / "recall"
 WRITTEN = DATA / "written.tsv"
@@ -82,10 +81,12 @@ def written_items(data_dir: Path = DATA) -> list[EvalItem]:
     return select_items(load_datasets(paths), lang="all")
 
 
-def test_items(bench_dir: Path) -> list[EvalItem]:
-    """Every string of the bench's ``test`` split."""
-    items = select_items(load_datasets(sorted(Path(bench_dir).glob("*.json"))), lang="all", split="test")
-    return [it for it in items if split_of(it.id) == "test"]
+def test_items(bench_dir: Path, per_source: int | None = None, sources: Sequence[str] = ()) -> list[EvalItem]:
+    """Every string of the bench's ``test`` split (``per_source``: of at most that many questions
+    of each source, the deterministic sample ``kgqa evaluate --limit`` takes; ``sources``: only
+    these files)."""
+    paths = [p for p in sorted(Path(bench_dir).glob("*.json")) if not sources or p.stem in sources]
+    return select_items(load_datasets(paths), lang="all", split="test", limit=per_source)
 
 
 def tally(results: Sequence[ItemResult]) -> dict[str, Any]:
@@ -127,8 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build", action="store_true", help="write the sets from written.tsv and stop")
     parser.add_argument("--test", action="store_true", help="also the bench's test split, per source")
     parser.add_argument("--only-test", action="store_true", help="only the bench's test split")
-    parser.add_argument("--bench", type=Path, default=Path("../shared/data/bench"))
+    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--limit", type=int, default=None, help="first N strings of each part")
+    parser.add_argument("--per-source", type=int, default=None, help="test split: questions per source (a sample)")
+    parser.add_argument("--sources", nargs="*", default=[], help="test split: only these sources")
     parser.add_argument("--json", type=Path, default=None, help="write the figures and items here")
     args = parser.parse_args(argv)
     import torch
@@ -151,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     {"kind": lambda r: r.kind, "lang": lambda r: r.lang})
         items_out += [r.to_json() for r in results]
     if args.test or args.only_test:
-        items = test_items(args.bench)[: args.limit]
+        items = test_items(args.bench, args.per_source, args.sources)[: args.limit]
         results = [evaluate_item(pipeline, it) for it in items]
         figures["test"] = report("bench test split (language given)", results,
                                  {"source": lambda r: r.id.split(":", 1)[0], "lang": lambda r: r.lang})
