@@ -86,3 +86,15 @@ def test_the_threshold_is_the_lowest_every_left_out_source_holds_precision_at() 
     assert choose_threshold({"a": a}, 0.92) == pytest.approx(0.9)
     few = {"a": a, "b": [Shown(0.95, False, False)] * 2}  # b alone shows too few to count; pooled, they do
     assert choose_threshold(few, 0.8) == pytest.approx(0.9) and choose_threshold(few, 0.92) == pytest.approx(0.95)
+
+
+def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures() -> None:
+    from validator.probability import GATE_PATH
+
+    model = load_answer_model(GATE_PATH)
+    assert model is not None and 0.0 < model.threshold < 1.0 and model.judged >= 5
+    assert "validator_logit" in model.names  # the validator's judgement is part of the evidence
+    assert {"sqwd", "wwq", "rubq1"} <= set(model.info["left_out"])
+    strong = [Reading(0.99, 0.9, 0), Reading(0.01, 0.3, 1)]
+    weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
+    assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
