@@ -109,6 +109,7 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _text("expl_compared", "{score_name} {score} compared with the {threshold_name} {threshold}: {verdict}"),
     _text("score_validator", "answer checker's score"),
     _text("score_blended", "combined score of the answer checker and the search"),
+    _text("score_probability", "chance that the answer is right"),
     _text("threshold_answer", "answer threshold"),
     _text("threshold_yes_no", "yes/no threshold"),
     _text("threshold_complex", "threshold for questions in several steps"),

@@ -29,7 +29,6 @@ from evaluation.formats import AnswerSet, Dataset, Question
 from evaluation.metrics import PRF, Counts, ats_value, prf_from_counts
 from evaluation.splits import split_of
 from kg.client import Term
-from qa.candidate import COMPLEX_SHAPES
 from qa.pipeline import Pipeline, Turn
 from qa.turn import Status
 
@@ -217,21 +216,9 @@ def _rank_lists(pipeline: Pipeline, turn: Turn, gold: set[str],
     before = [relevant(c.sparql) for c in turn.candidates[:depth]]
     after = None
     if turn.validator == "on":
-        kept = [c for c in turn.candidates if _passes(pipeline, c.shape, c.backend_score, c.validator_score)]
+        kept = [c for c in turn.candidates if c.passed]  # what the gate stage let through
         after = [relevant(c.sparql) for c in kept[:depth]]
     return before, after, sum(1 for v in relevant.cache.values() if v)
-
-
-def _passes(pipeline: Pipeline, shape: str, backend_score: float, validator_score: float | None) -> bool:
-    """Whether validation keeps a candidate: the gate would accept it were it alone (for the
-    paper's policy, ``validator_score >= threshold``; a policy that mixes in the backend
-    score applies the threshold to the mix)."""
-    if validator_score is None:
-        return False
-    if pipeline.validation is None:
-        return validator_score >= pipeline.threshold
-    return pipeline.validation.gate.choose([backend_score], [validator_score], pipeline.threshold,
-                                           [shape in COMPLEX_SHAPES]) == 0
 
 
 def _result(item: EvalItem, gold: set[str], *, status: str, error: str | None, answered: bool,

@@ -1,49 +1,71 @@
-"""The gate stage: keep one candidate whose validator score clears the threshold, or
-abstain (implemented by :class:`validator.gate.GatePolicy`; the pipeline holds the
-calibrated ``threshold`` and passes it in, so one policy serves every threshold during
-calibration)."""
+"""The gate stage: keep one candidate, or abstain.
+
+Two implementations of :class:`Gate`:
+
+* :class:`validator.gate.LearnedGate` (shipped): the validator judges the first
+  :attr:`Gate.judged` readings whatever their backend score, and one calibrated probability
+  (:class:`validator.probability.AnswerModel`, fitted on the dev splits) is read off the
+  evidence of each (:class:`Reading`); the most probable one is kept when it reaches the
+  model's threshold;
+* :class:`validator.gate.GatePolicy`: the older score gates (validator score, optionally
+  blended with the backend score), kept for calibration and for models shipped without an
+  answer model.
+
+The pipeline builds one :class:`Reading` per scored candidate and asks the gate to
+:meth:`Gate.decide`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+from qa.candidate import Link
 from qa.turn import Compared
 
 
-class Gate(Protocol):
-    """Decides, from backend and validator scores, which candidate (if any) is kept.
+@dataclass(frozen=True)
+class Reading:
+    """The evidence on one candidate that the gate may weigh: its validator score (``None``:
+    not scored), its backend score and rank (0 = the backend's best), its shape, whether the
+    gate treats the shape as complex, the question's language and how its entities were
+    linked."""
 
-    ``complex_mask[i]`` tells that candidate ``i`` has a complex shape (COUNT, ASK,
-    ORDER BY, FILTER), which a policy may gate by a threshold of its own."""
+    validator_score: float | None
+    backend_score: float
+    rank: int
+    shape: str = ""
+    complex_shape: bool = False
+    lang: str = "en"
+    links: tuple[Link, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's verdict on a list: per candidate what it compared (``None`` for one not
+    scored) and the kept index (``None``: abstain)."""
+
+    compared: tuple[Compared | None, ...]
+    chosen: int | None
+
+    def passed(self, i: int) -> bool | None:
+        """Whether candidate ``i`` cleared its threshold (``None``: not judged)."""
+        c = self.compared[i]
+        return None if c is None else c.score >= c.threshold
+
+
+class Gate(Protocol):
+    """Decides from the evidence on each reading which candidate (if any) is kept."""
+
+    judged: int
+    """How many of the first candidates are scored whatever their backend score."""
 
     def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
-        """Whether a candidate with this backend score could pass with a perfect validator
-        score (when none of a list can, the pipeline abstains without scoring)."""
+        """Whether a candidate beyond the first :attr:`judged` is worth scoring: it could pass
+        with a perfect validator score (when no candidate can, the pipeline abstains without
+        scoring)."""
         ...
 
-    def passes(self, backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float,
-               complex_mask: Sequence[bool] = ()) -> list[bool]:
-        """Per candidate: whether it clears its threshold."""
-        ...
-
-    def choose(self, backend_scores: Sequence[float], validator_scores: Sequence[float], threshold: float,
-               complex_mask: Sequence[bool] = ()) -> int | None:
-        """The index of the kept candidate (one of those that pass), or ``None`` to abstain."""
-        ...
-
-    def compared(self, validator_score: float, backend_score: float, threshold: float, complex_shape: bool = False,
-                 *, yes_no: bool = False) -> Compared:
-        """The score this gate compares for one candidate and the threshold it compares it
-        with, by name (the explanation shows exactly these)."""
-        ...
-
-
-class Probability(Protocol):
-    """The calibrated probability that an answer kept on a comparison is right
-    (implemented by :class:`validator.probability.AnswerProbability`)."""
-
-    def __call__(self, compared: Compared) -> float | None:
-        """The probability for the kept candidate's comparison; ``None`` where the
-        calibration does not cover it."""
+    def decide(self, readings: Sequence[Reading], threshold: float) -> Decision:
+        """Per candidate what is compared with which threshold, and the kept index."""
         ...

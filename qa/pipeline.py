@@ -36,7 +36,7 @@ from qa.decisions.coverage import ignored_name, partial_link, person_properties,
 from qa.decisions.namesake import better_known_reading, namesake_rival
 from qa.decisions.reply import which_dont_know
 from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.gate import Gate, Probability
+from qa.gate import Gate, Reading
 from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import names_for_ids, names_with_ids
@@ -72,13 +72,12 @@ HUMAN = entity_iri("Q5")
 @dataclass(frozen=True)
 class Validation:
     """The validator's three stages: say each candidate in words, score it against the
-    question, and gate (keep one whose score clears the threshold, or abstain); with a
-    ``probability`` map, the kept answer's calibrated chance of being right."""
+    question, and gate (keep the reading most likely right when it clears the threshold, or
+    abstain)."""
 
     verbalizer: Verbalizer
     scorer: Scorer
     gate: Gate
-    probability: Probability | None = None  # the kept answer's chance of being right (no map: unknown)
 
 
 @dataclass(frozen=True)
@@ -292,10 +291,10 @@ class Pipeline:
         return candidates
 
     def could_pass(self, turn: Turn, candidates: list[Candidate], gate: Gate) -> list[bool]:
-        """Per candidate: whether it could pass ``gate`` at all, i.e. with a perfect validator
-        score (only these are scored, and read in English as well)."""
-        return [gate.reachable(c.backend_score, self.threshold, m)
-                for c, m in zip(turn.candidates, _complex_mask(candidates), strict=True)]
+        """Per candidate: whether it is scored (and read in English as well): one of the first
+        ``gate.judged``, or one that could pass ``gate`` with a perfect validator score."""
+        return [i < gate.judged or gate.reachable(c.backend_score, self.threshold, m)
+                for i, (c, m) in enumerate(zip(turn.candidates, _complex_mask(candidates), strict=True))]
 
     def verbalize(self, turn: Turn, candidates: list[Candidate], verbalizer: Verbalizer,
                   could_pass: Sequence[bool]) -> list[tuple[str, ...]]:
@@ -329,20 +328,20 @@ class Pipeline:
 
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:
         """The index of the kept candidate, or ``None`` to abstain; every scored candidate's
-        score and whether it cleared the threshold are reported (a candidate left unscored,
-        because it could not pass, keeps ``None``)."""
-        complex_mask = _complex_mask(candidates)
-        backend = [c.backend_score for c in turn.candidates]
-        values = [0.0 if s is None else s for s in scores]
-        passed = gate.passes(backend, values, self.threshold, complex_mask)
-        for view, s, ok, complex_shape in zip(turn.candidates, scores, passed, complex_mask, strict=True):
+        score, what the gate compared and whether it cleared the threshold are reported (a
+        candidate left unscored keeps ``None``)."""
+        lang = parse_lang(turn)
+        readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links)
+                    for i, (c, view, s, m) in enumerate(zip(candidates, turn.candidates, scores,
+                                                             _complex_mask(candidates), strict=True))]
+        decision = gate.decide(readings, self.threshold)
+        for i, (view, s) in enumerate(zip(turn.candidates, scores, strict=True)):
             if s is None:
                 continue
             view.validator_score = round(float(s), 6)
-            view.passed = bool(ok)
-            view.compared = gate.compared(view.validator_score, view.backend_score, self.threshold, complex_shape,
-                                          yes_no=view.shape == "ask")
-        return gate.choose(backend, values, self.threshold, complex_mask)
+            view.passed = decision.passed(i)
+            view.compared = decision.compared[i]
+        return decision.chosen
 
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
@@ -585,10 +584,9 @@ def parse_lang(turn: Turn) -> str:
 
 
 def answer_probability(view: CandidateView, validation: Validation | None) -> float | None:
-    """The calibrated probability that the kept candidate's answer is right, read off the
-    score the gate compared (``None`` without a map, or where the map does not cover the
-    comparison: the validator off, a complex shape's own threshold)."""
-    if validation is None or validation.probability is None or view.compared is None:
+    """The calibrated probability that the kept candidate's answer is right: what the learned
+    gate compared (:class:`validator.gate.LearnedGate`); ``None`` where the gate compared
+    another score (the validator off, a gate without an answer model)."""
+    if validation is None or view.compared is None or view.compared.score_name != "probability":
         return None
-    p = validation.probability(view.compared)
-    return None if p is None else round(p, 6)
+    return round(float(view.compared.score), 6)

@@ -17,8 +17,6 @@ from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
 from qa.reading.expect import AnswerTypes
 from qa.reading.lexicon import default_lexicon
-from validator.gate import GatePolicy
-from validator.probability import PROBABILITY_FILE, AnswerProbability, probability_for
 from validator.runtime import load_runtime
 
 log = logging.getLogger(__name__)
@@ -70,8 +68,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     if settings.validator:
         try:
             runtime = load_runtime(settings, kg, lazy=lazy_validator, before_load=before_validator_load)
-            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate,
-                                    answer_probability(settings, runtime.gate))
+            validation = Validation(runtime.verbalize, runtime.scorer, runtime.gate)
             threshold = settings.threshold if settings.threshold is not None else runtime.threshold
             state = "on"
         except (ModelLoadError, ImportError) as exc:
@@ -89,17 +86,6 @@ def reaches_out(settings: Settings) -> bool:
     """Whether a question sends requests out (a SPARQL endpoint, a QAnswer backend): they
     then share one budget per question, ``settings.kg_budget_s``."""
     return endpoint_profile(settings) is not None or settings.backend == "qanswer"
-
-
-def answer_probability(settings: Settings, policy: GatePolicy) -> AnswerProbability | None:
-    """The calibrated map from the gate's score to the chance that an answer is right
-    (``None`` when it is missing, unreadable or fitted for another gate: the chat then
-    shows no probability)."""
-    try:
-        return probability_for(policy, settings.validator_dir / PROBABILITY_FILE)
-    except ModelLoadError as exc:
-        log.warning("answer probability unavailable: %s", exc)
-        return None
 
 
 def answer_types(settings: Settings, backend: Backend) -> AnswerTypes | None:

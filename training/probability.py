@@ -1,172 +1,361 @@
-"""Fit the map from the gate's compared score to the chance that a shown answer is right
-(:mod:`validator.probability`)::
+"""Fit the gate's answer model (:mod:`validator.probability`)::
 
-    nice kgqa train --only records   # the records (if not collected yet)
-    kgqa train probability            # assets/validator/probability.json
+    nice .venv/bin/python -m training.probability collect   # .cache/gate/records.jsonl (resumable)
+    .venv/bin/python -m training.probability fit             # assets/validator/gate.json
 
-Data: the answer-confidence records (:mod:`training.records`): every bench string run
-through the real backend with its first candidates scored by the shipped cross-encoder and
-labelled right or wrong by executing them.  For each string, the candidate the shipped
-gate keeps (at any threshold) and its compared score; strings whose kept candidate comes
-back empty are left out (the pipeline abstains on them).
+Collect: every string of the ``dev`` and ``test`` questions of every bench source goes
+through the real pipeline (the language given, as ``kgqa evaluate`` gives it); the gate
+stage is observed (:class:`Observed`) so the evidence on each of the first readings the
+validator judged is recorded, and each of those readings is labelled by executing it:
+right when it returns a non-empty answer set with F1 = 1 against the gold (an unanswerable
+question has no right reading).  What the shipped pipeline itself answered is recorded
+too: it is the baseline the new gate is measured against.
 
-Fit: isotonic regression of right/wrong on the score over the ``dev`` strings of every
-benchmark source (the cross-encoder never trained on them); each step is then shrunk
-towards one half by its number of strings (``(right + 1) / (n + 2)``) and made monotone
-again, so a step seen on a handful of strings never says 0 % or 100 %.
-
-Transfer, reported and saved with the map: for each source in turn, the map is fitted on
-the *other* sources' ``dev`` strings and read on the left-out source's unseen (``dev`` and
-``test``) strings: Brier score, and among the answers the shipped threshold shows, the mean
-probability said against the share actually right.
+Fit: a logistic regression (scikit-learn) of right/wrong on :func:`validator.probability.features`
+over the judged readings of the ``dev`` strings.  Threshold: for each bench source in turn
+the model is refitted without it and read on its ``dev`` strings; the gate keeps each
+string's most probable reading and shows it when it reaches the threshold and returns
+answers.  The lowest threshold at which every left-out source's precision reaches
+:data:`TARGET_PRECISION` is shipped with the model fitted on every source.  The ``test``
+strings are only read: per source, as the shipped model and threshold would answer them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.isotonic import IsotonicRegression
 
-from core.settings import load_settings
-from training.records import (
-    SYNTHETIC,
-    Record,
-    bench_dev,
-    gate_inputs,
-    read_records,
-    records_path,
-    training_records,
-    unseen,
-)
-from validator.gate import GatePolicy
-from validator.model import read_config
-from validator.probability import PROBABILITY_FILE, AnswerProbability
+from core.settings import DEFAULT_BENCH_DIR, Settings, load_settings
+from evaluation.formats import load_datasets
+from evaluation.harness import EvalItem, gold_values, select_items
+from evaluation.splits import split_of
+from qa.gate import Decision, Gate, Reading
+from training.data import execute_candidate
+from validator.probability import GATE_FILE, JUDGED, AnswerModel, features
 
-MIN_STRINGS = 20
-"""Fewest kept answers a map is fitted on."""
+TARGET_PRECISION = 0.92
+"""The precision every left-out source must reach at the shipped threshold."""
+MIN_SHOWN = 20
+"""A left-out source showing fewer answers than this does not constrain the threshold alone (one
+wrong answer among a dozen is noise)."""
+MIN_POOLED = 5
+"""All the left-out sources together constrain the threshold from this many shown answers."""
+SOURCES = ("sqwd", "wwq", "rubq1", "mintaka")
+RECORDS = "records.jsonl"
+C = 1.0
+"""The logistic regression's inverse regularization (the default; :func:`build` chooses)."""
+LEAN = ("validator_logit", "validator_margin", "backend", "backend_margin", "rank_log", "link_min", "link_fuzzy")
+FEATURE_SETS: dict[str, tuple[str, ...] | None] = {
+    "scores": ("validator_logit", "backend", "validator_margin", "backend_margin"),
+    "lean": LEAN,
+    "lean+shape+lang": (*LEAN, "shape=", "lang="),
+    "all": None,
+}
+"""The evidence each candidate model reads (a name ending in ``=``: every indicator of that
+kind; ``None``: every feature); :func:`build` keeps the one that answers most on the left-out
+sources at the target precision."""
+CS = (1.0, 0.1)
+
+
+@dataclass
+class Record:
+    """One question string: the evidence on each judged reading and whether it is right."""
+
+    id: str
+    source: str
+    lang: str
+    split: str
+    answerable: bool
+    text: str
+    features: list[dict[str, float]] = field(default_factory=list)
+    right: list[bool] = field(default_factory=list)
+    n_answers: list[int] = field(default_factory=list)
+    answered: bool = False  # what the pipeline collecting it showed (the baseline)
+    correct: bool = False
+    withheld_by: str | None = None
+    latency_ms: float = 0.0
+
+
+class Observed:
+    """A gate that decides as ``inner`` does and keeps the readings it was asked about, and
+    judges at least the first ``judged`` readings (to record their evidence)."""
+
+    def __init__(self, inner: Gate, judged: int = JUDGED) -> None:
+        self.inner = inner
+        self.judged = max(judged, inner.judged)
+        self.readings: list[Reading] = []
+
+    def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
+        return self.inner.reachable(backend_score, threshold, complex_shape)
+
+    def decide(self, readings: Sequence[Reading], threshold: float) -> Decision:
+        self.readings = list(readings)
+        return self.inner.decide(readings, threshold)
+
+
+def records_path(settings: Settings) -> Path:
+    """Where :func:`collect` writes the records."""
+    return Path(settings.cache_dir) / "gate" / RECORDS
+
+
+def read_records(path: Path) -> list[Record]:
+    """Every record of a JSONL file."""
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8") as handle:
+        records = [Record(**json.loads(line)) for line in handle if line.strip()]
+    return list({(r.id, r.lang): r for r in records}.values())  # one per string
+
+
+def bench_items(bench_dir: Path, splits: Sequence[str] = ("dev", "test"),
+                per_source: dict[str, int] | None = None) -> list[EvalItem]:
+    """Every string of the bench questions in ``splits``; ``per_source[split]``: at most that
+    many questions of each source in that split (a deterministic sample, every string of each)."""
+    datasets = load_datasets(sorted(Path(bench_dir).glob("*.json")))
+    limits = per_source or {}
+    return [it for split in splits for it in select_items(datasets, lang="all", split=split, limit=limits.get(split))]
+
+
+def record_for(item: EvalItem, pipeline: Any, observed: Observed) -> Record:
+    """Answer one item through ``pipeline`` (the language given) and label its judged readings."""
+    gold = gold_values(item.question)
+    observed.readings = []
+    turn = pipeline.answer(item.text, item.lang, question_lang=item.lang)
+    record = Record(item.id, item.id.split(":", 1)[0], item.lang, split_of(item.id),
+                    item.question.kind != "unanswerable" and bool(gold), item.text, answered=bool(turn.answered),
+                    withheld_by=turn.withheld_by, latency_ms=float(turn.timings_ms.get("total", 0.0)))
+    if turn.answered and turn.sparql:
+        f1, n, _err = execute_candidate(pipeline.kg, turn.sparql, gold, timeout_s=5.0)
+        record.correct = bool(gold) and n > 0 and f1 == 1.0
+    judged = [r if r.rank < JUDGED else replace(r, validator_score=None) for r in observed.readings]
+    for i, reading in enumerate(judged):  # as the learned gate judges: the first JUDGED readings
+        if reading.validator_score is None:
+            continue
+        f1, n, _err = execute_candidate(pipeline.kg, turn.candidates[i].sparql, gold, timeout_s=5.0)
+        record.features.append({k: round(v, 5) for k, v in features(judged, i).items()})
+        record.right.append(bool(gold) and n > 0 and f1 == 1.0)
+        record.n_answers.append(n)
+    return record
+
+
+def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None = None,
+            splits: Sequence[str] = ("dev", "test"), per_source: dict[str, int] | None = None) -> int:
+    """Append a record for every bench string of ``splits`` not yet in ``out``."""
+    from service.factory import build_pipeline
+
+    pipeline = build_pipeline(settings, require_validator=True)
+    assert pipeline.validation is not None
+    observed = Observed(pipeline.validation.gate)
+    pipeline.validation = replace(pipeline.validation, gate=observed)
+    items = bench_items(bench_dir, splits, per_source)
+    items = items[:limit] if limit else items
+    done = {(r.id, r.lang) for r in read_records(out)}
+    todo = [it for it in items if (it.id, it.lang) not in done]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    with out.open("a", encoding="utf-8") as sink:
+        for n, item in enumerate(todo, 1):
+            sink.write(json.dumps(asdict(record_for(item, pipeline, observed)), ensure_ascii=False) + "\n")
+            sink.flush()
+            if n % 50 == 0:
+                print(f"{n}/{len(todo)} strings, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return len(todo)
+
+
+# --------------------------------------------------------------------------- fitting
+
+
+def matrix(records: Sequence[Record], names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of every judged reading of ``records``."""
+    rows = [[f.get(n, 0.0) for n in names] for r in records for f in r.features]
+    labels = [y for r in records for y in r.right]
+    return np.asarray(rows, dtype=np.float64).reshape(len(labels), len(names)), np.asarray(labels, dtype=np.int64)
+
+
+def feature_names(records: Sequence[Record], min_count: int = 20,
+                  keep: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """Every feature of the records (of ``keep``, when given); an indicator (``shape=``,
+    ``lang=``) only when at least ``min_count`` readings carry it."""
+    counts: dict[str, int] = {}
+    for r in records:
+        for f in r.features:
+            for k, v in f.items():
+                counts[k] = counts.get(k, 0) + (1 if v else 0)
+    known = set(features([Reading(0.5, 0.5, 0)], 0))  # the evidence :func:`features` names now
+    names = sorted(k for k, c in counts.items() if ("=" not in k and k in known) or ("=" in k and c >= min_count))
+    if keep is not None:
+        names = [n for n in names if n in keep or ("=" in n and n.split("=")[0] + "=" in keep)]
+    return tuple(names)
+
+
+def fit(records: Sequence[Record], threshold: float = 0.5, info: dict[str, Any] | None = None, *,
+        keep: tuple[str, ...] | None = None, c: float = C) -> AnswerModel:
+    """The logistic regression of right/wrong over the judged readings of ``records`` (over the
+    features ``keep`` names, all by default; ``c``: inverse regularization)."""
+    from sklearn.linear_model import LogisticRegression
+
+    names = feature_names(records, keep=keep)
+    x, y = matrix(records, names)
+    if len(set(y.tolist())) < 2:
+        raise ValueError("the records hold no right or no wrong reading: nothing to fit")
+    means = x.mean(axis=0)
+    scales = x.std(axis=0)
+    scales[scales < 1e-6] = 1.0
+    model = LogisticRegression(C=c, max_iter=2000).fit((x - means) / scales, y)
+    return AnswerModel(names, tuple(round(float(v), 6) for v in means), tuple(round(float(v), 6) for v in scales),
+                       tuple(round(float(v), 6) for v in model.coef_[0]), round(float(model.intercept_[0]), 6),
+                       threshold, JUDGED, dict(info or {}))
 
 
 @dataclass(frozen=True)
-class Kept:
-    """The candidate the gate keeps for one string: its compared score and whether its
-    answers are right."""
+class Shown:
+    """What the gate does for one string at no threshold: the kept reading's probability and
+    whether showing it is right (``None``: it returns nothing, so the pipeline abstains)."""
 
-    score: float
-    right: bool
-
-
-def kept(record: Record, policy: GatePolicy) -> Kept | None:
-    """What ``policy`` keeps for ``record`` with no threshold, when it is compared with
-    the answer threshold and returns answers; ``None`` otherwise (no candidate, a complex
-    shape under its own threshold, an empty result)."""
-    if not record.rows:
-        return None
-    validator, backend, complex_mask = gate_inputs(record)
-    index = policy.choose(backend, validator, -np.inf, complex_mask)
-    if index is None or record.n_answers[index] == 0 or policy.split_mask(complex_mask, len(validator))[index]:
-        return None
-    compared = policy.compared(validator[index], backend[index], 0.0)
-    return Kept(compared.score, bool(record.correct[index]))
+    probability: float
+    right: bool | None
+    answerable: bool
 
 
-def fit(items: Sequence[Kept], policy: GatePolicy, info: dict[str, Any] | None = None) -> AnswerProbability:
-    """The shrunk isotonic map of ``items`` (see the module docstring)."""
-    if len(items) < MIN_STRINGS:
-        raise ValueError(f"{len(items)} kept answers are too few to fit a probability map (at least {MIN_STRINGS})")
-    scores = np.asarray([k.score for k in items], dtype=np.float64)
-    right = np.asarray([k.right for k in items], dtype=np.float64)
-    steps = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(scores, right).predict(scores)
-    lows, highs, shrunk, sizes = [], [], [], []
-    for value in np.unique(steps):
-        members = steps == value
-        n, k = int(members.sum()), float(right[members].sum())
-        lows.append(scores[members].min())
-        highs.append(scores[members].max())
-        shrunk.append((k + 1.0) / (n + 2.0))
-        sizes.append(n)
-    order = np.argsort(lows)
-    centres = (np.asarray(lows) + np.asarray(highs))[order] / 2
-    monotone = IsotonicRegression().fit(centres, np.asarray(shrunk)[order],
-                                        sample_weight=np.asarray(sizes)[order]).predict(centres)
-    xs: list[float] = []
-    ps: list[float] = []
-    for j, i in enumerate(order):
-        for x in (lows[i], highs[i]):
-            if not xs or x > xs[-1]:
-                xs.append(round(float(x), 6))
-                ps.append(round(float(monotone[j]), 6))
-    return AnswerProbability(tuple(xs), tuple(ps), policy.mode, policy.rank_weight, dict(info or {}))
+def shown(model: AnswerModel, records: Sequence[Record]) -> list[Shown]:
+    """Per string with a judged reading, the most probable one."""
+    out = []
+    for r in records:
+        if not r.features:
+            continue
+        ps = [model.probability(f) for f in r.features]
+        best = max(range(len(ps)), key=lambda i: (ps[i], -i))
+        out.append(Shown(ps[best], None if r.n_answers[best] == 0 else r.right[best], r.answerable))
+    return out
 
 
-def transfer(items: Sequence[Kept], probability: AnswerProbability, threshold: float) -> dict[str, Any]:
-    """How the map reads on ``items``: Brier score, and among those shown at ``threshold``
-    the mean probability said against the share right."""
-    said = np.asarray([probability.probability(k.score) for k in items])
-    right = np.asarray([k.right for k in items], dtype=np.float64)
-    shown = np.asarray([k.score >= threshold for k in items])
-    return {"n": len(items), "brier": round(float(np.mean((said - right) ** 2)), 4) if len(items) else None,
-            "shown": int(shown.sum()),
-            "said_when_shown": round(float(said[shown].mean()), 3) if shown.any() else None,
-            "right_when_shown": round(float(right[shown].mean()), 3) if shown.any() else None}
+def figures(items: Sequence[Shown], threshold: float) -> dict[str, Any]:
+    """Right, wrong and precision of what is shown at ``threshold``."""
+    right = sum(1 for s in items if s.probability >= threshold and s.right is True)
+    wrong = sum(1 for s in items if s.probability >= threshold and s.right is False)
+    return {"right": right, "wrong": wrong, "n": len(items),
+            "precision": round(right / (right + wrong), 4) if right + wrong else None}
 
 
-def kept_items(records: Sequence[Record], policy: GatePolicy) -> list[Kept]:
-    """What ``policy`` keeps for each of ``records`` (those where it keeps something)."""
-    return [k for r in records if (k := kept(r, policy)) is not None]
+def baseline(records: Sequence[Record]) -> dict[str, Any]:
+    """What the collecting pipeline (the gate shipped before) answered."""
+    right = sum(1 for r in records if r.answered and r.correct)
+    wrong = sum(1 for r in records if r.answered and not r.correct)
+    return {"right": right, "wrong": wrong, "n": len(records),
+            "precision": round(right / (right + wrong), 4) if right + wrong else None}
 
 
-def left_out(records: Sequence[Record], policy: GatePolicy, threshold: float) -> dict[str, dict[str, Any]]:
-    """Per bench source: the map fitted on the other sources' ``dev`` strings
-    (:func:`training.records.bench_dev`), read on this source's strings the
-    cross-encoder never saw (:func:`training.records.unseen`)."""
-    figures: dict[str, dict[str, Any]] = {}
-    for source in sorted({r.source for r in records} - {SYNTHETIC}):
-        others, mine = kept_items(bench_dev(records, source), policy), kept_items(unseen(records, source), policy)
-        if len(others) >= MIN_STRINGS and mine:
-            figures[source] = transfer(mine, fit(others, policy), threshold)
-    return figures
+def left_out(records: Sequence[Record], keep: tuple[str, ...] | None = None, c: float = C
+             ) -> dict[str, list[Shown]]:
+    """Per source: its ``dev`` strings as read by the model fitted on the other sources' ``dev``."""
+    dev = [r for r in records if r.split == "dev"]
+    return {s: shown(fit([r for r in dev if r.source != s], keep=keep, c=c), [r for r in dev if r.source == s])
+            for s in SOURCES if any(r.source == s for r in dev)}
 
 
-def build(records: Sequence[Record], policy: GatePolicy, threshold: float) -> AnswerProbability:
-    """The shipped map: fitted on every bench source's ``dev`` strings, with the left-out
-    figures and the ``test`` figures in its ``info``."""
-    dev = kept_items(bench_dev(records), policy)
-    info: dict[str, Any] = {"score_name": policy.score_name, "fitted_on": f"{len(dev)} dev strings",
-                            "threshold": threshold}
-    probability = fit(dev, policy, info)
-    test = [r for r in records if r.split == "test" and r.source != SYNTHETIC]
-    info["test"] = transfer(kept_items(test, policy), probability, threshold)
-    info["left_out"] = left_out(records, policy, threshold)
-    return AnswerProbability(probability.scores, probability.probabilities, policy.mode, policy.rank_weight, info)
+def holds(per_source: dict[str, list[Shown]], t: float, target: float) -> bool:
+    """Whether at threshold ``t`` every left-out source showing at least :data:`MIN_SHOWN`
+    answers, and all of them together (from :data:`MIN_POOLED`), reach ``target`` precision."""
+    pooled = figures([s for items in per_source.values() for s in items], t)
+    if pooled["right"] + pooled["wrong"] >= MIN_POOLED and pooled["precision"] < target:
+        return False
+    for items in per_source.values():
+        f = figures(items, t)
+        if f["right"] + f["wrong"] >= MIN_SHOWN and f["precision"] < target:
+            return False
+    return True
+
+
+def choose_threshold(per_source: dict[str, list[Shown]], target: float = TARGET_PRECISION) -> float:
+    """The lowest threshold down to which precision holds (:func:`holds`) at every threshold
+    from the top: lowering it further would let a left-out source fall below ``target``."""
+    grid = sorted({round(s.probability, 4) for items in per_source.values() for s in items} | {0.5, 0.99},
+                  reverse=True)
+    chosen = 0.99
+    for t in grid:
+        if t > 0.99:
+            continue
+        if not holds(per_source, t, target):
+            break
+        chosen = t
+    return float(chosen)
+
+
+def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> AnswerModel:
+    """The shipped model: of :data:`FEATURE_SETS` and :data:`CS`, the one that shows most right
+    answers on the left-out sources at its left-out threshold (:func:`choose_threshold`), fitted
+    on every source's ``dev`` strings at that threshold; the left-out and ``test`` figures (and
+    what the gate of the collecting pipeline answered on ``test``) are in its ``info``."""
+    tried: dict[str, dict[str, Any]] = {}
+    best: tuple[int, int, str, float, float, dict[str, list[Shown]]] | None = None
+    for name, keep in FEATURE_SETS.items():
+        for c in CS:
+            per_source = left_out(records, keep, c)
+            threshold = round(choose_threshold(per_source, target), 4)
+            total = figures([s for items in per_source.values() for s in items], threshold)
+            tried[f"{name} C={c}"] = {"threshold": threshold, "right": total["right"], "wrong": total["wrong"]}
+            key = (total["right"] - total["wrong"], -total["wrong"])
+            if best is None or key > best[:2]:
+                best = (*key, name, c, threshold, per_source)
+    assert best is not None
+    _, _, name, c, threshold, per_source = best
+    dev = [r for r in records if r.split == "dev"]
+    model = fit(dev, threshold, keep=FEATURE_SETS[name], c=c)
+    test = [r for r in records if r.split == "test"]
+    info: dict[str, Any] = {
+        "fitted_on": f"{sum(len(r.right) for r in dev)} judged readings of {len(dev)} dev strings",
+        "features": name, "C": c, "target_precision": target, "tried": tried,
+        "left_out": {s: figures(items, threshold) for s, items in per_source.items()},
+        "test": {s: figures(shown(model, [r for r in test if r.source == s]), threshold) for s in SOURCES},
+        "test_before": {s: baseline([r for r in test if r.source == s]) for s in SOURCES},
+    }
+    return replace(model, info=info)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Fit and save the map for the shipped gate."""
-    parser = argparse.ArgumentParser(prog="kgqa train probability")
-    parser.add_argument("--records", type=Path, default=None,
-                        help="answer-confidence records (default: the cache's, from kgqa train --only records)")
-    parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/probability.json")
+    """``collect`` the records, or ``fit`` and save the model."""
+    parser = argparse.ArgumentParser(prog="python -m training.probability")
+    parser.add_argument("step", choices=("collect", "fit"))
+    parser.add_argument("--records", type=Path, default=None, help="default: <cache>/gate/records.jsonl")
+    parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--splits", nargs="+", default=["dev", "test"], help="collect these splits' strings")
+    parser.add_argument("--per-source", type=int, default=None,
+                        help="at most this many questions of each source per split (a deterministic sample)")
+    parser.add_argument("--target", type=float, default=TARGET_PRECISION)
+    parser.add_argument("--out", type=Path, default=None, help="default: <validator dir>/gate.json")
     args = parser.parse_args(argv)
     settings = load_settings(os.environ)
     path = args.records or records_path(settings)
-    records = training_records(read_records(path))
+    if args.step == "collect":
+        per_source = {split: args.per_source for split in args.splits} if args.per_source else None
+        added = collect(settings, path, args.bench, limit=args.limit, splits=args.splits, per_source=per_source)
+        print(f"collected {added} strings into {path}")
+        return 0
+    records = read_records(path)
     if not records:
-        print(f"no records at {path}: run kgqa train --only records first", file=sys.stderr)
+        print(f"no records at {path}: run python -m training.probability collect first", file=sys.stderr)
         return 1
-    config = read_config(settings.validator_dir)
-    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
-    probability = build(records, policy, config.threshold)
-    out = args.out or settings.validator_dir / PROBABILITY_FILE
-    probability.save(out)
-    print(f"wrote {out}: {len(probability.scores)} points, test {probability.info['test']}")
-    for source, figures in probability.info["left_out"].items():
-        print(f"  left out {source}: {figures}")
+    model = build(records, args.target)
+    out = args.out or settings.validator_dir / GATE_FILE
+    model.save(out)
+    print(f"wrote {out}: threshold {model.threshold}, features {model.info['features']}, C {model.info['C']}")
+    for variant, figs in model.info["tried"].items():
+        print(f"  tried {variant:22s} {figs}")
+    for key in ("left_out", "test", "test_before"):
+        for source, figs in model.info[key].items():
+            print(f"  {key:12s} {source:8s} {figs}")
     return 0
 
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,8 +9,8 @@
   candidates labelled (:func:`training.records.collect`);
 * ``gate``: the rank weight and threshold that transfer to sources not seen, chosen on the
   records by leaving each source out (``config.json``, :mod:`training.transfer`);
-* ``probability``: the chance of being right shown with an answer, fitted to that gate
-  (``probability.json``, :mod:`training.probability`).
+* ``probability``: the gate's answer model, one calibrated chance of being right per reading
+  (``gate.json``, :mod:`training.probability`).
 
 The accelerator path reads the same recipe and runs the same loop: ``kgqa train --device
 cuda`` where the whole project runs beside a GPU, or, on a lent GPU that gets only the

@@ -9,19 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from backends.local.generator import LocalBackend
-from core.settings import Settings
+from core.settings import DEFAULT_BENCH_DIR, Settings
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
 from training.build import BuildOptions, bench_paths, run
-from training.probability import MIN_STRINGS, build, kept_items
+from training.probability import build as build_answer_model
+from training.probability import collect as collect_answers
+from training.probability import read_records as read_answer_records
+from training.probability import records_path as answer_records_path
 from training.ranker import collect as collect_candidates
 from training.ranker import file_items, fit, fit_trees, recall_at
 from training.recipe import STEPS, Recipe, RecipeError
-from training.records import bench_dev, collect, read_records, records_path, training_records
+from training.records import collect, read_records, records_path
 from training.transfer import choose, sweep
 from validator.config import read_config, write_config
-from validator.gate import GatePolicy
-from validator.probability import PROBABILITY_FILE
+from validator.probability import GATE_FILE
 
 
 @dataclass
@@ -111,22 +113,22 @@ def choose_gate(recipe: Recipe, ws: Workspace) -> dict[str, Any]:
 
 
 def fit_probability(recipe: Recipe, ws: Workspace) -> dict[str, Any]:
-    """The chance of being right for the shipped gate (``probability.json``)."""
-
+    """The gate's answer model (``gate.json``, :mod:`training.probability`): the bench's
+    ``dev`` and ``test`` strings through the pipeline, its judged readings labelled, the
+    logistic model fitted with each source left out for the threshold."""
     settings = ws.settings
-    config = read_config(settings.validator_dir)
-    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
-    records = training_records(read_records(records_path(settings)))
-    if (kept := len(kept_items(bench_dev(records), policy))) < MIN_STRINGS:
-        ws.log(f"probability: {kept} bench dev strings kept by the gate, too few to fit a map "
-               f"(at least {MIN_STRINGS}); without one, no chance of being right is claimed")
-        (settings.validator_dir / PROBABILITY_FILE).unlink(missing_ok=True)  # an older gate's map would mislead
-        return {"points": 0, "kept": kept}
-    probability = build(records, policy, config.threshold)
-    out = settings.validator_dir / PROBABILITY_FILE
-    probability.save(out)
-    ws.log(f"probability: {out} ({len(probability.scores)} points)")
-    return {"points": len(probability.scores), "path": str(out), "test": probability.info.get("test")}
+    path = answer_records_path(settings)
+    collect_answers(settings, path, DEFAULT_BENCH_DIR)
+    out = settings.validator_dir / GATE_FILE
+    try:
+        model = build_answer_model(read_answer_records(path))
+    except ValueError as exc:  # too few right or wrong readings to fit on
+        ws.log(f"gate: no answer model ({exc}); the calibrated score gate of config.json decides")
+        out.unlink(missing_ok=True)  # an older model would mislead
+        return {"threshold": None}
+    model.save(out)
+    ws.log(f"gate: {out} (threshold {model.threshold}; test {model.info.get('test')})")
+    return {"threshold": model.threshold, "path": str(out), "test": model.info.get("test")}
 
 
 STEP_FUNCTIONS: dict[str, Callable[[Recipe, Workspace], dict[str, Any]]] = {

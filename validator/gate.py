@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qa.gate import Decision, Reading
 from qa.turn import Compared
+from validator.probability import AnswerModel
 
 POLICIES = ("first", "best", "blend", "mix")
 
@@ -57,6 +59,7 @@ class GatePolicy:
     mode: str = "first"
     rank_weight: float = 0.0
     complex_threshold: float | None = None
+    judged: int = 0  # the first candidates scored whatever their backend score (0: only reachable ones)
 
     def __post_init__(self) -> None:
         if self.mode not in POLICIES:
@@ -112,6 +115,17 @@ class GatePolicy:
                complex_mask: Sequence[bool] = ()) -> list[bool]:
         """Per candidate: whether it clears its threshold (the kept one is chosen among these)."""
         return passing_mask(self, validator_scores, threshold, backend_scores, complex_mask)
+
+    def decide(self, readings: Sequence[Reading], threshold: float) -> Decision:
+        """The pipeline's gate stage (:class:`qa.gate.Gate`): each scored reading's comparison
+        and the kept index (an unscored reading can never be kept)."""
+        backend = [r.backend_score for r in readings]
+        values = [-1.0 if r.validator_score is None else r.validator_score for r in readings]
+        mask = [r.complex_shape for r in readings]
+        compared = tuple(None if r.validator_score is None else
+                         self.compared(r.validator_score, r.backend_score, threshold, r.complex_shape,
+                                       yes_no=r.shape == "ask") for r in readings)
+        return Decision(compared, self.choose(backend, values, threshold, mask))
 
     def split_mask(self, complex_mask: Sequence[bool], n: int) -> np.ndarray:
         """Which of ``n`` candidates the complex threshold gates (none without one)."""
@@ -169,3 +183,40 @@ def choose(policy: GatePolicy, validator_scores: Sequence[float], threshold: flo
 def clip_unit(value: float) -> float:
     """``value`` clipped into [0, 1]."""
     return min(1.0, max(0.0, float(value)))
+
+
+@dataclass(frozen=True)
+class LearnedGate:
+    """The shipped gate: the validator judges the first ``model.judged`` readings, and the
+    most probable of them (:class:`validator.probability.AnswerModel`) is kept when its
+    probability reaches the model's threshold.  The threshold the pipeline passes in is the
+    model's own (``service.factory``); each compared score is that probability."""
+
+    model: AnswerModel
+
+    @property
+    def judged(self) -> int:
+        """How many of the first candidates are scored."""
+        return self.model.judged
+
+    @property
+    def threshold(self) -> float:
+        """The probability a kept answer must reach (written in the model's asset only)."""
+        return self.model.threshold
+
+    def reachable(self, backend_score: float, threshold: float, complex_shape: bool = False) -> bool:
+        """Beyond the first :attr:`judged` readings none is scored."""
+        return False
+
+    def decide(self, readings: Sequence[Reading], threshold: float) -> Decision:
+        """Each scored reading's probability against ``threshold``; the most probable kept
+        when it reaches it (ties: the backend's order)."""
+        probabilities = self.model.probabilities(readings)
+        compared = tuple(None if p is None else
+                         Compared(round(p, 6), threshold, "probability", "yes_no" if r.shape == "ask" else "answer")
+                         for p, r in zip(probabilities, readings, strict=True))
+        best = max((i for i, p in enumerate(probabilities) if p is not None),
+                   key=lambda i: (probabilities[i], -i), default=None)
+        if best is None or (probabilities[best] or 0.0) < threshold:
+            return Decision(compared, None)
+        return Decision(compared, best)

@@ -1,110 +1,134 @@
-"""The probability that a shown answer is right, read off the gate's compared score.
+"""The one calibrated probability that a shown answer is right.
 
-The gate keeps a candidate when its compared score (for the ``mix`` policy: the blend of
-validator and backend scores) reaches the threshold.  That score is not a probability: a
-blended 0.95 does not mean that 95 % of such answers are right.  :mod:`training.probability`
-fits, on the ``dev`` questions of every benchmark source, a monotone map from the score the
-gate compares to the share of right answers among those kept at that score (isotonic
-regression, each step shrunk towards one half by its number of questions, so a step seen
-on a handful of questions never says 100 %).  This module reads that map
-(``assets/validator/probability.json``) and applies it; the chat shows the result as the
-chance that the answer is right.
+The gate (:class:`validator.gate.LearnedGate`) does not compare a raw score with a
+threshold: it reads, for each of the first readings, the evidence the pipeline holds on it
+(:class:`qa.gate.Reading`: the validator's score, the backend's rank and score, the margin
+to the next reading on both, the candidate's shape, the question's language, how its
+entities were linked) and turns it into the chance that showing this reading is right.
+:func:`features` names that evidence; :class:`AnswerModel` is a logistic regression over
+it, fitted by :mod:`training.probability` on the ``dev`` split of every bench source with
+each source left out in turn, and saved with its threshold as a small JSON asset
+(``assets/validator/gate.json``).  The threshold is written there and nowhere else.
 
-The map belongs to one gate policy (mode and rank weight): a map fitted for another policy
-is not used.  Complex shapes (COUNT, ASK, ...) are gated by the validator score alone
-against a threshold of their own; the map does not cover them (no estimate).
-"""
+A shape or language the model never saw adds nothing of its own: its indicator is simply
+absent, so a new candidate shape is scored like every other answer (by the validator's
+score and the rest of the evidence); no feature lumps the shapes together as "complex"."""
 
 from __future__ import annotations
 
 import json
-import logging
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from core.errors import ModelLoadError
 from core.settings import VALIDATOR_DIR
-from qa.turn import Compared
-from validator.gate import GatePolicy
+from qa.gate import Reading
 
-log = logging.getLogger(__name__)
+GATE_FILE = "gate.json"
+GATE_PATH = VALIDATOR_DIR / GATE_FILE
+JUDGED = 5
+"""How many of the backend's first candidates the validator judges (within the latency budget)."""
+FUZZY_LINKS = frozenset({"fuzzy", "partial", "phonetic"})
+EPS = 1e-4
 
-PROBABILITY_FILE = "probability.json"
-PROBABILITY_PATH = VALIDATOR_DIR / PROBABILITY_FILE
+
+def _logit(p: float) -> float:
+    p = min(1.0 - EPS, max(EPS, float(p)))
+    return math.log(p / (1.0 - p))
+
+
+def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
+    """The named evidence on reading ``i`` of a list (only scored readings are compared with
+    one another)."""
+    me = readings[i]
+    v = me.validator_score if me.validator_score is not None else 0.0
+    others = [r for j, r in enumerate(readings) if j != i and r.validator_score is not None]
+    best_other_v = max((r.validator_score or 0.0 for r in others), default=0.0)
+    b = min(1.0, max(0.0, float(me.backend_score)))
+    best_other_b = max((min(1.0, max(0.0, float(r.backend_score))) for r in others), default=0.0)
+    link_scores = [lk.score for lk in me.links]
+    out = {
+        "validator_logit": _logit(v),
+        "validator": v,
+        "validator_margin": v - best_other_v,
+        "validator_best": 1.0 if v >= best_other_v else 0.0,
+        "backend": b,
+        "backend_margin": b - best_other_b,
+        "rank_log": math.log2(1 + me.rank),
+        "rank_first": 1.0 if me.rank == 0 else 0.0,
+        "link_min": min(link_scores) if link_scores else 1.0,
+        "link_fuzzy": 1.0 if any(lk.kind in FUZZY_LINKS for lk in me.links) else 0.0,
+        "entities": float(len({lk.qid for lk in me.links})),
+        f"shape={me.shape or 'unknown'}": 1.0,
+        f"lang={me.lang}": 1.0,
+    }
+    return out
 
 
 @dataclass(frozen=True)
-class AnswerProbability:
-    """A monotone map from the gate's compared score to the probability that the kept
-    answer is right: linear between the fitted points ``(scores[i], probabilities[i])``,
-    flat beyond the first and last.  Implements :class:`qa.gate.Probability`."""
+class AnswerModel:
+    """A logistic regression over :func:`features` (standardized by ``means`` and ``scales``)
+    and the threshold the gate applies to its probability."""
 
-    scores: tuple[float, ...]
-    probabilities: tuple[float, ...]
-    mode: str
-    rank_weight: float
-    info: dict[str, Any]
+    names: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    threshold: float
+    judged: int = JUDGED
+    info: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        xs, ps = np.asarray(self.scores), np.asarray(self.probabilities)
-        if not len(xs) or len(xs) != len(ps) or np.any(np.diff(xs) < 0) or np.any(np.diff(ps) < 0) \
-                or ps.min() < 0.0 or ps.max() > 1.0:
-            raise ValueError("a probability map needs as many non-decreasing scores as probabilities in [0, 1]")
+        n = len(self.names)
+        if not n or not (len(self.means) == len(self.scales) == len(self.weights) == n) \
+                or any(s <= 0 for s in self.scales) or not 0.0 <= self.threshold <= 1.0 or self.judged < 1:
+            raise ValueError("an answer model needs as many means, positive scales and weights as names, "
+                             "a threshold in [0, 1] and at least one judged reading")
 
-    @property
-    def score_name(self) -> str:
-        """The compared score this map reads ("blended" or "validator")."""
-        return GatePolicy(self.mode, self.rank_weight).score_name
+    def vector(self, named: Mapping[str, float]) -> list[float]:
+        """The standardized feature vector of one reading's named evidence."""
+        return [(float(named.get(n, 0.0)) - m) / s for n, m, s in zip(self.names, self.means, self.scales, strict=True)]
 
-    def fits(self, policy: GatePolicy) -> bool:
-        """Whether this map was fitted for ``policy``'s compared score."""
-        return policy.mode == self.mode and abs(policy.rank_weight - self.rank_weight) < 1e-9
+    def probability(self, named: Mapping[str, float]) -> float:
+        """The chance that showing the reading with this evidence is right."""
+        z = self.intercept + sum(w * x for w, x in zip(self.weights, self.vector(named), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
-    def probability(self, score: float) -> float:
-        """The probability for one compared score."""
-        return float(np.interp(score, self.scores, self.probabilities))
-
-    def __call__(self, compared: Compared) -> float | None:
-        """The probability that an answer kept on ``compared`` is right; ``None`` for a
-        comparison the map does not cover (a complex shape's own threshold, another score)."""
-        if compared.threshold_name != "answer" or compared.score_name != self.score_name:
-            return None
-        return self.probability(compared.score)
+    def probabilities(self, readings: Sequence[Reading]) -> list[float | None]:
+        """Per reading, its probability (``None`` for one the validator did not score)."""
+        return [None if r.validator_score is None else self.probability(features(readings, i))
+                for i, r in enumerate(readings)]
 
     def to_json(self) -> dict[str, Any]:
-        """The file's object."""
-        return {"mode": self.mode, "rank_weight": self.rank_weight, "score_name": self.score_name,
-                "scores": list(self.scores), "probabilities": list(self.probabilities), "info": self.info}
+        """The asset's object."""
+        return {"names": list(self.names), "means": list(self.means), "scales": list(self.scales),
+                "weights": list(self.weights), "intercept": self.intercept, "threshold": self.threshold,
+                "judged": self.judged, "info": self.info}
 
     def save(self, path: Path) -> None:
-        """Write the map as JSON."""
+        """Write the model as JSON."""
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AnswerModel:
+        """Parse the asset's object (``ValueError``/``KeyError``/``TypeError`` when it is not one)."""
+        return cls(tuple(str(n) for n in data["names"]), tuple(float(x) for x in data["means"]),
+                   tuple(float(x) for x in data["scales"]), tuple(float(x) for x in data["weights"]),
+                   float(data["intercept"]), float(data["threshold"]), int(data.get("judged", JUDGED)),
+                   dict(data.get("info", {})))
 
-def load_probability(path: Path = PROBABILITY_PATH) -> AnswerProbability | None:
-    """The map saved at ``path``; ``None`` when there is none.  A file that cannot be
-    read as a map raises :class:`ModelLoadError`."""
+
+def load_answer_model(path: Path = GATE_PATH) -> AnswerModel | None:
+    """The model saved at ``path``; ``None`` when there is none.  A file that cannot be read
+    as a model raises :class:`ModelLoadError`."""
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return AnswerProbability(tuple(float(x) for x in data["scores"]),
-                                 tuple(float(p) for p in data["probabilities"]), str(data["mode"]),
-                                 float(data["rank_weight"]), dict(data.get("info", {})))
+        return AnswerModel.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelLoadError(path, f"not an answer probability map: {exc}") from exc
-
-
-def probability_for(policy: GatePolicy, path: Path = PROBABILITY_PATH) -> AnswerProbability | None:
-    """The map at ``path`` when it was fitted for ``policy``; ``None`` when there is none
-    or it belongs to another policy (logged: refit with ``kgqa train probability``)."""
-    found = load_probability(path)
-    if found is not None and not found.fits(policy):
-        log.warning("%s was fitted for gate %s (rank weight %s), not %s (%s): no answer probability",
-                    path, found.mode, found.rank_weight, policy.mode, policy.rank_weight)
-        return None
-    return found
+        raise ModelLoadError(path, f"not an answer model: {exc}") from exc

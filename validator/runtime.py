@@ -20,7 +20,8 @@ from kg.client import KG
 from qa.reading.lexicon import default_lexicon
 from validator.config import ValidatorConfig, read_config
 from validator.convert import is_complete
-from validator.gate import GatePolicy, backend_rank_weight
+from validator.gate import BACKEND_RANK_WEIGHTS, GatePolicy, LearnedGate, backend_rank_weight
+from validator.probability import GATE_FILE, load_answer_model
 from validator.verbalize import Verbalizer
 
 if TYPE_CHECKING:
@@ -35,11 +36,12 @@ _LOCK = threading.Lock()
 class ValidatorRuntime:
     """The validator as the pipeline uses it: its stages verbalize (``verbalize.many``, one
     label fetch for a whole candidate list), score (``scorer.predict``) and gate (the
-    calibrated :class:`GatePolicy` at ``threshold``)."""
+    learned :class:`LearnedGate`, or without its model the calibrated :class:`GatePolicy`,
+    at ``threshold``)."""
 
     scorer: OnnxCrossEncoder | LazyEncoder
     verbalize: Verbalizer
-    gate: GatePolicy
+    gate: GatePolicy | LearnedGate
     threshold: float
     config: ValidatorConfig
 
@@ -145,4 +147,8 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
         raise ModelLoadError(Path(settings.validator_dir) / "config.json", str(exc)) from exc
     verbalizer = Verbalizer(kg, names=default_lexicon(Path(settings.lexicon_path)),
                             timeout_s=min(settings.timeout_s, 5.0))
+    model = None if settings.backend in BACKEND_RANK_WEIGHTS else load_answer_model(
+        Path(settings.validator_dir) / GATE_FILE)  # fitted on the local backend's ranks and scores
+    if model is not None:
+        return ValidatorRuntime(encoder, verbalizer, LearnedGate(model), model.threshold, config)
     return ValidatorRuntime(encoder, verbalizer, policy, config.threshold, config)

@@ -26,6 +26,7 @@ from core.text import (
     is_katakana,
     latin_form,
     phonetic_key,
+    phonetic_keys,
     sound_similarity,
     tokenize,
 )
@@ -49,6 +50,9 @@ UNCASED_PHONETIC = 0.88  # scripts without capitals (Arabic, Devanagari, kana) g
 MIN_SOUND_SIMILARITY = 0.6
 CLOSE_SOUND = 0.82
 MAX_PHONETIC_SPAN = 4  # words (a katakana run counts as one word)
+MAX_LATIN_SOUND_SPAN = 3  # words of a Latin name typed loosely, matched by sound
+MIN_NAME_WORD = 3
+LATIN_SOUND_QUALITY = 0.9  # times the sound similarity: a loosely typed Latin name
 MAX_KATAKANA_RUN = 24
 FUZZY_ALTERNATIVES = 6
 INFLECTION_POOL = 400  # vocabulary words with a written word's stem searched for its inflections ("новой"
@@ -108,6 +112,7 @@ class _Match:
     fuzzy: bool
     phonetic: bool = False
     sound: str = ""  # the span in Latin letters (phonetic matches)
+    latin: bool = False  # a Latin-script name typed loosely, matched by sound ("jon lenon")
     name: str = ""  # the matched name's Latin form (phonetic matches)
     inflected: bool = False  # another form of the same words (same stems in the question's language)
 
@@ -124,7 +129,7 @@ class Linker:
         tokens = tokenize(question)
         if not tokens:
             return []
-        phonetic = self._phonetic_matches(question, tokens)
+        phonetic = self._phonetic_matches(question, tokens) + _latin_sound_spans(tokens)
         self._prefetch(tokens, lang, phonetic)
         matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
         written = _written(question, tokens, matches)
@@ -154,7 +159,7 @@ class Linker:
             close = set()
             for hit, sound in sounds.get(m.key, ()):
                 sim = sound_similarity(m.sound, sound)
-                if sim >= MIN_SOUND_SIMILARITY:
+                if sim >= (CLOSE_SOUND if m.latin else MIN_SOUND_SIMILARITY) and not (m.latin and sound == m.sound):
                     out.append((replace(m, name=sound), hit, sim))
                     if sim >= CLOSE_SOUND:
                         close.add(hit.qid)
@@ -325,9 +330,11 @@ def _preferred(new: Mention, old: Mention) -> bool:
     """Whether ``new`` is a better link than ``old`` to the same entity: over the same span a
     name as written (label, alias or folded) beats a fuzzy spelling, whatever their scores
     ("Francia" is an alias of France, not a misspelled "France"); otherwise the higher score,
-    then the earlier span."""
+    then the earlier span; over the same span a close spelling beats a sound-alike."""
     if (new.start, new.end) == (old.start, old.end) and new.fuzzy != old.fuzzy:
         return not new.fuzzy
+    if (new.start, new.end) == (old.start, old.end) and new.phonetic != old.phonetic:
+        return not new.phonetic  # a close spelling says more than a sound-alike
     return (new.score, -new.start) > (old.score, -old.start)
 
 
@@ -356,6 +363,26 @@ def _inflected(written: Sequence[str], replaced: Sequence[str], lang: str) -> bo
     """Whether each replaced word is the written one in another inflection
     (:func:`core.text.same_word`)."""
     return all(fold(w) == r or same_word(w, r, lang) for w, r in zip(written, replaced, strict=True))
+
+
+def _latin_sound_spans(tokens: Sequence[str]) -> list[_Match]:
+    """Sound keys of spans of two or three Latin words that could be a person's name typed
+    loosely ("jon lenon", "bob dillan", "steven hawking"): every word a content word of at
+    least :data:`MIN_NAME_WORD` letters.  Such a span links, by sound, a name that sounds
+    closely alike (:data:`CLOSE_SOUND`) and is not spelled the same (an exact name links as
+    written), so a multi-word name is preferred over a common word inside it ("star")."""
+    out = []
+    n = len(tokens)
+    for i in range(n):
+        for j in range(i + 2, min(n, i + MAX_LATIN_SOUND_SPAN) + 1):
+            words = tokens[i:j]
+            if not all(w.isascii() and w.isalpha() and len(w) >= MIN_NAME_WORD and not is_stopword(w) for w in words):
+                break
+            text = " ".join(words)
+            for key in sorted(phonetic_keys(text)):  # a Latin span has the keys a Latin name has
+                out.append(_Match(i, j, key, LATIN_SOUND_QUALITY, True, phonetic=True, sound=latin_form(text),
+                                  latin=True))
+    return out
 
 
 def _segments(tokens: Sequence[str]) -> list[list[tuple[int, int]]]:

@@ -35,7 +35,16 @@ from lang.stopwords import is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.reading.expect import AnswerTypes
-from qa.reading.words import ORDINAL_FORMS, ORDINAL_WORDS, SUPERLATIVE_WORDS, THAN_WORDS, find_words, words_for
+from qa.reading.words import (
+    DIRECTION_WORDS,
+    GRADABLES,
+    ORDINAL_FORMS,
+    ORDINAL_WORDS,
+    SUPERLATIVE_WORDS,
+    THAN_WORDS,
+    find_words,
+    words_for,
+)
 from qa.turn import CandidateView
 
 READ_BY = 10
@@ -237,6 +246,9 @@ def cue_positions(question: str, tokens: Sequence[str], lang: str) -> dict[int, 
     hits: list[tuple[str, str]] = []
     for kind, table in (("ordinal", ORDINAL_WORDS), ("superlative", SUPERLATIVE_WORDS), ("comparative", THAN_WORDS)):
         hits += [(kind, text[s:e]) for s, e, _ in find_words(text, words_for(table, lang))]
+    if not graded(text, lang):  # « in che città », « de qué país »: "than" words that are only function words here
+        hits = [(kind, found) for kind, found in hits
+                if kind != "comparative" or not all(function_word(w, lang) for w in tokenize(found) if _word(w))]
     form = ORDINAL_FORMS.get(lang)
     if form is not None:
         hits += [("ordinal", m.group(0)) for m in re.finditer(form, text)]
@@ -246,6 +258,15 @@ def cue_positions(question: str, tokens: Sequence[str], lang: str) -> dict[int, 
         for i in _occurrences(tokens, words):
             out.setdefault(i, kind)
     return out
+
+
+def graded(text: str, lang: str) -> bool:
+    """Whether the (cue-normalized) question has a word of degree: "more", "less", a
+    superlative or a gradable word ("older", « più alto »).  Without one, a "than" word that is
+    also a function word of the language (Italian « che », « di », Spanish « que ») compares
+    nothing."""
+    tables = (DIRECTION_WORDS["DESC"], DIRECTION_WORDS["ASC"], SUPERLATIVE_WORDS, *(g.words for g in GRADABLES))
+    return any(find_words(text, words_for(table, lang)) for table in tables)
 
 
 def _occurrences(tokens: Sequence[str], words: Sequence[str]) -> list[int]:

@@ -551,3 +551,26 @@ def test_a_name_inside_a_longer_name_loses_only_to_a_comparably_known_entity(tmp
                     if m.qid == "Q17")
 
     assert (mention(True).score < mention(False).score) is penalized
+
+
+def test_a_latin_name_typed_loosely_links_the_person_by_sound_over_a_word_inside_it(tmp_path: Path):
+    """"what band was ringo star in", "jon lenon": a span of two content words that sounds
+    like a person's two-word name links that person (by sound, ``phonetic``), and scores above
+    the common word inside it ("Star", a film); a name typed as written stays exact."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    lennon, star = ox.NamedNode("http://www.wikidata.org/entity/Q1203"), ox.NamedNode(
+        "http://www.wikidata.org/entity/Q130809")
+    store.extend([ox.Quad(lennon, tiny_kg.LABEL, ox.Literal("John Lennon", language="en")),
+                  ox.Quad(lennon, tiny_kg.P36, tiny_kg.PARIS),
+                  ox.Quad(star, tiny_kg.LABEL, ox.Literal("Lenon", language="en")),
+                  ox.Quad(star, tiny_kg.P36, tiny_kg.PARIS)])
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+    found = linker.link("who was jon lenon married to", "en")
+    best = found[0]
+    assert (best.qid, best.kind, best.surface) == ("Q1203", "phonetic", "jon lenon")
+    assert any(m.qid == "Q130809" for m in found)  # the word alone still links, below the name
+    exact = next(m for m in linker.link("who was John Lennon married to", "en") if m.qid == "Q1203")
+    assert exact.kind == "label" and not exact.fuzzy

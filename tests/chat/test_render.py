@@ -27,8 +27,8 @@ from service.formats import qald_answers
 from tests import tiny_kg
 from tests.stages import Verbalize
 from tests.tiny_kg import WD
-from validator.gate import GatePolicy
-from validator.probability import AnswerProbability
+from validator.gate import GatePolicy, LearnedGate
+from validator.probability import AnswerModel
 
 BIRTHPLACE = "SELECT ?x WHERE { wd:Q937 wdt:P19 ?x }"
 CITIES = "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 }"
@@ -239,16 +239,16 @@ def test_the_explanation_shows_the_calibrated_chance_of_the_kept_answer_in_the_u
         tiny_kg_client) -> None:
     pipeline = _validated(tiny_kg_client, [0.2, 0.87])
     plain = pipeline.answer("Where was Einstein born?")
-    assert plain.answered and plain.confidence is None  # no map: no probability is claimed
+    assert plain.answered and plain.confidence is None  # a score gate: no probability is claimed
     assert "kgqa-probability" not in render_html(plain)
-    chance = AnswerProbability((0.5, 0.9), (0.4, 0.8), "first", 0.0, {})
-    pipeline.validation = replace(pipeline.validation, probability=chance)
+    model = AnswerModel(("validator",), (0.0,), (1.0,), (4.0,), -2.272, 0.5)  # 0.87 -> about 77 %
+    pipeline.validation = replace(pipeline.validation, gate=LearnedGate(model))
     turn = pipeline.answer("Where was Einstein born?", "de")
-    assert turn.confidence == pytest.approx(chance.probability(0.87))
+    assert turn.confidence == pytest.approx(model.probability({"validator": 0.87}), abs=1e-6)
     html = render_html(turn)
     assert "Wahrscheinlichkeit, dass die Antwort stimmt" in html and "etwa 77" in html
     rejected = _validated(tiny_kg_client, [0.1, 0.3])
-    rejected.validation = replace(rejected.validation, probability=chance)
+    rejected.validation = replace(rejected.validation, gate=LearnedGate(model))
     turn = rejected.answer("Where was Einstein born?")
     assert not turn.answered and turn.confidence is None and "kgqa-probability" not in render_html(turn)
 

@@ -452,3 +452,42 @@ def test_pick_label_goes_from_the_users_language_to_english_to_the_kgs_label_nev
     assert pick_label({"ceb": ["X"], "": ["Y"]}, "de") == ("Y", None)
     assert pick_label({"ceb": ["X"]}, "de") == (None, None)
     assert pick_label({}, "de") == (None, None)
+
+
+def test_the_learned_gate_judges_the_first_readings_whatever_their_backend_score_and_records_each_chance():
+    """Kind 1 of issue 40: the right reading ranked second with a low backend score is still
+    judged by the validator, kept when its calibrated probability is the highest and reaches
+    the model's threshold, and the turn records that probability (it differs per answer)."""
+    from validator.gate import LearnedGate
+    from validator.probability import AnswerModel
+
+    class ByText:
+        def __init__(self, by_text):
+            self.by_text, self.seen = by_text, []
+
+        def predict(self, pairs):
+            self.seen.extend(v for _, v in pairs)
+            return [self.by_text[v] for _, v in pairs]
+
+    model = AnswerModel(("validator", "rank_log"), (0.5, 1.0), (0.25, 1.0), (4.0, -0.5), 0.0, 0.8, judged=2)
+    cands = {"Where was Einstein born?": [Candidate(CAPITAL, 0.9), Candidate(BIRTHPLACE, 0.01),
+                                          Candidate(NOTHING, 0.005)]}
+    scorer = ByText({CAPITAL: 0.2, BIRTHPLACE: 0.97, NOTHING: 0.99})
+    pipe = _pipeline(cands, validation=Validation(Verbalize(_unlimited), scorer, LearnedGate(model)),
+                     threshold=model.threshold)
+    turn = pipe.answer("Where was Einstein born?", "en")
+    assert scorer.seen == [CAPITAL, BIRTHPLACE]  # the first two (judged), not the third
+    assert turn.rank == 2 and [a.id for a in turn.answers] == ["Q3012"]
+    assert turn.candidates[1].compared.score_name == "probability" and turn.candidates[2].compared is None
+    assert turn.confidence == pytest.approx(turn.candidates[1].compared.score) and 0.8 <= turn.confidence < 1.0
+    assert "validator not run" not in " ".join(turn.notes)
+    weaker = _pipeline({"Where was Einstein born?": [Candidate(CAPITAL, 0.9), Candidate(BIRTHPLACE, 0.01)]},
+                       validation=Validation(Verbalize(_unlimited), ByText({CAPITAL: 0.2, BIRTHPLACE: 0.9}),
+                                             LearnedGate(model)), threshold=model.threshold)
+    other = weaker.answer("Where was Einstein born?", "en")
+    assert other.answered and other.confidence != turn.confidence  # one chance per answer
+    unsure = _pipeline(cands, validation=Validation(Verbalize(_unlimited), ByText({CAPITAL: 0.2, BIRTHPLACE: 0.5,
+                                                                                   NOTHING: 0.99}),
+                                                    LearnedGate(model)), threshold=model.threshold)
+    abstained = unsure.answer("Where was Einstein born?", "en")
+    assert not abstained.answered and abstained.confidence is None and abstained.withheld_by == "gate"

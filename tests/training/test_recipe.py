@@ -129,5 +129,5 @@ def test_the_recipe_rebuilds_every_asset_in_order(tmp_path: Path, tiny_base: Pat
     assert config.threshold == pytest.approx(gate["threshold"]) and config.rank_weight == gate["rank_weight"]
     if gate["chosen"] is not None:
         assert config.extra["transfer"] == gate["chosen"]
-    probability = settings.validator_dir / "probability.json"
-    assert probability.is_file() == (reports["probability"]["points"] > 0)
+    answer_model = settings.validator_dir / "gate.json"
+    assert answer_model.is_file() == (reports["probability"]["threshold"] is not None)

@@ -1,119 +1,100 @@
-"""The calibrated chance that a shown answer is right (validator.probability, fitted by
-training.probability)."""
+"""The one calibrated probability the gate decides with (validator.probability, fitted by
+training.probability) and the learned gate over it (validator.gate.LearnedGate)."""
 
 from __future__ import annotations
 
 import json
-import random
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 from core.errors import ModelLoadError
-from core.settings import VALIDATOR_DIR
-from qa.turn import Compared
-from training.probability import Kept, build, fit, kept
-from training.records import Record
-from validator.gate import GatePolicy
-from validator.model import read_config
-from validator.probability import PROBABILITY_FILE, AnswerProbability, load_probability, probability_for
-
-MIX = GatePolicy("mix", 0.55, 0.98)
+from qa.candidate import Link
+from qa.gate import Reading
+from training.probability import Record, Shown, choose_threshold, figures, fit, shown
+from validator.gate import LearnedGate
+from validator.probability import GATE_FILE, AnswerModel, features, load_answer_model
 
 
-def _items(n: int = 2000, seed: int = 7) -> list[Kept]:
-    """Scores uniform in 0..1; an answer at score s is right with probability s**2."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        s = rng.random()
-        out.append(Kept(s, rng.random() < s * s))
-    return out
+def _model(threshold: float = 0.5) -> AnswerModel:
+    """Probability rises with the validator score and falls with the backend rank."""
+    return AnswerModel(("validator", "rank_log"), (0.5, 1.0), (0.25, 1.0), (4.0, -1.0), 0.0, threshold)
 
 
-def test_the_fitted_map_is_monotone_and_recovers_the_rate_of_right_answers() -> None:
-    probability = fit(_items(), MIX)
-    grid = np.linspace(0.0, 1.0, 101)
-    said = [probability.probability(x) for x in grid]
-    assert all(b >= a for a, b in zip(said, said[1:], strict=False))
-    for x in (0.3, 0.6, 0.9):
-        assert abs(probability.probability(x) - x * x) < 0.1
+def test_features_name_the_evidence_on_each_reading_against_the_others() -> None:
+    readings = [Reading(0.9, 0.8, 0, "plain", False, "it", (Link("Q7317", "verdi", "Verdi", "fuzzy", 0.7),)),
+                Reading(0.4, 0.9, 1, "count", True, "it"), Reading(None, 0.95, 2)]
+    first, second = features(readings, 0), features(readings, 1)
+    assert first["validator_margin"] == pytest.approx(0.5) and second["validator_margin"] == pytest.approx(-0.5)
+    assert first["validator_best"] == 1.0 and second["validator_best"] == 0.0
+    assert first["backend_margin"] == pytest.approx(-0.1)  # the unscored third reading is not compared
+    assert first["rank_first"] == 1.0 and second["rank_log"] == pytest.approx(1.0)
+    assert first["shape=plain"] == 1.0 and second["shape=count"] == 1.0
+    assert first["lang=it"] == 1.0 and first["link_fuzzy"] == 1.0 and first["link_min"] == pytest.approx(0.7)
 
 
-def test_a_step_of_only_right_answers_never_says_certain() -> None:
-    items = [Kept(s / 100, s >= 50) for s in range(100)]
-    probability = fit(items, MIX)
-    assert 0.0 < probability.probability(0.0) < 0.05
-    assert 0.95 < probability.probability(1.0) < 1.0
+def test_a_shape_the_model_never_saw_is_scored_by_the_rest_of_its_evidence() -> None:
+    model = AnswerModel(("validator", "shape=plain"), (0.5, 0.5), (0.25, 0.5), (4.0, 1.0), 0.0, 0.5)
+    new = Reading(0.9, 0.5, 0, "intersection")
+    p = model.probabilities([new])[0]
+    assert p is not None and 0.5 < p < 1.0
+    assert model.probabilities([Reading(0.9, 0.5, 0, "plain")])[0] > p
 
 
-def test_too_few_answers_are_not_fitted() -> None:
-    with pytest.raises(ValueError, match="too few"):
-        fit(_items(5), MIX)
+def test_the_learned_gate_keeps_the_most_probable_reading_when_it_reaches_the_threshold() -> None:
+    gate = LearnedGate(_model(0.8))
+    readings = [Reading(0.5, 0.9, 0), Reading(0.95, 0.2, 1), Reading(None, 0.1, 2)]
+    decision = gate.decide(readings, gate.threshold)
+    assert decision.chosen == 1 and decision.compared[2] is None
+    assert decision.compared[1].score_name == "probability" and decision.passed(1) and not decision.passed(0)
+    assert decision.compared[0].score != decision.compared[1].score  # one probability per reading
+    assert gate.decide([Reading(0.5, 0.9, 0)], gate.threshold).chosen is None
+    assert gate.judged == 5 and not gate.reachable(1.0, 0.0)
 
 
-def test_only_the_answer_comparison_of_its_own_score_is_covered() -> None:
-    probability = fit(_items(), MIX)
-    assert probability(Compared(0.9, 0.86, "blended", "answer")) == pytest.approx(probability.probability(0.9))
-    assert probability(Compared(0.99, 0.98, "validator", "complex")) is None
-    assert probability(Compared(0.9, 0.86, "validator", "answer")) is None  # another gate's score
-
-
-def test_kept_follows_the_gate_and_skips_empty_results_and_complex_shapes() -> None:
-    rows = [{"v_score": 0.2, "backend": 0.9, "shape_plain": 1.0}, {"v_score": 0.95, "backend": 0.8, "shape_plain": 1.0}]
-    record = Record("q1", "a", "en", "en", "dev", True, "q", rows=rows, correct=[False, True], n_answers=[1, 1])
-    got = kept(record, MIX)
-    assert got is not None and got.right and got.score == pytest.approx(MIX.gated_score(0.95, 0.8))
-    empty = Record("q2", "a", "en", "en", "dev", True, "q", rows=rows, correct=[False, True], n_answers=[1, 0])
-    assert kept(empty, MIX) is None  # the gate's choice returns nothing: the pipeline abstains
-    complex_rows = [{"v_score": 0.99, "backend": 0.1, "shape_plain": 0.0}]
-    counted = Record("q3", "a", "en", "en", "dev", True, "q", rows=complex_rows, correct=[True], n_answers=[1])
-    assert kept(counted, MIX) is None
-
-
-def _records(n: int, source: str, split: str, seed: int) -> list[Record]:
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        v, b = rng.random(), rng.random()
-        right = rng.random() < MIX.gated_score(v, b) ** 2
-        out.append(Record(f"{source}{i}", source, "en", "en", split, True, "q",
-                          rows=[{"v_score": v, "backend": b, "shape_plain": 1.0}], correct=[right], n_answers=[1]))
-    return out
-
-
-def test_build_reports_every_left_out_source_and_the_test_split(tmp_path: Path) -> None:
-    records = [*_records(300, "a", "dev", 1), *_records(300, "b", "dev", 2), *_records(200, "a", "test", 3),
-               *_records(100, "b", "train", 4)]
-    probability = build(records, MIX, 0.8)
-    assert set(probability.info["left_out"]) == {"a", "b"}
-    assert probability.info["left_out"]["b"]["n"] == 300  # b's train strings are not unseen
-    assert probability.info["test"]["n"] == 200
-    path = tmp_path / PROBABILITY_FILE
-    probability.save(path)
-    again = load_probability(path)
-    assert again is not None and again.scores == probability.scores and again.fits(MIX)
-    assert probability_for(GatePolicy("mix", 0.25), path) is None  # fitted for another blend
-
-
-def test_a_broken_map_file_is_a_model_load_error(tmp_path: Path) -> None:
-    path = tmp_path / PROBABILITY_FILE
-    assert load_probability(path) is None
-    path.write_text(json.dumps({"mode": "mix", "rank_weight": 0.55, "scores": [0.1, 0.2], "probabilities": [0.9, 0.1]}))
+def test_the_model_round_trips_through_its_asset_and_a_bad_asset_is_named(tmp_path) -> None:
+    model = _model(0.7)
+    model.save(tmp_path / GATE_FILE)
+    assert load_answer_model(tmp_path / GATE_FILE) == model
+    assert load_answer_model(tmp_path / "none.json") is None
+    (tmp_path / "bad.json").write_text(json.dumps({"names": ["a"], "means": [], "scales": [], "weights": [],
+                                                   "intercept": 0, "threshold": 2}), encoding="utf-8")
     with pytest.raises(ModelLoadError):
-        load_probability(path)  # not monotone
-    path.write_text("{")
-    with pytest.raises(ModelLoadError):
-        load_probability(path)
+        load_answer_model(tmp_path / "bad.json")
 
 
-def test_the_shipped_map_fits_the_shipped_gate_and_says_what_it_measured() -> None:
-    config = read_config(VALIDATOR_DIR)
-    policy = GatePolicy(config.gate, config.rank_weight, config.complex_threshold)
-    shipped = probability_for(policy, VALIDATOR_DIR / PROBABILITY_FILE)
-    assert isinstance(shipped, AnswerProbability)
-    assert 0.0 < shipped.probability(0.0) < shipped.probability(config.threshold) < shipped.probability(1.0) < 1.0
-    assert {"sqwd", "wwq", "rubq1"} <= set(shipped.info["left_out"])
-    test = shipped.info["test"]
-    assert abs(test["said_when_shown"] - test["right_when_shown"]) < 0.1
+def _record(source: str, scores: list[float], right: list[bool], split: str = "dev") -> Record:
+    readings = [Reading(s, 1.0 - 0.1 * i, i) for i, s in enumerate(scores)]
+    return Record("x", source, "en", split, True, "q", [features(readings, i) for i in range(len(scores))],
+                  right, [1] * len(scores))
+
+
+def test_fitting_learns_that_a_high_validator_score_is_right_and_the_threshold_holds_precision() -> None:
+    records = []
+    for n in range(60):
+        good = n % 3 != 0
+        records.append(_record("a" if n % 2 else "b", [0.9 if good else 0.3, 0.2], [good, False]))
+    model = fit(records)
+    assert model.probability({"validator": 0.9, "validator_logit": 2.2}) > model.probability(
+        {"validator": 0.3, "validator_logit": -0.85})
+    items = shown(model, records)
+    t = choose_threshold({"a": items})
+    assert figures(items, t)["precision"] >= 0.92 and figures(items, t)["right"] == 40
+
+
+def test_the_threshold_is_the_lowest_every_left_out_source_holds_precision_at() -> None:
+    a = [Shown(0.9, True, True)] * 10 + [Shown(0.6, False, True)] * 2 + [Shown(0.5, True, True)] * 5
+    assert choose_threshold({"a": a}, 0.92) == pytest.approx(0.9)
+    few = {"a": a, "b": [Shown(0.95, False, False)] * 2}  # b alone shows too few to count; pooled, they do
+    assert choose_threshold(few, 0.8) == pytest.approx(0.9) and choose_threshold(few, 0.92) == pytest.approx(0.95)
+
+
+def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures() -> None:
+    from validator.probability import GATE_PATH
+
+    model = load_answer_model(GATE_PATH)
+    assert model is not None and 0.0 < model.threshold < 1.0 and model.judged >= 5
+    assert "validator_logit" in model.names  # the validator's judgement is part of the evidence
+    assert {"sqwd", "wwq", "rubq1"} <= set(model.info["left_out"])
+    strong = [Reading(0.99, 0.9, 0), Reading(0.01, 0.3, 1)]
+    weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
+    assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
