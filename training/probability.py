@@ -1,7 +1,7 @@
 """Fit the gate's answer model (:mod:`validator.probability`)::
 
-    nice .venv/bin/python -m training.probability collect   # .cache/gate/records.jsonl (resumable)
-    .venv/bin/python -m training.probability fit             # assets/validator/gate.json
+    nice kgqa train probability collect   # .cache/gate/records.jsonl (resumable)
+    kgqa train probability fit            # assets/validator/gate.json (the default step)
 
 Collect: every string of the ``dev`` and ``test`` questions of every bench source goes
 through the real pipeline (the language given, as ``kgqa evaluate`` gives it); the gate
@@ -323,8 +323,8 @@ def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> Answer
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``collect`` the records, or ``fit`` and save the model."""
-    parser = argparse.ArgumentParser(prog="python -m training.probability")
-    parser.add_argument("step", choices=("collect", "fit"))
+    parser = argparse.ArgumentParser(prog="kgqa train probability")
+    parser.add_argument("step", nargs="?", choices=("collect", "fit"), default="fit")
     parser.add_argument("--records", type=Path, default=None, help="default: <cache>/gate/records.jsonl")
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--limit", type=int, default=None)
@@ -343,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     records = read_records(path)
     if not records:
-        print(f"no records at {path}: run python -m training.probability collect first", file=sys.stderr)
+        print(f"no records at {path}: run kgqa train probability collect first", file=sys.stderr)
         return 1
     model = build(records, args.target)
     out = args.out or settings.validator_dir / GATE_FILE
@@ -356,6 +356,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {key:12s} {source:8s} {figs}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -61,4 +61,4 @@ def test_a_job_reads_its_own_flags(capsys) -> None:
 
 def test_a_job_without_its_records_says_how_to_make_them(tmp_path: Path, capsys) -> None:
     assert main(["train", "probability", "--records", str(tmp_path / "none.jsonl")]) == 1
-    assert "kgqa train --only records" in capsys.readouterr().err
+    assert "kgqa train probability collect" in capsys.readouterr().err

@@ -125,7 +125,7 @@ def test_calibrate_only_rewrites_the_gate_from_fresh_candidates(built, kg, tmp_p
     assert after.threshold == pytest.approx(report["calibration"]["threshold"], abs=1e-6)  # same model, same data
     assert (after.layers, after.int8_skip) == (before.layers, before.int8_skip)
     assert after.extra == {"note": 1}  # the left-out figures described the gate it replaced
-    assert any("training.transfer --write" in line for line in lines)
+    assert any("kgqa train --only records gate probability" in line for line in lines)
     saved = json.loads((settings.validator_dir / "report.json").read_text())
     assert saved["calibration"]["recalibrated"] and saved["test"]["after"]["n"] > 0
     assert "epochs" in saved  # the training part of the report is kept
