@@ -3,8 +3,11 @@ service.  A question flows through the stages in this order (:data:`STAGES`), ea
 method of :class:`Pipeline` timed under its name in :attr:`Turn.timings_ms`:
 
 detect (clean the text, detect its language, :mod:`qa.reading.detect`) -> context (a follow-up
-read with the name it refers to, :mod:`qa.context`) -> generate (the backend's SPARQL
-candidates, :mod:`qa.generate`) -> verbalize (each candidate in words,
+read with the name it refers to, :mod:`qa.context`) -> read (the question read once: its
+words, function words, cue words and complex cues, :mod:`qa.reading.reading`; the decisions
+and the local backend share it) -> generate (the backend's SPARQL candidates, screened by
+the allow-list, :mod:`qa.generate`; a follow-up's candidates are then tied to what it refers
+to by the context stage) -> verbalize (each candidate in words,
 :mod:`qa.verbalize`) -> score (the cross-encoder, :mod:`qa.score`) -> gate (keep one or
 abstain, :mod:`qa.gate`) -> execute (run the kept query, :mod:`qa.execute`) -> label
 (name the answers in the user's language, :mod:`qa.label`) -> name (name what the first
@@ -49,6 +52,7 @@ from qa.reading.detect import (
     unsupported_language,
 )
 from qa.reading.expect import AnswerTypes
+from qa.reading.reading import read as read_question
 from qa.score import Scorer, best_reading_scores
 from qa.turn import AnswerItem, CandidateView, Status, Turn, message_key
 from qa.verbalize import Verbalizer, readings_with_english
@@ -61,7 +65,7 @@ NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
 NAMED_ARGS = frozenset({"only_know", "understood_no_value", "not_understood", "data_lists"})
 """Replies whose arguments are ids to name (:mod:`qa.decisions.reply`, ``data_lists``)."""
-STAGES = ("detect", "context", "generate", "verbalize", "score", "gate", "execute", "label", "name")
+STAGES = ("detect", "context", "read", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
 
 T = TypeVar("T")
@@ -154,13 +158,15 @@ class Pipeline:
     def _after_detect(self, turn: Turn, use_validator: bool, resolution: Resolution | None) -> None:
         """generate .. name (the stages that read the KG, after the context stage), with the
         decision components (:mod:`qa.decisions`) after the gate."""
+        reading = self._timed(turn, "read", lambda: read_question(read(turn), parse_lang(turn)))
         screened = self._timed(turn, "generate", lambda: self.generate(turn))
         if resolution is not None and turn.context is not None:
             screened = self._timed(turn, "context", lambda: self.tie(turn, resolution, screened), add=True)
+            reading = read_question(read(turn), parse_lang(turn))  # the question the tie settled on
         generated = self._report(turn, screened)
         candidates = [c for c in generated if not c.no_value]
         case = Case(read(turn), parse_lang(turn), candidates, turn.candidates,
-                    readings=[c for c in generated if c.no_value], rejected=len(turn.rejected))
+                    readings=[c for c in generated if c.no_value], rejected=len(turn.rejected), reading=reading)
         case.worded = worded_positions(case.question, case.tokens, case.lang, self.answer_types)
         case.person_properties = person_properties(generated, self.answer_types)
         guarded = self._decide(turn, case, "screen")

@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from core.text import tokenize
 from kg.client import QueryResult
 from qa.candidate import Candidate
+from qa.reading.reading import Reading, read
 from qa.turn import CandidateView
 
 ORDER = ("guard", "gate", "namesake", "coverage", "type", "number")
@@ -60,10 +60,13 @@ class Case:
     worded: frozenset[int] = frozenset()  # tokens some property phrase of the lexicon says (any property)
     person_properties: frozenset[str] = frozenset()  # properties whose values are persons (the lexicon's types)
     validated: bool = True  # the validator is on (off: the backend's top candidate is kept unscored, as asked)
+    reading: Reading | None = None  # the question read once (the ``read`` stage); None: read here
 
     def __post_init__(self) -> None:
+        if self.reading is None or (self.reading.text, self.reading.lang) != (self.question, self.lang):
+            self.reading = read(self.question, self.lang)
         if not self.tokens:
-            self.tokens = tokenize(self.question)
+            self.tokens = list(self.reading.tokens)
 
     @property
     def kept(self) -> Candidate | None:

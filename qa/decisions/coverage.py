@@ -23,28 +23,17 @@ whole that the kept reading leaves out (:func:`ignored_name`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cache
 
-from core.text import fold, is_cjk, normalize_cue_text, tokenize
+from core.text import fold, tokenize
 from lang import SUPPORTED
 from lang import get as language
 from lang.morphology import lemmas, stem
-from lang.stopwords import is_stopword_in
 from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.reading.expect import AnswerTypes
-from qa.reading.words import (
-    DIRECTION_WORDS,
-    GRADABLES,
-    ORDINAL_FORMS,
-    ORDINAL_WORDS,
-    SUPERLATIVE_WORDS,
-    THAN_WORDS,
-    find_words,
-    words_for,
-)
+from qa.reading.reading import cue_positions, function_word, is_word
 from qa.turn import CandidateView
 
 READ_BY = 10
@@ -128,13 +117,13 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     tokens, lang = case.tokens, case.lang
     if not candidate.explains and not said:
         return []  # nothing says what it reads: no evidence either way (the validator off, a foreign backend)
-    cues = cue_positions(case.question, tokens, lang)
+    cues = dict(case.reading.cues) if case.reading is not None else cue_positions(case.question, tokens, lang)
     if candidate.comparison is not None:
         readable: set[int] = set()  # "which country …, A or B?": the answer is one of the two named, of their kind
     else:
         readable = chained(case, candidate) | qualifiers(case) if candidate.explains else set(case.worded)
     content = [i for i, t in enumerate(tokens)
-               if _word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
+               if is_word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
     explained |= {i for link in candidate.links if link.span is not None for i in range(*link.span)}
     explained |= aligned(tokens, said, lang)
@@ -223,58 +212,19 @@ def _named(candidate: Candidate, i: int) -> bool:
                for link in candidate.links)
 
 
-def _word(token: str) -> bool:
-    """A word that may need explaining: letters, not a CJK character (a character is no word)."""
-    return token.isalpha() and not any(is_cjk(ch) for ch in token)
 
 
-def function_word(token: str, lang: str) -> bool:
-    """Whether ``token`` (as :func:`core.text.tokenize` gives it) is a function or question
-    word of ``lang``: the language's maintained list (:mod:`lang.stopwords`), else the
-    product's own lists."""
-    if lang in SUPPORTED:
-        words = language(lang).stop_words
-        if token in words or fold(token) in words:
-            return True
-    return is_stopword_in(token, lang)
 
 
-def cue_positions(question: str, tokens: Sequence[str], lang: str) -> dict[int, str]:
-    """Token positions of the question's cue words by kind: ``ordinal`` ("second", "40th"),
-    ``superlative`` ("largest"), ``comparative`` ("more than")."""
-    text = normalize_cue_text(question)
-    hits: list[tuple[str, str]] = []
-    for kind, table in (("ordinal", ORDINAL_WORDS), ("superlative", SUPERLATIVE_WORDS), ("comparative", THAN_WORDS)):
-        hits += [(kind, text[s:e]) for s, e, _ in find_words(text, words_for(table, lang))]
-    if not graded(text, lang):  # « in che città », « de qué país »: "than" words that are only function words here
-        hits = [(kind, found) for kind, found in hits
-                if kind != "comparative" or not all(function_word(w, lang) for w in tokenize(found) if _word(w))]
-    form = ORDINAL_FORMS.get(lang)
-    if form is not None:
-        hits += [("ordinal", m.group(0)) for m in re.finditer(form, text)]
-    out: dict[int, str] = {}
-    for kind, found in hits:
-        words = [w for w in tokenize(found) if _word(w)]
-        for i in _occurrences(tokens, words):
-            out.setdefault(i, kind)
-    return out
 
 
-def graded(text: str, lang: str) -> bool:
-    """Whether the (cue-normalized) question has a word of degree: "more", "less", a
-    superlative or a gradable word ("older", « più alto »).  Without one, a "than" word that is
-    also a function word of the language (Italian « che », « di », Spanish « que ») compares
-    nothing."""
-    tables = (DIRECTION_WORDS["DESC"], DIRECTION_WORDS["ASC"], SUPERLATIVE_WORDS, *(g.words for g in GRADABLES))
-    return any(find_words(text, words_for(table, lang)) for table in tables)
 
 
-def _occurrences(tokens: Sequence[str], words: Sequence[str]) -> list[int]:
-    """Positions of every occurrence of the word sequence ``words`` in ``tokens``."""
-    n = len(words)
-    if not n:
-        return []
-    return [j for i in range(len(tokens) - n + 1) if list(tokens[i:i + n]) == list(words) for j in range(i, i + n)]
+
+
+
+
+
 
 
 def aligned(tokens: Sequence[str], said: str | None, lang: str) -> set[int]:
@@ -285,12 +235,12 @@ def aligned(tokens: Sequence[str], said: str | None, lang: str) -> set[int]:
     if not said:
         return set()
     words = _said_words(said, lang)
-    return {i for i, t in enumerate(tokens) if _word(t) and _matches(fold(t), lang, words)}
+    return {i for i, t in enumerate(tokens) if is_word(t) and _matches(fold(t), lang, words)}
 
 
 @cache
 def _said_words(said: str, lang: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in tokenize(said) if _word(w))
+    return frozenset(fold(w) for w in tokenize(said) if is_word(w))
 
 
 def _matches(word: str, lang: str, said: frozenset[str]) -> bool:

@@ -219,7 +219,7 @@ def test_timings_are_keyed_by_the_stages_in_question_flow_order():
     turn = validated.answer("Where was Einstein born?", "en")
     assert list(turn.timings_ms) == [*STAGES, "total"]
     off = validated.answer("Where was Einstein born?", "en", use_validator=False)
-    assert list(off.timings_ms) == ["detect", "context", "generate", "execute", "label", "name", "total"]
+    assert list(off.timings_ms) == ["detect", "context", "read", "generate", "execute", "label", "name", "total"]
     assert list(_pipeline({}).answer("", "en").timings_ms) == ["detect", "total"]
 
 

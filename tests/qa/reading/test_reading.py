@@ -1,0 +1,31 @@
+"""The read stage: a question read once, its function words, cue words and complex cues."""
+
+from __future__ import annotations
+
+from qa.decisions import Case
+from qa.reading.reading import Reading, read
+
+
+def test_a_question_is_read_once_and_frozen() -> None:
+    first = read("in che città è morto giuseppe verdi", "it")
+    assert read("in che città è morto giuseppe verdi", "it") is first  # cached: read once
+    assert isinstance(first, Reading) and first.tokens[:3] == ("in", "che", "città")
+    assert {first.tokens[i] for i in first.function_words} >= {"in", "che", "è"}
+    assert "verdi" not in {first.tokens[i] for i in first.function_words}
+    assert not first.cues  # « che » compares nothing without a word of degree
+
+
+def test_cue_words_and_complex_cues() -> None:
+    count = read("How many films has Tarantino directed?", "en")
+    assert count.has("count") and not count.has("yes_no")
+    largest = read("What is the largest city in Germany?", "en")
+    assert largest.has("superlative") and "superlative" in dict(largest.cues).values()
+    assert read("Is Berlin the capital of Germany?", "en").has("yes_no")
+
+
+def test_the_decisions_get_the_stage_reading() -> None:
+    reading = read("Where was Einstein born?", "en")
+    case = Case("Where was Einstein born?", "en", [], [], reading=reading)
+    assert case.reading is reading and case.tokens == list(reading.tokens)
+    other = Case("Where was Einstein born?", "de", [], [], reading=reading)  # another language: read anew
+    assert other.reading is not reading and other.reading.lang == "de"
