@@ -254,14 +254,14 @@ def test_the_property_asked_for_is_not_part_of_the_name_before_it(backend, quest
 
 
 def _one_word_person(question: str, word: str) -> tuple[object, Mention]:
-    from backends.local.generator import _Question
+    from backends.local.features import Question
     from core.text import tokenize
     from qa.reading.names import aligned_cased
 
     tokens = tokenize(question)
     i = tokens.index(word.lower())
     m = Mention(i, i + 1, word, "Q1", 1.0, 0.5, 0.6, False, 3, False, 10, 0, 0.3, kind="alias", name=word)
-    q = _Question(question, "en", tokens, "place", [m], cased=aligned_cased(question, len(tokens)),
+    q = Question(question, "en", tokens, "place", [m], cased=aligned_cased(question, len(tokens)),
                   anchor_types={"Q1": "person"}, asked_words=frozenset({tokens.index("born")}))
     return q, m  # "born": the property phrase (the lexicon's, in the backend)
 
@@ -379,7 +379,7 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
         local = LocalBackend(slow, index, lexicon=default_lexicon(), timeout_s=0.3)
         with pytest.raises(BackendTimeout):
             local.ask("Where was Albert Einstein born?", "en")
-        assert local._adjacency_cache == {}  # nothing learnt from failed queries
+        assert local.reads._adjacency_cache == {}  # nothing learnt from failed queries
 
 
 def test_a_question_is_linked_and_analyzed_once(backend: LocalBackend, monkeypatch: pytest.MonkeyPatch):
