@@ -509,8 +509,8 @@ def test_symmetric_relations_the_kg_disagrees_about_give_no_superlative(populate
         tiny_store.add(ox.Quad(node, p("P1082"), ox.Literal(value, datatype=ox.NamedNode(XSD_DECIMAL))))
     gen = ComplexGenerator(populated_kg)
     backward = ("?answer", "wdt:P47", "wd:Q183")
-    assert gen.coverage((backward,), "P1082") == 0.0  # Russia is missing this way round
-    assert gen.coverage((("wd:Q183", "wdt:P47", "?answer"),), "P1082") == 1.0
+    assert gen.aggregates.coverage((backward,), "P1082") == 0.0  # Russia is missing this way round
+    assert gen.aggregates.coverage((("wd:Q183", "wdt:P47", "?answer"),), "P1082") == 1.0
 
 
 @pytest.mark.parametrize(("question", "alternative"), [
