@@ -22,17 +22,6 @@ from tests import tiny_kg
 EINSTEIN, PUSHKIN, BERLIN, GERMANY, MOSCOW, ULM, CITY = "Q937", "Q7200", "Q64", "Q183", "Q649", "Q3012", "Q515"
 
 
-@pytest.fixture
-def index(tiny_store, tmp_path: Path) -> LabelIndex:
-    build_label_index(tiny_store, tmp_path / "labels")
-    return LabelIndex.open(tmp_path / "labels")
-
-
-@pytest.fixture
-def backend(tiny_kg_client: EmbeddedKG, index: LabelIndex) -> LocalBackend:
-    return LocalBackend(tiny_kg_client, index, lexicon=default_lexicon())
-
-
 def _top_entity(linker: Linker, question: str, lang: str) -> str:
     mentions = linker.link(question, lang)
     assert mentions, f"nothing linked in {question!r}"
@@ -127,48 +116,11 @@ def test_top_candidate_on_known_facts(backend: LocalBackend, question: str, lang
     assert backend.ask(question, lang)[0].sparql == expected
 
 
-def test_type_constrained_candidate(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
-    sparqls = [c.sparql for c in backend.ask("Which cities are in Germany?", "en")]
-    typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
-    assert typed_query in sparqls
-    assert _answers(tiny_kg_client, typed_query) == {BERLIN, ULM}
-
-
-def test_candidates_carry_the_structure_they_were_built_from(backend: LocalBackend):
-    cands = backend.ask("Which cities are in Germany?", "en")
-    typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
-    typed_cand = next(c for c in cands if c.sparql == typed_query)
-    assert typed_cand.shape == "plain" and typed_cand.comparison is None
-    assert typed_cand.triples == (("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"))
-    assert (typed_cand.entities, typed_cand.properties) == (("Q183", "Q515"), ("P17", "P31"))
-    assert [link.qid for link in typed_cand.links] == ["Q183", "Q515"]  # both named in the question
-    germany, city = typed_cand.links
-    assert (germany.mention, germany.name, germany.kind) == ("germany", "germany", "label")
-    assert (city.mention, city.name, city.kind) == ("cities", "city", "inflected")  # the plural of the name
-    assert (germany.span, germany.name_words, city.span, city.name_words) == ((4, 5), 1, (1, 2), 0)
-    for c in cands:
-        assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
-        assert {link.qid for link in c.links} <= set(c.entities)
-
-
 def test_links_say_where_the_name_is_and_whether_it_was_typed_as_one(backend: LocalBackend):
     [einstein] = [link for link in backend.ask("Where was Albert Einstein born?", "en")[0].links]
     assert (einstein.qid, einstein.span, einstein.name_words) == ("Q937", (2, 4), 2)
     [lowered] = [link for link in backend.ask("where was albert einstein born?", "en")[0].links]
     assert (lowered.span, lowered.name_words) == ((2, 4), 0)  # no case: nothing says it is a name
-
-
-def test_two_entity_intersection(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
-    cands = backend.generate("Which city in Germany was Einstein born in?", "en")
-    pairs = [g for g in cands if g.shape == "and"]
-    assert pairs, "no intersection candidate"
-    assert any(_answers(tiny_kg_client, g.sparql) == {ULM} for g in pairs)
-
-
-def test_two_hop_candidate(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
-    cands = backend.generate("In which country is the place of birth of Einstein?", "en")
-    hops = [g.sparql for g in cands if g.shape == "2hop"]
-    assert "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?x . ?x wdt:P17 ?answer . }" in hops
 
 
 def test_candidates_are_non_empty_bounded_scored_and_deterministic(backend: LocalBackend,
@@ -254,14 +206,14 @@ def test_the_property_asked_for_is_not_part_of_the_name_before_it(backend, quest
 
 
 def _one_word_person(question: str, word: str) -> tuple[object, Mention]:
-    from backends.local.generator import _Question
+    from backends.local.features import Question
     from core.text import tokenize
     from qa.reading.names import aligned_cased
 
     tokens = tokenize(question)
     i = tokens.index(word.lower())
     m = Mention(i, i + 1, word, "Q1", 1.0, 0.5, 0.6, False, 3, False, 10, 0, 0.3, kind="alias", name=word)
-    q = _Question(question, "en", tokens, "place", [m], cased=aligned_cased(question, len(tokens)),
+    q = Question(question, "en", tokens, "place", [m], cased=aligned_cased(question, len(tokens)),
                   anchor_types={"Q1": "person"}, asked_words=frozenset({tokens.index("born")}))
     return q, m  # "born": the property phrase (the lexicon's, in the backend)
 
@@ -379,7 +331,7 @@ def test_kg_that_always_times_out_is_a_backend_timeout(index: LabelIndex):
         local = LocalBackend(slow, index, lexicon=default_lexicon(), timeout_s=0.3)
         with pytest.raises(BackendTimeout):
             local.ask("Where was Albert Einstein born?", "en")
-        assert local._adjacency_cache == {}  # nothing learnt from failed queries
+        assert local.reads._adjacency_cache == {}  # nothing learnt from failed queries
 
 
 def test_a_question_is_linked_and_analyzed_once(backend: LocalBackend, monkeypatch: pytest.MonkeyPatch):
@@ -407,40 +359,6 @@ def test_a_name_as_written_beats_a_fuzzy_spelling_of_another_name(tmp_path: Path
     mention = next(m for m in Linker(LabelIndex.open(tmp_path / "labels")).link("¿Cuál es la capital de Francia?", "es")
                    if m.qid == "Q142")
     assert (mention.kind, mention.fuzzy, mention.quality) == ("alias", False, 1.0)
-
-
-def test_an_accented_lexicon_word_is_not_a_folded_function_word(backend: LocalBackend):
-    """French « né » folds to « ne », a function word; as a lexicon word it still says
-    'born' (P19), and the birthplace query comes first."""
-    assert backend.props.form("né") == "né" and not backend.props.is_function("né")
-    assert backend.props.is_function(backend.props.form("ne"))
-    top = backend.ask("Où est né Albert Einstein ?", "fr")[0]
-    assert (top.entities, top.properties) == ((EINSTEIN,), ("P19",))
-
-
-def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(backend: LocalBackend):
-    """German « die » is an article, English "die" is the verb of "where did … die": in an
-    English question it matches the place of death (P20); in a German one, and where the
-    language has no list of its own, it stays a function word."""
-    props = backend.props
-    assert not props.is_function("die", "en") and props.is_function("die", "de") and props.is_function("die", "zh")
-    assert props.is_function("did", "en") and props.is_function("where", "de")
-    english = props.match(["where", "did", "albert", "einstein", "die"], "", "en")
-    assert english["P20"].words == frozenset({"die"}) and english["P20"].same_lang == 1.0
-    assert "P20" not in props.match(["where", "did", "albert", "einstein", "die"], "", "de")
-    german = props.match(["wo", "ist", "die", "hauptstadt"], "", "de")
-    assert "die" not in german["P36"].words
-
-
-def test_an_italian_elided_article_is_a_function_word():
-    """« dell'Italia » tokenizes to "dell" + "italia": "dell" (di + l') is a function word,
-    so Italia covers the question's content words as "la capitale della Francia" would."""
-    from core.text import tokenize
-    from lang.stopwords import is_stopword_in
-
-    assert tokenize("Qual è la capitale dell'Italia?")[-2:] == ["dell", "italia"]
-    assert all(is_stopword_in(w, "it") for w in ("dell", "nell", "sull", "dall", "dov", "cos"))
-    assert not is_stopword_in("capitale", "it")
 
 
 def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_path: Path):

@@ -82,7 +82,8 @@ def test_one_row_per_turn_with_everything_the_issue_lists(log_path: Path, pipeli
     assert row["chosen_sparql"] == check_query(BIRTHPLACE) and row["chosen_rank"] == 1  # what ran
     assert [a["id"] for a in row["answers"]] == ["Q3012"]
     assert row["abstained"] is False and row["status"] == "ok"
-    assert set(row["latency_ms"]) == {"detect", "context", "read", "generate", "execute", "label", "name", "total", "render"}
+    assert set(row["latency_ms"]) == {"detect", "context", "read", "generate", "execute", "label", "name", "total",
+                                      "render"}
     assert row["feedback"] is None and row["client_ip"] is None
 
 

@@ -1,0 +1,225 @@
+"""Property matching for the local generator: every way to say each property (the KG's
+labels and aliases in every language, the lexicon's phrases) and how well those phrases
+match the words of a question outside a mention.
+
+:class:`PropertyText` indexes the phrases; :func:`rest` gives a question's words outside
+some spans as they are matched; :func:`prop_matches` scores every property against them
+(cached per span set); :func:`asked_words` marks the words that say what is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.text import fold, is_cjk, tokenize
+from lang.stopwords import is_stopword, is_stopword_as_written, is_stopword_in
+from qa.reading.lexicon import PropertyLexicon
+
+ASKED_WORD_SCORE = 0.85  # a lexicon phrase matched this well (a one-word phrase: exactly) names what is asked
+
+@dataclass(frozen=True)
+class _Phrase:
+    pid: str
+    tokens: tuple[str, ...]  # content words (function words dropped)
+    full: str  # every word, space-joined: a contiguous occurrence earns a bonus
+    cjk: bool
+    weight: float
+    lang: str
+    source: str  # "lex" | "kg"
+
+
+@dataclass
+class PropertyMatch:
+    """How well a property's phrases match the words of a question outside a mention."""
+
+    score: float = 0.0
+    lexicon: float = 0.0
+    kg: float = 0.0
+    same_lang: float = 0.0
+    chars: int = 0  # question characters the best phrase explains
+    words: frozenset[str] = frozenset()  # question words the best phrase matched
+    contiguous: float = 0.0
+
+
+class PropertyText:
+    """Every way to say each property: KG labels/aliases (all languages) + lexicon phrases."""
+
+    def __init__(self, kg_labels: dict[str, dict[str, list[str]]], lexicon: PropertyLexicon | None) -> None:
+        self.answer_types: dict[str, str] = {}
+        words = _lexicon_words(lexicon)
+        self.kept = _accented_content_words(words)
+        self.content = self._content_words(words)
+        phrases: list[_Phrase] = []
+        for pid, langs in kg_labels.items():
+            for lang, names in langs.items():
+                for i, name in enumerate(names):
+                    phrases.extend(self._phrase(pid, name, 0.95 if i == 0 else 0.85, lang, "kg"))
+        if lexicon is not None:
+            for pid in lexicon.properties():
+                kind = lexicon.answer_type(pid)
+                if kind:
+                    self.answer_types[pid] = kind
+                for lang, items in lexicon.all_phrases(pid).items():
+                    for item in items:
+                        phrases.extend(self._phrase(pid, item, 1.0, lang, "lex"))
+        self.by_token: dict[str, list[_Phrase]] = {}
+        self.by_prefix: dict[str, set[str]] = {}
+        for ph in phrases:
+            for tok in set(ph.tokens):
+                self.by_token.setdefault(tok, []).append(ph)
+                if not ph.cjk and len(tok) >= 4:
+                    self.by_prefix.setdefault(tok[:4], set()).add(tok)
+
+    def form(self, token: str) -> str:
+        """A question or phrase word as matched: folded, except a lexicon word that folding
+        would turn into a function word (French "né" is not "ne")."""
+        return token if token in self.kept else fold(token)
+
+    def is_function(self, form: str, lang: str = "") -> bool:
+        """Whether a matched word form (:meth:`form`) is a function or question word in a text
+        of ``lang``: a function word of another language stays one unless ``lang``'s lexicon
+        phrases use it as a content word (English "die", "son", "war"; German "Kind")."""
+        return form not in self.kept and is_stopword(form) and form not in self.content.get(lang, ())
+
+    def _content_words(self, words: dict[str, set[str]]) -> dict[str, frozenset[str]]:
+        """Per language: the word forms its lexicon phrases (``words``, per language) use that
+        are function words only in other languages."""
+        content = {lang: frozenset(f for f in map(self.form, tokens) if is_stopword(f) and not is_stopword_in(f, lang))
+                   for lang, tokens in words.items()}
+        return {lang: forms for lang, forms in content.items() if forms}
+
+    def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
+        toks = [self.form(t) for t in tokenize(text)]
+        content = tuple(t for t in toks if not self.is_function(t, lang)) or tuple(toks)
+        if not content:
+            return []
+        cjk = all(is_cjk(t) for t in content)
+        return [_Phrase(pid, content, "".join(toks) if cjk else " ".join(toks), cjk, weight, lang, source)]
+
+    def match(self, rest: Sequence[str], cjk_text: str, lang: str) -> dict[str, PropertyMatch]:
+        """``{pid: PropertyMatch}`` for the question's words outside a mention (``rest``, folded,
+        in order, function words included) and its CJK remainder."""
+        sims: dict[str, tuple[float, str]] = {}
+        for w in rest:
+            if is_cjk(w) or self.is_function(w, lang):
+                continue
+            if w in self.by_token:
+                sims[w] = (1.0, w)
+            if len(w) >= 4:
+                for tok in self.by_prefix.get(w[:4], ()):
+                    s = _stem_sim(w, tok)
+                    if s > sims.get(tok, (0.0, ""))[0]:
+                        sims[tok] = (s, w)
+        for ch in set(cjk_text):
+            if ch in self.by_token:
+                sims[ch] = (1.0, ch)
+        text = " " + " ".join(w for w in rest if not is_cjk(w)) + " "
+        out: dict[str, PropertyMatch] = {}
+        seen: set[int] = set()
+        for tok in sims:
+            for ph in self.by_token.get(tok, ()):
+                if id(ph) in seen:
+                    continue
+                seen.add(id(ph))
+                score, contiguous = self._phrase_score(ph, sims, cjk_text, text)
+                if score <= 0:
+                    continue
+                m = out.setdefault(ph.pid, PropertyMatch())
+                if score > m.score or (score == m.score and ph.lang == lang and not m.same_lang):
+                    # on a tie the question's own language tells more (German "gedreht" over a
+                    # one-word phrase "film" of another language)
+                    m.score = score
+                    m.same_lang = 1.0 if ph.lang == lang else 0.0
+                    m.contiguous = 1.0 if contiguous else 0.0
+                    if ph.cjk:
+                        m.words = frozenset(t for t in ph.tokens if t in cjk_text)
+                        m.chars = len(ph.full) if contiguous else len(m.words)
+                    else:
+                        m.words = frozenset(sims[t][1] for t in ph.tokens if t in sims)
+                        m.chars = sum(len(w) for w in m.words)
+                if ph.source == "lex":
+                    m.lexicon = max(m.lexicon, score)
+                else:
+                    m.kg = max(m.kg, score)
+        return out
+
+    @staticmethod
+    def _phrase_score(ph: _Phrase, sims: dict[str, tuple[float, str]], cjk_text: str,
+                      text: str) -> tuple[float, bool]:
+        if ph.cjk:
+            contiguous = ph.full in cjk_text
+            if contiguous:
+                base = 1.0
+            else:
+                present = sum(1 for t in ph.tokens if t in cjk_text)
+                base = 0.6 * present / len(ph.tokens) if present >= 2 else 0.0
+            length = len(ph.tokens)
+        else:
+            got = [sims[t][0] if t in sims else 0.0 for t in ph.tokens]
+            if not any(got):
+                return 0.0, False
+            base = sum(got) / len(got)
+            contiguous = " " in ph.full and f" {ph.full} " in text
+            length = len(ph.full.split()) if contiguous else len(ph.tokens)
+        specificity = 0.8 + 0.2 * min(1.0, length / 3)
+        return ph.weight * base * specificity, contiguous
+
+
+def _lexicon_words(lexicon: PropertyLexicon | None) -> dict[str, set[str]]:
+    """Per language, the words (tokens as written) of the lexicon's phrases."""
+    words: dict[str, set[str]] = {}
+    if lexicon is not None:
+        for pid in lexicon.properties():
+            for lang, items in lexicon.all_phrases(pid).items():
+                words.setdefault(lang, set()).update(t for item in items for t in tokenize(item))
+    return words
+
+
+def _accented_content_words(words: dict[str, set[str]]) -> frozenset[str]:
+    """Lexicon words (``words``, per language) that are content words as written but function
+    words once folded (French "né", folded "ne")."""
+    return frozenset(t for tokens in words.values() for t in tokens if not is_stopword_as_written(t) and is_stopword(t))
+
+
+def _stem_sim(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    if common >= 4 and common >= min(len(a), len(b)) - 3:
+        return 0.85 if common >= min(len(a), len(b)) - 1 else 0.75
+    return 0.0
+
+
+def rest(props: PropertyText, tokens: Sequence[str], spans: Sequence[tuple[int, int]]) -> tuple[list[str], str]:
+    """Folded question words outside ``spans`` (in order) and the CJK characters there."""
+    inside = {i for a, b in spans for i in range(a, b)}
+    words = [props.form(t) for i, t in enumerate(tokens) if i not in inside]
+    cjk = "".join(t for i, t in enumerate(tokens) if i not in inside and is_cjk(t))
+    return words, cjk
+
+
+def prop_matches(props: PropertyText, tokens: Sequence[str], lang: str, spans: Sequence[tuple[int, int]],
+                 cache: dict[tuple, dict[str, PropertyMatch]]) -> dict[str, PropertyMatch]:
+    """``{pid: PropertyMatch}`` for the question's words outside ``spans`` (kept in ``cache``
+    by the spans)."""
+    key = tuple(sorted(spans))
+    if key not in cache:
+        words, cjk = rest(props, tokens, spans)
+        cache[key] = props.match(words, cjk, lang)
+    return cache[key]
+
+
+def asked_words(props: PropertyText, tokens: Sequence[str], cased: Sequence[str] | None, lang: str) -> frozenset[int]:
+    """Positions of the question's words that a property-lexicon phrase matches well
+    (:data:`ASKED_WORD_SCORE`): they say what is asked, not whom it is about."""
+    if cased is None:
+        return frozenset()
+    matches = props.match(rest(props, tokens, ())[0], "", lang)
+    forms = {w for m in matches.values() if m.lexicon >= ASKED_WORD_SCORE and m.lexicon == m.score
+             for w in m.words}
+    return frozenset(i for i, t in enumerate(tokens) if props.form(t) in forms)

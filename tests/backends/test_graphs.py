@@ -1,0 +1,83 @@
+"""Query graphs (:mod:`backends.local.graphs`): which graphs the local generator builds from
+a question's anchors, over the tiny KG."""
+
+from __future__ import annotations
+
+from backends.local.generator import LocalBackend
+from backends.local.shapes import backward, forward
+from kg.client import EmbeddedKG
+
+BERLIN, ULM = "Q64", "Q3012"
+
+
+def _answers(kg: EmbeddedKG, sparql: str) -> set[str]:
+    return {t.value.rsplit("/", 1)[-1] for t in kg.query(sparql).column()}
+
+
+def test_one_hop_graphs_are_every_property_at_each_anchor_with_its_answer_count(backend: LocalBackend,
+                                                                                  tiny_kg_client: EmbeddedKG):
+    q = backend._analyze("Where was Albert Einstein born?", "en", None)
+    graphs = backend.graphs.one_hop(q)
+    einstein = [g for g in graphs if g.anchor == "Q937"]
+    adjacent = backend.reads.adjacency("Q937", outgoing=True) + backend.reads.adjacency("Q937", outgoing=False)
+    assert {(g.shape, tuple(g.triples)) for g in einstein} == {
+        ("fwd" if a.forward else "bwd", tuple(forward("Q937", a.pid) if a.forward else backward("Q937", a.pid)))
+        for a in adjacent}
+    for g in einstein:
+        assert g.answers == len(_answers(tiny_kg_client, g.sparql))
+    born = next(g for g in einstein if g.triples == forward("Q937", "P19"))
+    assert born.features["prop_score"] > 0 and born.words == frozenset({"born"})
+    assert all(g.features["prop_score"] == 0 for g in einstein if g.triples == forward("Q937", "P27"))
+
+
+def test_a_reading_the_kg_holds_no_value_for_is_never_built_as_a_graph_to_run(backend: LocalBackend):
+    """Einstein has no capital (P36): the reading is kept aside, marked, with no score."""
+    readings = [c for c in backend.ask("What is the capital of Albert Einstein?", "en") if c.no_value]
+    assert [(c.entities, c.properties, c.score) for c in readings] == [(("Q937",), ("P36",), 0.0)]
+
+
+def test_the_expansions_run_side_by_side_give_what_they_give_one_after_the_other(backend: LocalBackend):
+    q = backend._analyze("Which city in Germany was Einstein born in?", "en", None)
+    ranked = backend._generate(q)
+    graphs = backend.graphs
+    together = graphs.expand_concurrently(q, ranked)
+    alone = [graphs.narrowed(q, ranked), graphs.pairs(q, ranked), graphs.two_hops(q, ranked)]
+    assert [[g.sparql for g in found] for found in together] == [[g.sparql for g in found] for found in alone]
+    assert together[1], "no intersection"
+
+
+def test_type_constrained_candidate(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
+    sparqls = [c.sparql for c in backend.ask("Which cities are in Germany?", "en")]
+    typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
+    assert typed_query in sparqls
+    assert _answers(tiny_kg_client, typed_query) == {BERLIN, ULM}
+
+
+def test_candidates_carry_the_structure_they_were_built_from(backend: LocalBackend):
+    cands = backend.ask("Which cities are in Germany?", "en")
+    typed_query = "SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q183 . ?answer wdt:P31 wd:Q515 . }"
+    typed_cand = next(c for c in cands if c.sparql == typed_query)
+    assert typed_cand.shape == "plain" and typed_cand.comparison is None
+    assert typed_cand.triples == (("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"))
+    assert (typed_cand.entities, typed_cand.properties) == (("Q183", "Q515"), ("P17", "P31"))
+    assert [link.qid for link in typed_cand.links] == ["Q183", "Q515"]  # both named in the question
+    germany, city = typed_cand.links
+    assert (germany.mention, germany.name, germany.kind) == ("germany", "germany", "label")
+    assert (city.mention, city.name, city.kind) == ("cities", "city", "inflected")  # the plural of the name
+    assert (germany.span, germany.name_words, city.span, city.name_words) == ((4, 5), 1, (1, 2), 0)
+    for c in cands:
+        assert all(f"wd:{q}" in c.sparql for q in c.entities) and all(f"wdt:{p}" in c.sparql for p in c.properties)
+        assert {link.qid for link in c.links} <= set(c.entities)
+
+
+def test_two_entity_intersection(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
+    cands = backend.generate("Which city in Germany was Einstein born in?", "en")
+    pairs = [g for g in cands if g.shape == "and"]
+    assert pairs, "no intersection candidate"
+    assert any(_answers(tiny_kg_client, g.sparql) == {ULM} for g in pairs)
+
+
+def test_two_hop_candidate(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
+    cands = backend.generate("In which country is the place of birth of Einstein?", "en")
+    hops = [g.sparql for g in cands if g.shape == "2hop"]
+    assert "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?x . ?x wdt:P17 ?answer . }" in hops
