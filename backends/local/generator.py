@@ -49,6 +49,7 @@ from qa.candidate import EXACT_LINKS, Candidate
 from qa.generate import MAX_CANDIDATES
 from qa.reading.lexicon import PropertyLexicon, default_lexicon
 from qa.reading.names import aligned_cased, name_features, name_words
+from qa.reading.reading import read
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -190,7 +191,7 @@ class LocalBackend:
         return out
 
     def _analyze(self, question: str, lang: str, linked: Sequence[Mention] | None) -> Question:
-        tokens = tokenize(question)
+        tokens = list(read(question, lang).tokens)  # the read stage's reading (cached: read once)
         mentions = list(linked) if linked is not None else self.linker.link(question, lang, limit=MAX_MENTIONS)
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         q = Question(question, lang, tokens, qtype, _anchors(mentions))
