@@ -28,10 +28,8 @@ from qa.reading.words import (
     STRONG_GRADABLES,
     SUPERLATIVE_WORDS,
     THAN_WORDS,
-    WH_WORDS,
-    YES_NO_ANYWHERE,
-    YES_NO_OPENERS,
     find_words,
+    is_yes_no,
     words_for,
 )
 
@@ -91,16 +89,6 @@ def alternative_words(text: str, lang: str) -> list[tuple[int, int, str]]:
             if not (w in particles and not text[e:].strip(" ?!.。"))]
 
 
-def _yes_no(text: str, lang: str) -> bool:
-    first = re.sub(r"^[¿¡\"'«(]+", "", text)
-    if any(start == 0 for start, _, _ in find_words(first, words_for(YES_NO_OPENERS, lang))):
-        return True
-    padded = f" {text} "
-    if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):
-        return False
-    return not find_words(text, WH_WORDS.get(lang, ()))
-
-
 def _direction_hits(text: str, lang: str) -> list[tuple[int, Direction]]:
     hits = []
     for direction, table in DIRECTION_WORDS.items():
@@ -127,7 +115,7 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.count = bool(count_hits)
     a.ordinal = bool(find_words(text, words_for(ORDINAL_WORDS, lang)) or re.search(r"\d(?:st|nd|rd|th)\b", text)
                      or (lang in ORDINAL_FORMS and re.search(ORDINAL_FORMS[lang], text)))
-    a.yes_no = _yes_no(text, lang)
+    a.yes_no = is_yes_no(text, lang)
     a.alternative = bool(alternative_words(text, lang))
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))

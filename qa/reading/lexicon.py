@@ -2,11 +2,11 @@
 
 The lexicon says how people *ask* for a Wikidata property in each language ("who
 directed", "regie", "режиссёр", "导演" for P57), which answer type a property yields,
-which question words announce which answer type ("how many" -> ``count``), which
-openers make a yes/no question, and which cue words hint at superlative, comparative,
-counting, ordinal or negated questions, or at a question about a role ("who played the
-role of …": a work's cast list does not answer it).  KG labels are *not* copied here; the
-candidate generator reads them from the KG at run time and uses this file on top.
+which question words announce which answer type ("how many" -> ``count``), and which
+cue words hint at superlative, comparative, counting, ordinal or negated questions, or
+at a question about a role ("who played the role of …": a work's cast list does not
+answer it).  KG labels are *not* copied here; the candidate generator reads them from the
+KG at run time and uses this file on top.
 
 File format (``version`` 1)::
 
@@ -14,12 +14,11 @@ File format (``version`` 1)::
      "properties": {"P19": {"answer_type": "place",
                             "phrases": {"en": ["born in", ...], "de": [...], ...}}, ...},
      "question_words": {"en": {"who": "person", "how many": "count", "what": null, ...}, ...},
-     "yes_no_openers": {"en": ["is", "was", ...], ...},
      "cues": {"superlative": {"en": ["most", ...], ...}, "comparative": {...}, "count": {...}, ...}}
 
-All phrases are lower-case.  For en/de/fr/es/it/pt the yes/no openers are sentence
-initial; for ru/uk/zh/ja they are particles or markers that may occur anywhere
-("ли", "чи", "吗", "ですか"), so a question word should win over them.
+All phrases are lower-case.  What makes a yes/no question is each language's
+(``lang/<code>/shape_words.py``: its openers and the marks that may stand anywhere), read
+by :func:`qa.reading.words.is_yes_no` for the lexicon and the analysis alike.
 """
 
 from __future__ import annotations
@@ -33,9 +32,10 @@ from pathlib import Path
 from core.errors import LexiconError
 from core.phrases import Phrase, PhraseMatcher, Word, search
 from core.settings import LEXICON_PATH
-from core.text import fold_typed, is_cjk, normalize_phrase, tokenize
+from core.text import fold_typed, is_cjk, normalize_cue_text, normalize_phrase, tokenize
 from lang import MAIN, SUPPORTED
 from lang import get as language
+from qa.reading.words import YES_NO_ANYWHERE, YES_NO_OPENERS, is_yes_no
 
 DEFAULT_PATH = LEXICON_PATH
 """The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
@@ -93,7 +93,6 @@ class PropertyLexicon:
     answer_types: dict[str, str]
     phrase_table: dict[str, dict[str, tuple[str, ...]]]
     question_word_table: dict[str, dict[str, str | None]]
-    yes_no_table: dict[str, tuple[str, ...]]
     cue_table: dict[str, dict[str, tuple[str, ...]]]
     source: Path | None = None
     _matchers: dict[tuple[str, str], tuple[PhraseMatcher, dict[str, Phrase]]] = field(
@@ -157,15 +156,11 @@ class PropertyLexicon:
                 if word != normalize_phrase(word):
                     raise ValueError(f"question_words.{lang}: {word!r} is not lower-case/normalized")
             words[lang] = dict(entries)
-        yes_no = {
-            lang: _phrases(items, f"yes_no_openers.{lang}")
-            for lang, items in _mapping(top.get("yes_no_openers", {}), "yes_no_openers").items()
-        }
         cues = {
             kind: {lang: _phrases(items, f"cues.{kind}.{lang}") for lang, items in _mapping(table, kind).items()}
             for kind, table in _mapping(top.get("cues", {}), "cues").items()
         }
-        return cls(answer_types, phrases, words, yes_no, cues, source)
+        return cls(answer_types, phrases, words, cues, source)
 
     # ------------------------------------------------------------------ lookups
     def properties(self) -> list[str]:
@@ -208,8 +203,9 @@ class PropertyLexicon:
         return dict(self.question_word_table.get(lang, {}))
 
     def yes_no_openers(self, lang: str) -> list[str]:
-        """Words that make a yes/no question in ``lang`` (see the module docstring)."""
-        return list(self.yes_no_table.get(lang, ()))
+        """Words that make a yes/no question in ``lang``: its openers, then its marks that may
+        stand anywhere (``lang/<code>/shape_words.py``; empty for a language without them)."""
+        return [*YES_NO_OPENERS.get(lang, ()), *YES_NO_ANYWHERE.get(lang, ())]
 
     def cues(self, kind: str, lang: str) -> list[str]:
         """Cue words of family ``kind`` in ``lang``; empty when not covered."""
@@ -284,19 +280,10 @@ class PropertyLexicon:
         return None
 
     def is_yes_no(self, question: str, lang: str) -> bool:
-        """True when ``question`` reads as a yes/no question in ``lang``.
-
-        Sentence-initial openers for alphabetic languages with a fixed word order;
-        particles anywhere for ru/uk/zh/ja, unless a typed question word is present.
-        """
-        text = normalize_phrase(question).lstrip("¿¡\"'«„ ")
-        openers = self.yes_no_table.get(lang, ())
-        found = self._cue_starts(text, lang)
-        if lang in {"ru", "uk", "zh", "ja"}:
-            if any(kind is not None and word in found for word, kind in self.question_word_table.get(lang, {}).items()):
-                return False
-            return any(opener in found for opener in openers)
-        return any(found.get(opener) == 0 for opener in openers)
+        """True when ``question`` reads as a yes/no question in ``lang``: what
+        :func:`qa.reading.words.is_yes_no` says (the language's own openers and marks, the
+        same reading :func:`qa.reading.analysis.analyze` gives)."""
+        return is_yes_no(normalize_cue_text(question), lang)
 
     def find_cues(self, question: str, lang: str) -> dict[str, list[str]]:
         """``{cue kind: cue words found in question}``, only for kinds with a hit."""
@@ -334,12 +321,12 @@ class PropertyLexicon:
 
     def _matcher(self, lang: str, kind: str) -> tuple[PhraseMatcher, dict[str, Phrase]]:
         """The automaton over the ``kind`` phrases of ``lang``, built on first use: ``exact`` and
-        ``gapped`` property phrases (open-ended words), ``find`` for question words, yes/no
-        openers and cues (whole words)."""
+        ``gapped`` property phrases (open-ended words), ``find`` for question words and cues
+        (whole words)."""
         built = self._matchers.get((lang, kind))
         if built is None:
             if kind == "find":
-                words = [*self.question_word_table.get(lang, {}), *self.yes_no_table.get(lang, ()),
+                words = [*self.question_word_table.get(lang, {}),
                          *(cue for table in self.cue_table.values() for cue in table.get(lang, ()))]
                 phrases = {word: self._pattern(word, lang, False) for word in words}
             elif kind == "exact":

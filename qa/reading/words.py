@@ -146,6 +146,7 @@ AMOUNT_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.amount)
 
 YES_NO_OPENERS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.yes_no_openers)
 YES_NO_ANYWHERE: Mapping[str, tuple[str, ...]] = _table(lambda words: words.yes_no_anywhere)
+"""Marks of a yes/no question anywhere in it (« ли », 吗): particles a question word wins over."""
 
 # Properties that have one value per subject, so a different value in the KG refutes an
 # ASK ("Was Einstein born in Berlin?" -> no, the KG says Ulm).
@@ -225,6 +226,22 @@ def _word_phrase(word: str) -> Phrase | re.Pattern[str]:
         return word_pattern(word)
     return Phrase(tuple(Word(p.rstrip("*"), p.endswith("*")) for p in parts), before="letter",
                   after="none" if w.endswith("*") else "letter", run_sep=True)
+
+
+def is_yes_no(text: str, lang: str) -> bool:
+    """Whether normalized ``text`` reads as a yes/no question in ``lang``: it opens with one of
+    the language's yes/no openers (:attr:`lang.base.ShapeWords.yes_no_openers`, English's where
+    it has none), or it carries one of its marks that may stand anywhere
+    (:attr:`lang.base.ShapeWords.yes_no_anywhere`: « ли », 吗, ですか) and no question word.
+    The one reading of a yes/no question: :func:`qa.reading.analysis.analyze` and
+    :meth:`qa.reading.lexicon.PropertyLexicon.is_yes_no` both ask it."""
+    first = re.sub(r"^[¿¡\"'«„(]+", "", text)
+    if any(start == 0 for start, _, _ in find_words(first, words_for(YES_NO_OPENERS, lang))):
+        return True
+    padded = f" {text} "
+    if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):
+        return False
+    return not find_words(text, WH_WORDS.get(lang, ()))
 
 
 def words_for(table: Mapping[str, tuple[str, ...]], lang: str) -> tuple[str, ...]:
