@@ -4,7 +4,7 @@ People type fast, on keyboards without the letters of their language; the stages
 detection (the backend's phrase matching, the validator, which was trained on written
 questions) read accented words.  :func:`restore_accents` puts back the accents of the words
 the language's own word lists know (:mod:`lang`: question words, stop words, cue words,
-pronouns, and the property lexicon's phrases, ``assets/property_lexicon.json``), by one rule:
+pronouns, and the language's part of the property lexicon, ``lang/<code>/lexicon.json``), by one rule:
 
 * a word that the lists know only with accents gets them (« murio » -> « murió »: the lists
   have « murió » and no « murio »);
@@ -20,14 +20,14 @@ Only languages written in Latin letters are read so (Russian « е » for « ё 
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 
-from core.settings import LEXICON_PATH
+from core.errors import LexiconError
 from core.text import fold_typed
 from lang import SUPPORTED
 from lang import get as language
+from qa.reading.lexicon import language_lexicon
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 OPENING_WORDS = 2
@@ -44,12 +44,12 @@ def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
     for field in ("person", "thing", "place", "possessive", "of_pronouns", "openers", "second_starts"):
         words |= set(getattr(pronouns, field, ()) or ())
     try:
-        data = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    for entry in data.get("properties", {}).values():
-        words.update(entry.get("phrases", {}).get(lang, ()))
-    words.update(data.get("question_words", {}).get(lang, {}))
+        own = language_lexicon(lang)
+    except LexiconError:
+        own = {}
+    for phrases in own.get("phrases", {}).values():
+        words.update(phrases)
+    words.update(own.get("question_words", {}))
     tokens = {token for phrase in words for token in _WORD.findall(phrase.lower())}
     plain = frozenset(t for t in tokens if fold_typed(t) == t)
     accented: dict[str, set[str]] = {}

@@ -1,4 +1,5 @@
-"""The hand-written multilingual property lexicon (``assets/property_lexicon.json``).
+"""The hand-written multilingual property lexicon: each language's part in its package
+(``lang/<code>/lexicon.json``), the properties' answer types in ``assets/property_types.json``.
 
 The lexicon says how people *ask* for a Wikidata property in each language ("who
 directed", "regie", "режиссёр", "导演" for P57), which answer type a property yields,
@@ -6,9 +7,13 @@ which question words announce which answer type ("how many" -> ``count``), and w
 cue words hint at superlative, comparative, counting, ordinal or negated questions, or
 at a question about a role ("who played the role of …": a work's cast list does not
 answer it).  KG labels are *not* copied here; the candidate generator reads them from the
-KG at run time and uses this file on top.
+KG at run time and uses these files on top.
 
-File format (``version`` 1)::
+The files: ``assets/property_types.json``, ``{"version": 1, "properties": {"P19":
+{"answer_type": "place"}, ...}}``; ``lang/de/lexicon.json``, ``{"phrases": {"P19": ["geboren",
+...], ...}, "question_words": {"wer": "person", ...}, "cues": {"superlative": [...], ...}}``
+(a language without the file has no phrases).  :meth:`PropertyLexicon.load` merges them into
+one lexicon (``version`` 1), which is also the format of a whole lexicon in one file::
 
     {"version": 1,
      "properties": {"P19": {"answer_type": "place",
@@ -23,6 +28,7 @@ by :func:`qa.reading.words.is_yes_no` for the lexicon and the analysis alike.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -38,7 +44,8 @@ from lang import get as language
 from qa.reading.words import YES_NO_ANYWHERE, YES_NO_OPENERS, is_yes_no
 
 DEFAULT_PATH = LEXICON_PATH
-"""The lexicon shipped with the project (``<project root>/assets/property_lexicon.json``)."""
+"""The lexicon shipped with the project: its language-independent part
+(``<project root>/assets/property_types.json``), completed by ``lang/<code>/lexicon.json``."""
 
 LANGUAGES: tuple[str, ...] = MAIN
 """Languages the lexicon covers (every property has phrases in each of them)."""
@@ -106,22 +113,18 @@ class PropertyLexicon:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, path: Path | str | None = None) -> PropertyLexicon:
-        """Read and validate the lexicon file (default: :data:`DEFAULT_PATH`).
+        """Read and validate the lexicon (default: :data:`DEFAULT_PATH`).
 
-        Raises :class:`LexiconError` naming the file when it is missing, not JSON,
-        or not shaped as described in the module docstring.
+        A file without ``question_words`` is the language-independent part (the properties'
+        answer types, ``assets/property_types.json``): each supported language's own part,
+        ``lang/<code>/lexicon.json`` (:func:`language_lexicon`), completes it; a file with
+        them is a whole lexicon.  Raises :class:`LexiconError` naming the file when it is
+        missing, not JSON, or not shaped as described in the module docstring.
         """
         file = Path(path) if path is not None else DEFAULT_PATH
-        try:
-            text = file.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise LexiconError(file, "property lexicon not found") from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LexiconError(file, f"cannot read property lexicon: {exc}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LexiconError(file, f"property lexicon is not valid JSON: {exc}") from exc
+        data = _read_json(file)
+        if isinstance(data, dict) and "question_words" not in data:
+            data = _with_languages(data, file)
         try:
             return cls.from_dict(data, source=file)
         except ValueError as exc:
@@ -365,6 +368,64 @@ def _word_pattern(word: str, lang: str) -> Word:
     if len(stem) < _MIN_INFLECTED:
         stem = word
     return Word(stem, stem=True)
+
+
+LANGUAGE_FILE = "lexicon.json"
+"""Each language's part of the lexicon, in its package: ``lang/<code>/lexicon.json``."""
+
+
+def language_file(code: str) -> Path:
+    """Where language ``code`` keeps its part of the lexicon (the file may be absent)."""
+    return Path(importlib.import_module(f"lang.{code}").__file__ or "").parent / LANGUAGE_FILE
+
+
+def language_lexicon(code: str) -> dict:
+    """Language ``code``'s part of the lexicon, ``{"phrases": {pid: [...]}, "question_words":
+    {word: type}, "cues": {kind: [...]}}`` (each key optional; empty for a language without the
+    file).  Raises :class:`LexiconError` naming the file when it is not JSON or not an object."""
+    file = language_file(code)
+    if not file.exists():
+        return {}
+    data = _read_json(file)
+    if not isinstance(data, dict):
+        raise LexiconError(file, "malformed property lexicon: expected an object")
+    return data
+
+
+def _with_languages(shared: dict, source: Path) -> dict:
+    """The whole lexicon: ``shared`` (version and answer types) with every supported
+    language's part (:func:`language_lexicon`) merged in, languages in :data:`lang.SUPPORTED` order."""
+    properties = {pid: {**entry, "phrases": {}} if isinstance(entry, dict) else entry
+                  for pid, entry in (shared.get("properties") or {}).items()}
+    words: dict[str, object] = {}
+    cues: dict[str, dict[str, object]] = {}
+    for code in SUPPORTED:
+        part = language_lexicon(code)
+        try:
+            for pid, phrases in _mapping(part.get("phrases", {}), "phrases").items():
+                if not isinstance(properties.get(pid), dict):
+                    raise ValueError(f"phrases for {pid}, which {source.name} does not type")
+                properties[pid]["phrases"][code] = phrases
+            if "question_words" in part:
+                words[code] = part["question_words"]
+            for kind, items in _mapping(part.get("cues", {}), "cues").items():
+                cues.setdefault(kind, {})[code] = items
+        except ValueError as exc:
+            raise LexiconError(language_file(code), f"malformed property lexicon: {exc}") from exc
+    return {**shared, "properties": properties, "question_words": words, "cues": cues}
+
+
+def _read_json(file: Path) -> object:
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise LexiconError(file, "property lexicon not found") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LexiconError(file, f"cannot read property lexicon: {exc}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LexiconError(file, f"property lexicon is not valid JSON: {exc}") from exc
 
 
 @lru_cache(maxsize=4)

@@ -18,6 +18,8 @@ from qa.reading.lexicon import (
     QUESTION_TYPES,
     PropertyLexicon,
     default_lexicon,
+    language_file,
+    language_lexicon,
 )
 
 REQUIRED_LANGS = ("en", "de", "ru", "zh", "fr", "es", "uk", "ja")
@@ -47,6 +49,33 @@ def test_shipped_asset_loads(lexicon: PropertyLexicon) -> None:
     assert lexicon.source == DEFAULT_PATH
     assert len(lexicon.properties()) >= 150
     assert default_lexicon().properties() == lexicon.properties()
+
+
+def test_each_language_part_is_what_the_lexicon_holds_of_it(lexicon: PropertyLexicon) -> None:
+    from lang import SUPPORTED
+
+    with_file = [code for code in SUPPORTED if language_file(code).exists()]
+    assert {"en", "de", "ru", "zh", "fr", "es", "uk", "ja", "it", "pt"} <= set(with_file)
+    for code in SUPPORTED:
+        own = language_lexicon(code)
+        assert {pid: ps for pid in lexicon.properties() if (ps := lexicon.phrases(pid, code))} == own.get("phrases", {})
+        assert lexicon.question_words(code) == own.get("question_words", {})
+        for kind, cues in own.get("cues", {}).items():
+            assert lexicon.cues(kind, code) == cues
+
+
+def test_a_language_without_its_part_has_no_phrases(lexicon: PropertyLexicon) -> None:
+    assert not language_file("be").exists() and language_lexicon("be") == {}
+    assert all(not lexicon.phrases(pid, "be") for pid in lexicon.properties())
+    assert lexicon.question_words("be") == {}
+
+
+def test_phrases_of_a_property_without_a_type_name_the_language_file(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(json.dumps({"version": 1, "properties": {"P19": {"answer_type": "place"}}}), encoding="utf-8")
+    with pytest.raises(LexiconError, match=r"lexicon\.json.*types\.json does not type") as info:
+        PropertyLexicon.load(path)
+    assert info.value.path == language_file("en")
 
 
 def test_properties_are_sorted_numerically_in_the_file() -> None:
