@@ -62,6 +62,18 @@ class ShapeWords:
     """Words that ask whether a person is still alive ("still alive", "living")."""
     negation: tuple[str, ...] = ()
     """Words that exclude ("not", "without"): a set minus a condition."""
+    asking: tuple[str, ...] = ()
+    """Words that ask for a thing ("which", "who", "what"): a short chunk of a list that holds
+    one is no unlinked list item (:data:`qa.reading.words.QUESTION_WORDS`, every language's)."""
+    comparison_mark: str = ""
+    """A mark of comparison followed by what is compared (Chinese and Japanese 比, "than")."""
+    more_after_mark: str = ""
+    """Characters after :attr:`comparison_mark` that compare descending (多, 大, 高: "more")."""
+    less_after_mark: str = ""
+    """Characters after :attr:`comparison_mark` that compare ascending (少, 小, 低: "less")."""
+    direction_is_superlative: bool = False
+    """Whether a direction word without "than" or a choice makes a superlative, as the
+    comparative's own words do in the Romance languages (« il fiume più lungo »)."""
 # ---- end of house ----
 
 

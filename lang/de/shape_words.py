@@ -82,4 +82,5 @@ SHAPE_WORDS = ShapeWords(
     both=('beide', 'beiden', 'zusammen', 'gemeinsam', 'sowohl'),
     alive=('noch am leben', 'am leben', 'lebt noch', 'lebt', 'noch lebendig'),
     negation=('nicht', 'kein', 'keine', 'keinen', 'ohne', 'außer'),
+    asking=("welche*", "wer", "was"),
 )

@@ -79,4 +79,6 @@ SHAPE_WORDS = ShapeWords(
     alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
            'vive todavía', 'todavia vivo'),
     negation=('no', 'nunca', 'sin', 'excepto'),
+    asking=("cuál", "quién"),
+    direction_is_superlative=True,
 )

@@ -45,4 +45,6 @@ SHAPE_WORDS = ShapeWords(
     both=('entrambi', 'entrambe', 'insieme', 'in comune', 'tutti e due'),
     alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
     negation=('non', 'senza', 'tranne'),
+    asking=("chi",),
+    direction_is_superlative=True,
 )

@@ -46,4 +46,5 @@ SHAPE_WORDS = ShapeWords(
     both=('両方', '共に', '一緒に', '共通'),
     alive=('まだ生きて', '生きて', '存命', '健在'),
     negation=('ない', '以外'),
+    comparison_mark="比", more_after_mark="多大高", less_after_mark="少小低",
 )

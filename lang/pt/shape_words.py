@@ -46,4 +46,6 @@ SHAPE_WORDS = ShapeWords(
     both=('ambos', 'ambas', 'juntos', 'juntas', 'em comum', 'os dois', 'as duas'),
     alive=('ainda vivo', 'ainda viva', 'está vivo', 'está viva', 'vivo', 'viva', 'ainda está vivo'),
     negation=('não', 'nao', 'sem', 'exceto'),
+    asking=("qual", "quem"),
+    direction_is_superlative=True,
 )

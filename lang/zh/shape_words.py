@@ -75,4 +75,6 @@ SHAPE_WORDS = ShapeWords(
     both=('都', '共同', '一起', '同时'),
     alive=('还活着', '活着', '在世', '健在'),
     negation=('不', '没有', '除了'),
+    asking=("哪", "谁", "什么"),
+    comparison_mark="比", more_after_mark="多大高", less_after_mark="少小低",
 )

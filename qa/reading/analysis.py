@@ -30,6 +30,7 @@ from qa.reading.words import (
     THAN_WORDS,
     find_words,
     is_yes_no,
+    shape_words,
     words_for,
 )
 
@@ -93,12 +94,12 @@ def _direction_hits(text: str, lang: str) -> list[tuple[int, Direction]]:
     hits = []
     for direction, table in DIRECTION_WORDS.items():
         hits.extend((s, direction) for s, _, _ in find_words(text, words_for(table, lang)))
-    if lang in ("zh", "ja") and "比" in text:
-        tail = text[text.index("比"):]
-        for ch, direction in (("多", "DESC"), ("大", "DESC"), ("高", "DESC"), ("少", "ASC"), ("小", "ASC"),
-                              ("低", "ASC")):
-            if ch in tail[2:]:
-                hits.append((text.index("比") + tail.index(ch, 2), direction))
+    words = shape_words(lang)
+    if words.comparison_mark and words.comparison_mark in text:  # 比: what is compared follows
+        at = text.index(words.comparison_mark)
+        tail = text[at:]
+        for chars, direction in ((words.more_after_mark, "DESC"), (words.less_after_mark, "ASC")):
+            hits.extend((at + tail.index(ch, 2), direction) for ch in chars if ch in tail[2:])
     return sorted(hits)
 
 
@@ -138,7 +139,7 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.cue_spans.extend((f.start, f.end) for f in a.filters)
     a.readings = _readings(text, lang, a, prop_hits)
     a.directed = any(find_words(text, words_for(table, lang)) for table in DIRECTION_WORDS.values())
-    if lang in ("it", "pt", "es", "fr") and a.directed and not a.comparative and not a.alternative:
+    if shape_words(lang).direction_is_superlative and a.directed and not a.comparative and not a.alternative:
         a.superlative = True  # "il fiume più lungo": the same words as a comparative, without "di"/"que"
     return a
 

@@ -128,8 +128,8 @@ QUESTION_PARTICLES: Mapping[str, tuple[str, ...]] = _table(lambda words: words.q
 「…生まれましたか？」 asks; 「AかBか」 chooses)."""
 
 LIST_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.lists)
-QUESTION_WORDS = ("which", "who", "what", "welche*", "wer", "was", "кто", "како*", "котор*", "хто", "яки*",
-                   "哪", "谁", "什么", "quel*", "qui", "cuál", "quién", "qual", "quem", "chi")
+QUESTION_WORDS: tuple[str, ...] = tuple(w for words in _table(lambda words: words.asking).values() for w in words)
+"""Every language's words that ask for a thing (:attr:`lang.base.ShapeWords.asking`)."""
 
 THAN_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.than)
 
@@ -242,6 +242,11 @@ def is_yes_no(text: str, lang: str) -> bool:
     if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):
         return False
     return not find_words(text, WH_WORDS.get(lang, ()))
+
+
+def shape_words(lang: str) -> ShapeWords:
+    """The shape words of ``lang`` (none for a language the registry does not know)."""
+    return language(lang).shape_words if lang in SUPPORTED else ShapeWords()
 
 
 def words_for(table: Mapping[str, tuple[str, ...]], lang: str) -> tuple[str, ...]:
