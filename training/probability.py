@@ -116,11 +116,13 @@ def read_records(path: Path) -> list[Record]:
     return list({(r.id, r.lang): r for r in records}.values())  # one per string
 
 
-def bench_items(bench_dir: Path, splits: Sequence[str] = ("dev", "test"),
+def bench_items(bench: Path | Sequence[Path], splits: Sequence[str] = ("dev", "test"),
                 per_source: dict[str, int] | None = None) -> list[EvalItem]:
-    """Every string of the bench questions in ``splits``; ``per_source[split]``: at most that
-    many questions of each source in that split (a deterministic sample, every string of each)."""
-    datasets = load_datasets(sorted(Path(bench_dir).glob("*.json")))
+    """Every string of the bench questions in ``splits`` (``bench``: a folder of bench files, or
+    the files); ``per_source[split]``: at most that many questions of each source in that
+    split (a deterministic sample, every string of each)."""
+    files = sorted(Path(bench).glob("*.json")) if isinstance(bench, Path) else list(bench)
+    datasets = load_datasets(files)
     limits = per_source or {}
     return [it for split in splits for it in select_items(datasets, lang="all", split=split, limit=limits.get(split))]
 
@@ -147,16 +149,19 @@ def record_for(item: EvalItem, pipeline: Any, observed: Observed) -> Record:
     return record
 
 
-def collect(settings: Settings, out: Path, bench_dir: Path, *, limit: int | None = None,
-            splits: Sequence[str] = ("dev", "test"), per_source: dict[str, int] | None = None) -> int:
-    """Append a record for every bench string of ``splits`` not yet in ``out``."""
+def collect(settings: Settings, out: Path, bench: Path | Sequence[Path], *, limit: int | None = None,
+            splits: Sequence[str] = ("dev", "test"), per_source: dict[str, int] | None = None,
+            kg: Any = None, backend: Any = None) -> int:
+    """Append a record for every bench string of ``splits`` not yet in ``out`` (``bench``: a
+    folder of bench files, or the files; ``kg``, ``backend``: the pipeline's, default the
+    configured ones)."""
     from service.factory import build_pipeline
 
-    pipeline = build_pipeline(settings, require_validator=True)
+    pipeline = build_pipeline(settings, kg=kg, backend=backend, require_validator=True)
     assert pipeline.validation is not None
     observed = Observed(pipeline.validation.gate)
     pipeline.validation = replace(pipeline.validation, gate=observed)
-    items = bench_items(bench_dir, splits, per_source)
+    items = bench_items(bench, splits, per_source)
     items = items[:limit] if limit else items
     done = {(r.id, r.lang) for r in read_records(out)}
     todo = [it for it in items if (it.id, it.lang) not in done]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from backends.local.generator import LocalBackend
-from core.settings import DEFAULT_BENCH_DIR, Settings
+from core.settings import Settings
 from qa.generate import Backend
 from service.factory import make_backend, open_kg
 from training.build import BuildOptions, bench_paths, run
@@ -118,7 +118,8 @@ def fit_probability(recipe: Recipe, ws: Workspace) -> dict[str, Any]:
     logistic model fitted with each source left out for the threshold."""
     settings = ws.settings
     path = answer_records_path(settings)
-    collect_answers(settings, path, DEFAULT_BENCH_DIR)
+    path.unlink(missing_ok=True)  # readings of an older validator or ranker would mislead the model
+    collect_answers(settings, path, ws.bench(), kg=ws.kg, backend=ws.backend or _backend(ws))
     out = settings.validator_dir / GATE_FILE
     try:
         model = build_answer_model(read_answer_records(path))
