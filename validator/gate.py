@@ -190,9 +190,17 @@ class LearnedGate:
     """The shipped gate: the validator judges the first ``model.judged`` readings, and the
     most probable of them (:class:`validator.probability.AnswerModel`) is kept when its
     probability reaches the model's threshold.  The threshold the pipeline passes in is the
-    model's own (``service.factory``); each compared score is that probability."""
+    model's own (``service.factory``); each compared score is that probability.
+
+    ``fallback``: the calibrated score gate (``config.json``) at ``fallback_threshold``; where
+    no probability reaches the threshold, a reading that gate keeps is kept (what the gate
+    compared for it is recorded): the answers the score gate gave, held to its own
+    left-out precision, are never lost to the model's evidence (two readings that agree make
+    a small margin)."""
 
     model: AnswerModel
+    fallback: GatePolicy | None = None
+    fallback_threshold: float = 1.0
 
     @property
     def judged(self) -> int:
@@ -217,6 +225,12 @@ class LearnedGate:
                          for p, r in zip(probabilities, readings, strict=True))
         best = max((i for i, p in enumerate(probabilities) if p is not None),
                    key=lambda i: (probabilities[i], -i), default=None)
-        if best is None or (probabilities[best] or 0.0) < threshold:
+        if best is not None and (probabilities[best] or 0.0) >= threshold:
+            return Decision(compared, best)
+        if self.fallback is None:
             return Decision(compared, None)
-        return Decision(compared, best)
+        kept = self.fallback.decide(readings, self.fallback_threshold)
+        if kept.chosen is None:
+            return Decision(compared, None)
+        by_score = kept.compared[kept.chosen]
+        return Decision(tuple(by_score if i == kept.chosen else c for i, c in enumerate(compared)), kept.chosen)

@@ -150,5 +150,6 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
     model = None if settings.backend in BACKEND_RANK_WEIGHTS else load_answer_model(
         Path(settings.validator_dir) / GATE_FILE)  # fitted on the local backend's ranks and scores
     if model is not None:
-        return ValidatorRuntime(encoder, verbalizer, LearnedGate(model), model.threshold, config)
+        return ValidatorRuntime(encoder, verbalizer, LearnedGate(model, policy, config.threshold), model.threshold,
+                                config)
     return ValidatorRuntime(encoder, verbalizer, policy, config.threshold, config)
