@@ -593,6 +593,10 @@ def answer_probability(view: CandidateView, validation: Validation | None) -> fl
     """The calibrated probability that the kept candidate's answer is right: what the learned
     gate compared (:class:`validator.gate.LearnedGate`); ``None`` where the gate compared
     another score (the validator off, a gate without an answer model)."""
-    if validation is None or view.compared is None or view.compared.score_name != "probability":
+    if validation is None or view.compared is None:
+        return None
+    if view.compared.probability is not None:  # the score gate decided; the model still says its chance
+        return round(float(view.compared.probability), 6)
+    if view.compared.score_name != "probability":
         return None
     return round(float(view.compared.score), 6)

@@ -66,13 +66,17 @@ class Compared:
 
     score: float
     threshold: float
-    score_name: str = "validator"  # validator | blended | confidence
+    score_name: str = "validator"  # validator | blended | probability
     threshold_name: str = "answer"  # answer | yes_no | complex
+    probability: float | None = None  # the calibrated chance of being right, where another score decided
 
     def to_json(self) -> dict[str, Any]:
         """The contract's object."""
-        return {"score": self.score, "threshold": self.threshold, "score_name": self.score_name,
-                "threshold_name": self.threshold_name}
+        out: dict[str, Any] = {"score": self.score, "threshold": self.threshold, "score_name": self.score_name,
+                               "threshold_name": self.threshold_name}
+        if self.probability is not None:
+            out["probability"] = self.probability
+        return out
 
 
 @dataclass

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -233,4 +233,7 @@ class LearnedGate:
         if kept.chosen is None:
             return Decision(compared, None)
         by_score = kept.compared[kept.chosen]
+        chance = probabilities[kept.chosen]
+        if by_score is not None and chance is not None:
+            by_score = replace(by_score, probability=round(chance, 6))
         return Decision(tuple(by_score if i == kept.chosen else c for i, c in enumerate(compared)), kept.chosen)

@@ -98,7 +98,7 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
               f"({answered} answered); without: {same}/{len(items)}, the others linked by sound, surname or a "
               f"fuzzy word only the label index has: {differing}")
         assert differing_keyed == []  # with the name keys: every item as the embedded store answers it
-        assert same >= len(items) - 7  # without: 71 of 78 on 2026-11-27 (66 before; docs/wikidata.md)
+        assert same >= len(items) - 12  # without: 66 of 78 since the gate judges five readings (71 with one)
         assert answered >= len(items) // 5  # the comparison covered real answers, not only abstentions
     finally:
         server.kill()
