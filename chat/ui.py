@@ -50,7 +50,7 @@ from qa.pipeline import Pipeline
 from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.doors import DoorMiddleware, allowed_host_names
-from service.ratelimit import ClientLimiter, InFlight, RefusedCounter
+from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
@@ -605,6 +605,11 @@ class Admission:
     backlog: Backlog
     in_flight: InFlight | None  # None: per-client limits are off (rate limit 0)
     refused: RefusedCounter
+    loads: RateLimiter | None = None  # page loads' own buckets, at the questions' rate (default: made so)
+
+    def __post_init__(self) -> None:
+        if self.loads is None:  # a reload never spends the tokens of the questions asked next
+            self.loads = RateLimiter(self.limiter.limiter.per_minute, round(self.limiter.limiter.burst))
 
     def admit(self, request: gr.Request | None, raw: str, ui: str) -> tuple[str, Turn | None]:
         """``(client key, None)`` when the question is queued (call :meth:`done` after), else
@@ -626,10 +631,12 @@ class Admission:
         return key, None
 
     def admit_load(self, request: gr.Request | None) -> bool:
-        """Whether a page load may restore the conversation its browser sent: the client's
-        rate limit counts page loads too (a refused one starts an empty conversation)."""
+        """Whether a page load may restore the conversation its browser sent: page loads are
+        rate-limited per client as questions are, in buckets of their own (a refused one starts
+        an empty conversation; a reload never makes the next question "too fast")."""
         peer = request.client.host if request and request.client else None
-        if self.limiter.limiter.acquire(self.limiter.key(peer, request.headers if request else None)) > 0:
+        assert self.loads is not None
+        if self.loads.acquire(self.limiter.key(peer, request.headers if request else None)) > 0:
             self.refused.add("rate_limited")
             return False
         return True
