@@ -4,7 +4,7 @@ method of :class:`Pipeline` timed under its name in :attr:`Turn.timings_ms`:
 
 detect (clean the text, detect its language, :mod:`qa.reading.detect`) -> context (a follow-up
 read with the name it refers to, :mod:`qa.context`) -> read (the question read once: its
-words, function words, cue words and complex cues, :mod:`qa.reading.reading`; the decisions
+words, function words and cue words, :mod:`qa.reading.reading`; the decisions
 and the local backend share it) -> generate (the backend's SPARQL candidates, screened by
 the allow-list, :mod:`qa.generate`; a follow-up's candidates are then tied to what it refers
 to by the context stage) -> verbalize (each candidate in words,

@@ -3,9 +3,7 @@
 :func:`read` gives a frozen :class:`Reading` of a question in a language: its tokens
 (:func:`core.text.tokenize`), which of them are function or question words of the language
 (never content a reading must explain), where its cue words are and of which kind
-(``ordinal``, ``superlative``, ``comparative``), and the complex cues it carries (a count, a
-yes/no question, a list, what two things share …, :func:`qa.reading.analysis.analyze`).  It
-is cached: the pipeline's stage and the local backend read a question once between them."""
+(``ordinal``, ``superlative``, ``comparative``).  It is cached: the pipeline's stage and the local backend read a question once between them."""
 
 from __future__ import annotations
 
@@ -18,7 +16,6 @@ from core.text import fold, is_cjk, normalize_cue_text, tokenize
 from lang import SUPPORTED
 from lang import get as language
 from lang.stopwords import is_stopword_in
-from qa.reading.analysis import analyze
 from qa.reading.words import (
     DIRECTION_WORDS,
     GRADABLES,
@@ -30,37 +27,26 @@ from qa.reading.words import (
     words_for,
 )
 
-CUE_FLAGS = ("count", "yes_no", "superlative", "comparative", "ordinal", "alternative", "listing", "both", "alive",
-             "negated")
-"""The complex cues a :class:`Reading` records (fields of :class:`qa.reading.analysis.Analysis`)."""
-
 
 @dataclass(frozen=True)
 class Reading:
     """A question as read in ``lang``: its tokens, the positions of its function words, its
-    cue words' positions by kind, and the complex cues it carries (:data:`CUE_FLAGS`)."""
+    cue words' positions by kind."""
 
     text: str
     lang: str
     tokens: tuple[str, ...]
     function_words: frozenset[int]
     cues: tuple[tuple[int, str], ...]
-    flags: frozenset[str]
-
-    def has(self, cue: str) -> bool:
-        """Whether the question carries the complex cue ``cue`` (one of :data:`CUE_FLAGS`)."""
-        return cue in self.flags
 
 
 @lru_cache(maxsize=512)
 def read(text: str, lang: str) -> Reading:
     """The :class:`Reading` of ``text`` in ``lang`` (cached: a question is read once)."""
     tokens = tuple(tokenize(text))
-    analysis = analyze(text, lang)
     return Reading(text, lang, tokens,
                    frozenset(i for i, t in enumerate(tokens) if is_word(t) and function_word(t, lang)),
-                   tuple(sorted(cue_positions(text, tokens, lang).items())),
-                   frozenset(flag for flag in CUE_FLAGS if getattr(analysis, flag)))
+                   tuple(sorted(cue_positions(text, tokens, lang).items())))
 
 
 def is_word(token: str) -> bool:
