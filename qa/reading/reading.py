@@ -3,7 +3,8 @@
 :func:`read` gives a frozen :class:`Reading` of a question in a language: its tokens
 (:func:`core.text.tokenize`), which of them are function or question words of the language
 (never content a reading must explain), where its cue words are and of which kind
-(``ordinal``, ``superlative``, ``comparative``).  It is cached: the pipeline's stage and the local backend read a question once between them."""
+(``ordinal``, ``superlative``, ``comparative``).  It is cached: the pipeline's stage and the
+local backend read a question once between them."""
 
 from __future__ import annotations
 
