@@ -29,15 +29,17 @@ slow); a further one closes that client's oldest waiting connection (once it has
 WAITING_GRACE_S = 1.0
 """A waiting connection younger than this is never closed to make room."""
 MAX_WAITING = MAX_CONNECTIONS // 2
-"""Connections waiting for headers, all clients together; past it the oldest waiting is
-closed (whatever its age), so that waiting connections never fill uvicorn's
-:data:`MAX_CONNECTIONS`."""
+"""Connections waiting for headers, all clients together; past it the oldest waiting
+connection of the client that holds the most is closed (whatever its age), so that waiting
+connections never fill uvicorn's :data:`MAX_CONNECTIONS` and one client's flood never cuts
+another client's connection."""
 
 
 class WaitingConnections:
     """The connections of one server that wait for a request's headers, per client address,
     oldest first: :meth:`arrived` closes the oldest waiting connection of a client past
-    ``per_client`` and the oldest of all past ``total``.  Only uvicorn's event loop calls it."""
+    ``per_client``, and past ``total`` the oldest of the client holding the most (so that a
+    client that floods pays for it, not its neighbours).  Only uvicorn's event loop calls it."""
 
     def __init__(self, per_client: int = MAX_WAITING_PER_CLIENT, total: int = MAX_WAITING,
                  min_age_s: float = WAITING_GRACE_S) -> None:
@@ -56,8 +58,8 @@ class WaitingConnections:
         while len(self._by_client.get(conn.client_address, ())) >= self.per_client:
             if not self._evict(self._by_client[conn.client_address], now):
                 break
-        while len(self._all) >= self.total:  # all clients together: the oldest goes, whatever its age
-            self._evict(self._all, now, young_too=True)
+        while len(self._all) >= self.total:  # all clients together: the heaviest client's oldest goes
+            self._evict(self._heaviest(), now, young_too=True)
         self._by_client.setdefault(conn.client_address, {})[conn] = now
         self._all[conn] = now
 
@@ -69,6 +71,10 @@ class WaitingConnections:
             queue.pop(conn, None)
             if not queue:
                 del self._by_client[conn.client_address]
+
+    def _heaviest(self) -> dict[HeaderTimeoutProtocol, float]:
+        """The waiting connections of the client that holds the most of them."""
+        return max(self._by_client.values(), key=len)
 
     def _evict(self, queue: dict[HeaderTimeoutProtocol, float], now: float, *, young_too: bool = False) -> bool:
         """Close the oldest connection of ``queue`` if it has waited ``min_age_s`` (a burst of

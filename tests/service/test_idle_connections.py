@@ -1,8 +1,8 @@
 """Idle and slow-header connections from one client cannot shut out ``kgqa serve``
 (issue 44, case 4): a real uvicorn on 127.0.0.1 with the service's configuration; one
 client keeps more connections open without sending a request than uvicorn's connection
-bound (:data:`service.server.MAX_CONNECTIONS`; the probe held 210 against 200), and
-``/health`` stays 200."""
+bound (:data:`service.server.MAX_CONNECTIONS`, 10 more), and
+``/health`` asked by another client (another loopback address, 127.0.0.2) stays 200."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ import httpx
 import pytest
 
 from service.app import create_app
-from service.server import HEADER_TIMEOUT_S, MAX_CONNECTIONS, MAX_WAITING_PER_CLIENT, ServerThread
+from service.server import (
+    HEADER_TIMEOUT_S,
+    MAX_CONNECTIONS,
+    MAX_WAITING,
+    MAX_WAITING_PER_CLIENT,
+    ServerThread,
+    WaitingConnections,
+)
 from tests.service.helpers import tiny_pipeline
 
 IDLE = MAX_CONNECTIONS + 10
@@ -78,11 +85,16 @@ class Holder:
         self._thread.join(timeout=10)
 
 
+OTHER_CLIENT = "127.0.0.2"
+"""The probing client's address: the whole of 127.0.0.0/8 reaches the server on 127.0.0.1."""
+
+
 def _probes(url: str, n: int = 6, every_s: float = 0.5) -> list[int]:
     codes = []
     for _ in range(n):
         try:
-            codes.append(httpx.get(url + "/health", timeout=5).status_code)
+            with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER_CLIENT), timeout=5) as client:
+                codes.append(client.get(url + "/health").status_code)
         except httpx.HTTPError as exc:
             codes.append(type(exc).__name__)  # type: ignore[arg-type]
         time.sleep(every_s)
@@ -90,7 +102,7 @@ def _probes(url: str, n: int = 6, every_s: float = 0.5) -> list[int]:
 
 
 def test_idle_connections_of_one_client_do_not_shut_out_health():
-    assert IDLE > MAX_CONNECTIONS > MAX_WAITING_PER_CLIENT
+    assert IDLE > MAX_CONNECTIONS > MAX_WAITING > MAX_WAITING_PER_CLIENT
     with ServerThread(create_app(tiny_pipeline())) as srv:
         with Holder(srv.port, IDLE) as holder:
             time.sleep(1.5)  # past the grace a waiting connection has before it may be closed
@@ -106,3 +118,26 @@ def test_slow_header_connections_of_one_client_do_not_shut_out_health():
             codes = _probes(srv.url, n=4, every_s=HEADER_TIMEOUT_S / 2)
         assert holder.opened > IDLE  # the server closed some and the client reopened them
     assert codes == [200] * 4
+
+
+class _Conn:
+    """A waiting connection as :class:`WaitingConnections` sees it: an address, and a close."""
+
+    def __init__(self, address: str) -> None:
+        self.client_address = address
+        self.closed = False
+
+    def close_waiting(self) -> None:
+        self.closed = True
+
+
+def test_past_the_total_the_heaviest_client_pays_not_its_neighbour():
+    waiting = WaitingConnections(per_client=4, total=6, min_age_s=60.0)  # every connection young
+    other = _Conn(OTHER_CLIENT)
+    waiting.waiting(other)  # type: ignore[arg-type]
+    flood = [_Conn("127.0.0.1") for _ in range(20)]
+    for conn in flood:
+        waiting.waiting(conn)  # type: ignore[arg-type]
+    assert not other.closed
+    assert sum(c.closed for c in flood) == 15  # 5 of the flood wait beside the other client's one
+    assert [c.closed for c in flood[-5:]] == [False] * 5  # the flood's oldest went first
