@@ -193,7 +193,7 @@ def classify(backend, item: BenchItem, orc: Oracle, cache: dict[str, bool]) -> t
     named = orc.reachable_named
     if not named:
         return "unnamed", rank
-    q = backend._analyze(item.text, item.lang)
+    q = backend._analyze(item.text, item.lang, None)
     anchors = {m.qid for m in q.mentions}
     if not named & anchors:
         linked = {m.qid for m in backend.linker.link(item.text, item.lang, limit=200)}
