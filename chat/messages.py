@@ -169,6 +169,7 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _text("comparison_earlier",
           "{winner} has the earlier {property}: {winner_value}, against {other_value} for {other}."),
     _text("comparison_later", "{winner} has the later {property}: {winner_value}, against {other_value} for {other}."),
+    _text("conversation_cut", "This conversation was too long to restore whole: its oldest messages were left out."),
 )}
 # ---- end of the messages ----
 

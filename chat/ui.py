@@ -37,7 +37,7 @@ from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
 from chat.knows import KGSize, count_in_background, kg_size
 from chat.messages import message
-from chat.render import escape, render_html, render_question_html, ui_language, validator_state_text
+from chat.render import escape, message_html, render_html, render_question_html, ui_language, validator_state_text
 from chat.sessions import MAX_WAITING, Backlog, Sessions
 from core.errors import SessionLogError
 from core.memory import loading
@@ -287,7 +287,9 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             kept = restore(stored) if not state.history else None  # a reload: the conversation the browser
             if kept is not None and kept.history and admission.admit_load(request) and \
                     sessions.charge(request.session_hash, kept.size):  # kept (chat.conversation), bounded
-                state.history, state.context = kept.history, kept.context
+                notice = [{"role": "assistant", "content": message_html("conversation_cut", state.ui_lang)}]
+                state.history = (notice if kept.cut else []) + kept.history  # a cut is said, not hidden
+                state.context = kept.context
                 state.session_id = kept.session_id or state.session_id
             history = list(state.history)
         return (state, *ui_updates(state.ui_lang, AUTO, history=history))

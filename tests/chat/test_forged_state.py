@@ -93,6 +93,17 @@ def test_page_loads_from_one_client_are_rate_limited(app):
     assert 0 < restored <= 60  # the client's burst and refill (30 a minute), not 300
 
 
+def test_a_cut_conversation_says_so_on_the_page_in_the_users_language(app):
+    on_load = _fn(app, "on_load")
+    request = gr.Request(headers={"accept-language": "de"}, client={"host": "198.51.100.9"}, session_hash="cut")
+    history = on_load(_forged(), request)[0].history
+    assert history[0]["role"] == "assistant" and "ältesten Nachrichten" in history[0]["content"]
+    assert history[-1]["content"].startswith("000399")
+    whole = on_load({"history": [{"role": "user", "content": "hi"}]},
+                    _request("whole", "198.51.100.10"))[0].history
+    assert whole == [{"role": "user", "content": "hi"}]  # nothing cut: nothing said
+
+
 @pytest.mark.slow
 def test_forged_loads_from_many_clients_keep_the_live_tab(app):
     on_load, add_user = _fn(app, "on_load"), _fn(app, "add_user")
