@@ -11,6 +11,7 @@ import time
 from chat.messages import message
 from chat.render import ui_language
 from core.errors import SessionLogError
+from core.resilience import question_budget
 from core.settings import Settings
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.reading.detect import release_models
@@ -32,20 +33,9 @@ def answer_here(settings: Settings, question: str, lang: str | None, *, use_vali
         print(f"kgqa ask: {exc} (--no-log answers without recording)", file=sys.stderr)
         return None
     try:
-        mark = time.perf_counter()
-        # the question's language is settled before the cross-encoder loads: the language
-        # models are freed first, so that the two never take memory at the same time
-        pipeline = build_pipeline(settings, lazy_validator=True, before_validator_load=release_models,
-                                  require_validator=True)
-        spent["load"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
-                              session_id="cli-" + new_session_id()[:8], source="cli",
-                              use_validator=use_validator, question_lang=lang)
-        spent["answer"] = time.perf_counter() - mark
-        scorer = pipeline.validation.scorer if pipeline.validation is not None else None
-        if isinstance(scorer, LazyEncoder) and scorer.error is not None:
-            raise scorer.error  # a corrupt model: an error exit, not "something went wrong"
+        with question_budget(settings.kg_budget_s):  # the start-up reads and the question share one budget
+            return _answer(settings, question, lang, use_validator=use_validator, session_log=session_log,
+                           spent=spent)
     except TurnNotLogged as exc:
         print(message("log_failed", ui_language(exc.turn.lang)), file=sys.stderr)
         print(f"({exc})", file=sys.stderr)
@@ -53,4 +43,23 @@ def answer_here(settings: Settings, question: str, lang: str | None, *, use_vali
     finally:
         if session_log is not None:
             session_log.close()
+
+
+def _answer(settings: Settings, question: str, lang: str | None, *, use_validator: bool,
+            session_log: SessionLog | None, spent: dict[str, float]) -> Turn:
+    """Build the pipeline, answer and log (see :func:`answer_here`)."""
+    mark = time.perf_counter()
+    # the question's language is settled before the cross-encoder loads: the language
+    # models are freed first, so that the two never take memory at the same time
+    pipeline = build_pipeline(settings, lazy_validator=True, before_validator_load=release_models,
+                              require_validator=True)
+    spent["load"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
+                          session_id="cli-" + new_session_id()[:8], source="cli",
+                          use_validator=use_validator, question_lang=lang)
+    spent["answer"] = time.perf_counter() - mark
+    scorer = pipeline.validation.scorer if pipeline.validation is not None else None
+    if isinstance(scorer, LazyEncoder) and scorer.error is not None:
+        raise scorer.error  # a corrupt model: an error exit, not "something went wrong"
     return done.turn

@@ -3,12 +3,13 @@ cases 6 and 7): whatever the endpoint answers (nested JSON, string bindings, ``N
 counts, rows missing their fields, a 400 to every read, a compression bomb, a reply
 dripped a byte a second), the question ends "service unavailable" (exit 3, JSON with
 ``--json``) or answered, never with a traceback; a dripping endpoint holds ``kgqa ask``
-at most its budget at start and its budget for the question (no thread holds the exit)."""
+for one budget, start-up reads and question together (no thread holds the exit)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -76,18 +77,21 @@ def test_a_hostile_endpoint_gives_service_unavailable_never_a_traceback(name: st
 
 
 @pytest.mark.slow
-def test_a_dripping_endpoint_holds_ask_for_its_budgets_only():
+def test_a_dripping_endpoint_holds_ask_for_one_budget_only():
     body = json.dumps({"head": {"vars": ["x"]}, "results": {"bindings": []}}).encode()
-    budget = 2.0
+    budget = 4.0
     with DripServer(body, chunk=1, interval_s=1.0) as srv:
-        done, spent = _ask(srv.url, "--budget", str(budget))
+        done, spent = _ask(srv.url, "--budget", str(budget), "--timings")
     assert "Traceback" not in done.stderr
     assert done.returncode == 3 and json.loads(done.stdout)["status"] == "service_error"
-    turn_s = json.loads(done.stdout)["timings_ms"]["total"] / 1000
-    # the start-up reads' budget, then the question (its local stages and its budget), then the exit;
-    # what is left is loading Python and the models, which no endpoint can stretch
-    assert spent < budget + turn_s + 1 + 30, spent
-    assert json.loads(done.stdout)["timings_ms"].get("generate", 0) / 1000 < budget + 1
+    timings = json.loads(done.stdout)["timings_ms"]
+    load_s = float(re.search(r"load ([0-9.]+)s", done.stderr).group(1))  # the pipeline's build: start-up reads
+    # the start-up reads and the question share the one budget (each had its own: 2 x 4 s and more);
+    # what is left is loading Python, the store's index and the question's local stages
+    print(f"dripping endpoint, --budget {budget}: ask took {spent:.1f} s, building {load_s:.1f} s, "
+          f"the turn {timings['total'] / 1000:.1f} s")
+    assert load_s + timings.get("generate", 0) / 1000 < budget + 2.5, (load_s, timings)
+    assert spent < budget + timings["total"] / 1000 + 30, spent
 
 
 # ----------------------------------------------------------------- a QAnswer backend's malformed replies
