@@ -185,7 +185,13 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
     names = [alias for alias in dict.fromkeys(aliases) if not is_code_like(alias)]
     if len(names) < 2:
         return names[0] if names else None
-    labels = labels or {}
+    keys = _alias_keys(names, others, labels or {}, lang)
+    return names[max(range(len(names)), key=lambda i: keys[i])]
+
+
+def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: Mapping[str, Iterable[str]],
+                lang: str) -> list[tuple[object, ...]]:
+    """:func:`best_alias`'s sort key of each name (the greatest wins)."""
     label_texts = [text for texts in labels.values() for text in texts]
     english = {text for code in LABEL_FALLBACKS["en"] for table in (labels, others) for text in table.get(code, ())
                if is_latin(text)}
@@ -197,18 +203,26 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
     simplified = [lang != "zh" or _simplified(name) for name in names]
     foreign = [_foreign(name, letters) and name not in english for name in names]
     marks = [_marks(name, "") for name in names]
+    written = [sum(1 for texts in others.values() if name in texts) for name in names]
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
+                    and (written[j] == 0 or written[j] >= written[i])
                     for j, other in enumerate(names)) for i, name in enumerate(names)]
+    base = [(script[i], full[i], simplified[i], not foreign[i]) for i in range(len(names))]
+    variant = [written[i] == 0 and any(
+        j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i]))
+        and spelling_similarity(names[i], names[j]) >= CLOSE for j in range(len(names))) for i in range(len(names))]
     likeness = [label_likeness(name, label_texts) for name in names]
     support = [name_support(name, others, close=CLOSE) for name in names]
     kin = [_kin(i, names) for i in range(len(names))]
-    own = [full[j] and not foreign[j] and not stripped[j] and names[j] not in english
-           and (likeness[j] >= MATCH or name_support(names[j], others) > 0) for j in range(len(names))]
+    non_english = {code: texts for code, texts in others.items() if code not in LABEL_FALLBACKS["en"]}
+    own = [full[j] and not foreign[j] and not stripped[j] and not variant[j] and names[j] not in english
+           and (likeness[j] >= MATCH or name_support(names[j], non_english) > 0) for j in range(len(names))]
+    ours = [own[j] and (_marks(names[j], letters) > 0 or sum(own) == 1) for j in range(len(names))]
     copy = [name in english and any(
-        own[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
-    return names[max(range(len(names)), key=lambda i: (
-        script[i], full[i], simplified[i], not foreign[i], not stripped[i], not copy[i], likeness[i] >= MATCH,
-        kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], support[i], -i))]
+        ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
+    return [(script[i], full[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH,
+             kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], support[i], written[i], -i)
+            for i in range(len(names))]
 
 
 def _kin(i: int, names: list[str]) -> int:
