@@ -213,7 +213,10 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
         and spelling_similarity(names[i], names[j]) >= CLOSE for j in range(len(names))) for i in range(len(names))]
     likeness = [label_likeness(name, label_texts) for name in names]
     support = [name_support(name, others, close=CLOSE) for name in names]
-    kin = [_kin(i, names) for i in range(len(names))]
+    admissible = [name for i, name in enumerate(names) if full[i] and simplified[i] and not foreign[i]]
+    kin = [_kin(names[i], admissible) for i in range(len(names))]
+    echo = [sum(1 for texts in others.values() if any(sound_form(text) == sound_form(name) for text in texts))
+            for name in names]
     non_english = {code: texts for code, texts in others.items() if code not in LABEL_FALLBACKS["en"]}
     own = [full[j] and not foreign[j] and not stripped[j] and not variant[j] and names[j] not in english
            and (likeness[j] >= MATCH or name_support(names[j], non_english) > 0) for j in range(len(names))]
@@ -221,28 +224,27 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
     return [(script[i], full[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH,
-             kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], support[i], written[i], -i)
+             kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
             for i in range(len(names))]
 
 
-def _kin(i: int, names: list[str]) -> int:
-    """How many of the language's other names share a word with name ``i`` (folded, three
-    letters or more; in Chinese and Japanese, a part of it between middle dots, inside them):
-    the spelling the language keeps using (« Istanbul » in « İstanbul », « 普京 » in
+def _kin(name: str, names: list[str]) -> int:
+    """How many of the language's other names (``names``) share a word with ``name`` (folded,
+    three letters or more; in Chinese and Japanese, a part of it between middle dots, inside
+    them): the spelling the language keeps using (« Istanbul » in « İstanbul », « 普京 » in
     « 弗拉基米尔·弗拉基米罗维奇·普京 »), not a one-off variant (« Istanboul », « 普丁 »)."""
-    name = names[i]
     if is_cjk(name.strip()[:1]):
         parts = [part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2]
-        return sum(1 for j, other in enumerate(names) if j != i and any(part in other for part in parts))
+        return sum(1 for other in names if other != name and any(part in other for part in parts))
     words = {w for w in fold(normalize(name)).split() if len(w) >= 3}
-    return sum(1 for j, other in enumerate(names) if j != i and words & set(fold(normalize(other)).split()))
+    return sum(1 for other in names if other != name and words & set(fold(normalize(other)).split()))
 
 
 def _simplified(name: str) -> bool:
     """Whether a Chinese name is written in simplified characters (those of GB 2312, mainland
     China's standard set, which has no traditional ones such as 澤 or 爾)."""
     try:
-        name.encode("gb2312")
+        NAME_PARTS.sub("", name).encode("gb2312")
     except UnicodeEncodeError:
         return False
     return True
