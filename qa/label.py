@@ -201,7 +201,7 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     script = [in_own_script(name, lang) for name in names]
     full = [is_full_name(name, _script(lang) == "cjk") for name in names]
     simplified = [lang != "zh" or _simplified(name) for name in names]
-    foreign = [_foreign(name, letters) and name not in english for name in names]
+    foreign = [_foreign(name, letters) for name in names]
     marks = [_marks(name, "") for name in names]
     written = [sum(1 for texts in others.values() if name in texts) for name in names]
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
