@@ -238,6 +238,10 @@ class Language:
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    name_articles: tuple[str, ...] = ()
+    """Articles a name may begin with (« Le Caire », « La Haya »; elided ones end in an
+    apostrophe): a name without the article it is written with is clipped, and names are
+    compared with each other without it (:func:`qa.label.best_alias`)."""
     name_letters: str = ""
     """The letters with diacritics the language writes, lower case (and, for a language not
     written in Latin letters, its whole alphabet): a name spelled with them is preferred to

@@ -210,8 +210,13 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     base = [(script[i], full[i], simplified[i], not foreign[i]) for i in range(len(names))]
     variant = [written[i] == 0 and any(
         j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i]))
-        and spelling_similarity(names[i], names[j]) >= CLOSE for j in range(len(names))) for i in range(len(names))]
-    likeness = [label_likeness(name, label_texts) for name in names]
+        and spelling_similarity(names[i], names[j]) >= CLOSE and _attested(names[j], names[i], names) > 0
+        for j in range(len(names))) for i in range(len(names))]
+    articles = language(lang).name_articles if lang in SUPPORTED else ()
+    clipped = [any(j != i and _bare(other, articles).casefold() == name.casefold() != other.casefold()
+                   for j, other in enumerate(names)) for i, name in enumerate(names)]
+    label_texts = [*label_texts, *(_bare(text, _ARTICLES) for text in label_texts)]
+    likeness = [label_likeness(_bare(name, articles), label_texts) for name in names]
     support = [name_support(name, others, close=CLOSE) for name in names]
     admissible = [name for i, name in enumerate(names) if full[i] and simplified[i] and not foreign[i]]
     kin = [_kin(names[i], admissible) for i in range(len(names))]
@@ -223,7 +228,7 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     ours = [own[j] and (_marks(names[j], letters) > 0 or sum(own) == 1) for j in range(len(names))]
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
-    return [(script[i], full[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH,
+    return [(script[i], full[i], not clipped[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH,
              kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
             for i in range(len(names))]
 
@@ -238,6 +243,28 @@ def _kin(name: str, names: list[str]) -> int:
         return sum(1 for other in names if other != name and any(part in other for part in parts))
     words = {w for w in fold(normalize(name)).split() if len(w) >= 3}
     return sum(1 for other in names if other != name and words & set(fold(normalize(other)).split()))
+
+
+_ARTICLES = tuple(sorted({article for code in SUPPORTED for article in language(code).name_articles}))
+
+
+def _bare(name: str, articles: Iterable[str]) -> str:
+    """``name`` without the article it begins with (« Le Caire » -> « Caire », « L'Aquila »
+    -> « Aquila »); ``name`` itself when it begins with none of ``articles``."""
+    lowered = name.casefold()
+    for article in articles:
+        cut = len(article) if article.endswith("'") else len(article) + 1
+        if lowered.startswith(article if article.endswith("'") else article + " ") and len(name) > cut:
+            return name[cut:].lstrip()
+    return name
+
+
+def _attested(name: str, other: str, names: list[str]) -> int:
+    """How many more of the language's names use ``name``'s own words (those ``other`` lacks)
+    than ``other``'s own words: the spelling the language keeps writing."""
+    mine, theirs = _words(name) - _words(other), _words(other) - _words(name)
+    rest = [_words(n) for n in names if n not in (name, other)]
+    return sum(1 for words in rest if words & mine) - sum(1 for words in rest if words & theirs)
 
 
 def _simplified(name: str) -> bool:

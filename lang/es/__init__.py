@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     stemmer="spanish",
+    name_articles=("el", "la", "los", "las"),
     name_letters="áéíñóúü",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

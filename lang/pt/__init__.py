@@ -19,6 +19,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     stemmer="portuguese",
+    name_articles=("o", "a", "os", "as"),
     name_letters="ãáâàçéêíõóôú",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
