@@ -240,9 +240,10 @@ def _kin(name: str, names: list[str]) -> int:
     « 弗拉基米尔·弗拉基米罗维奇·普京 »), not a one-off variant (« Istanboul », « 普丁 »)."""
     if is_cjk(name.strip()[:1]):
         parts = [part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2]
-        return sum(1 for other in names if other != name and any(part in other for part in parts))
+        return len({sound_form(other) for other in names if any(part in other for part in parts)} - {sound_form(name)})
     words = {w for w in fold(normalize(name)).split() if len(w) >= 3}
-    return sum(1 for other in names if other != name and words & set(fold(normalize(other)).split()))
+    return len({sound_form(other) for other in names if words & set(fold(normalize(other)).split())}
+               - {sound_form(name)})
 
 
 _ARTICLES = tuple(sorted({article for code in SUPPORTED for article in language(code).name_articles}))
