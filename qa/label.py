@@ -228,7 +228,9 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     ours = [own[j] and (_marks(names[j], letters) > 0 or sum(own) == 1) for j in range(len(names))]
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
-    return [(script[i], full[i], not clipped[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH,
+    adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin" and _marks(names[i], letters) > 0
+               for i in range(len(names))]
+    return [(script[i], full[i], not clipped[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
              kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
             for i in range(len(names))]
 
