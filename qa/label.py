@@ -213,8 +213,9 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
         and spelling_similarity(names[i], names[j]) >= CLOSE and _attested(names[j], names[i], names) > 0
         for j in range(len(names))) for i in range(len(names))]
     articles = language(lang).name_articles if lang in SUPPORTED else ()
-    clipped = [any(j != i and _bare(other, articles).casefold() == name.casefold() != other.casefold()
-                   for j, other in enumerate(names)) for i, name in enumerate(names)]
+    clipped = [any(j != i and (_bare(other, articles).casefold() == name.casefold() != other.casefold()
+                               or _surnamed(other, name)) for j, other in enumerate(names))
+               for i, name in enumerate(names)]
     label_texts = [*label_texts, *(_bare(text, _ARTICLES) for text in label_texts)]
     likeness = [label_likeness(_bare(name, articles), label_texts) for name in names]
     support = [name_support(name, others, close=CLOSE) for name in names]
@@ -240,6 +241,10 @@ def _kin(name: str, names: list[str]) -> int:
     three letters or more; in Chinese and Japanese, a part of it between middle dots, inside
     them): the spelling the language keeps using (« Istanbul » in « İstanbul », « 普京 » in
     « 弗拉基米尔·弗拉基米罗维奇·普京 »), not a one-off variant (« Istanboul », « 普丁 »)."""
+    if _KANA.search(name):  # a name in kana: its parts as whole words (« コロン » is no part of « コロンブス »)
+        parts = {part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2}
+        return len({sound_form(other) for other in names if parts & set(NAME_PARTS.split(other.strip()))}
+                   - {sound_form(name)})
     if is_cjk(name.strip()[:1]):
         parts = [part for part in NAME_PARTS.split(name.strip()) if len(part) >= 2]
         return len({sound_form(other) for other in names if any(part in other for part in parts)} - {sound_form(name)})
@@ -260,6 +265,16 @@ def _bare(name: str, articles: Iterable[str]) -> str:
         if lowered.startswith(article if article.endswith("'") else article + " ") and len(name) > cut:
             return name[cut:].lstrip()
     return name
+
+
+def _surnamed(name: str, given: str) -> bool:
+    """Whether a Chinese name is ``given`` after a one-character surname (« 孙中山 » of
+    « 中山 », « 孔仲尼 » of « 仲尼 »): ``given`` alone is a given or courtesy name."""
+    return len(given) >= 2 and len(name) == len(given) + 1 and name.endswith(given) and is_cjk(name[0]) \
+        and not _KANA.search(name)
+
+
+_KANA = re.compile(r"[\u3040-\u30ff]")
 
 
 def _attested(name: str, other: str, names: list[str]) -> int:
