@@ -229,9 +229,10 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     ours = [own[j] and (_marks(names[j], letters) > 0 or sum(own) == 1) for j in range(len(names))]
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
+    inflected = _inflected(names, echo, lang)
     adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin" and _marks(names[i], letters) > 0
                for i in range(len(names))]
-    return [(script[i], full[i], not clipped[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
+    return [(script[i], full[i], not clipped[i], not inflected[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
              kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
             for i in range(len(names))]
 
@@ -275,6 +276,21 @@ def _surnamed(name: str, given: str) -> bool:
 
 
 _KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _inflected(names: list[str], echo: list[int], lang: str) -> list[bool]:
+    """In a language that declines names (``cased_names``: Russian, Ukrainian), whether a
+    one-word name is a case form of another of its names (the same stem, its inflectional
+    ending aside) that more other languages write letter for letter: « Праге » and « Праг »
+    of « Прага » ("Praga")."""
+    spec = language(lang) if lang in SUPPORTED else None
+    if spec is None or not spec.cased_names or not spec.inflection_ending:
+        return [False] * len(names)
+    ending = re.compile(spec.inflection_ending)
+    stems = [ending.sub("", name.casefold()) if " " not in name.strip() and "-" not in name else None
+             for name in names]
+    return [stems[i] is not None and len(stems[i]) >= 3 and any(
+        j != i and stems[j] == stems[i] and echo[j] > echo[i] for j in range(len(names))) for i in range(len(names))]
 
 
 def _attested(name: str, other: str, names: list[str]) -> int:
