@@ -47,6 +47,9 @@ def label_chain(lang: str) -> tuple[str, ...]:
 
 _CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*|[QPL]\d+|\d+|[A-Z]{2,3}\d*)$")
 P31 = WDT + "P31"
+PERSON = "Q5"
+"""The class of people (``wd:Q5``): a person's whole name is its given and family names; a
+place's or a thing's is the one without a word for its kind ("New York", not "New York City")."""
 
 
 def is_code_like(text: str) -> bool:
@@ -158,7 +161,8 @@ def in_own_script(name: str, lang: str) -> bool:
 
 
 def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
-               labels: Mapping[str, Iterable[str]] | None = None, lang: str = "") -> str | None:
+               labels: Mapping[str, Iterable[str]] | None = None, lang: str = "", *,
+               person: bool | None = None) -> str | None:
     """The alias to show among a language's aliases, by one stated rule: the first of these
     that tells two aliases apart decides.
 
@@ -185,12 +189,12 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
     names = [alias for alias in dict.fromkeys(aliases) if not is_code_like(alias)]
     if len(names) < 2:
         return names[0] if names else None
-    keys = _alias_keys(names, others, labels or {}, lang)
+    keys = _alias_keys(names, others, labels or {}, lang, person)
     return names[max(range(len(names)), key=lambda i: keys[i])]
 
 
 def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: Mapping[str, Iterable[str]],
-                lang: str) -> list[tuple[object, ...]]:
+                lang: str, person: bool | None = None) -> list[tuple[object, ...]]:
     """:func:`best_alias`'s sort key of each name (the greatest wins)."""
     label_texts = [text for texts in labels.values() for text in texts]
     english = {text for code in LABEL_FALLBACKS["en"] for table in (labels, others) for text in table.get(code, ())
@@ -230,9 +234,11 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
     inflected = _inflected(names, echo, lang)
+    qualified = [person is False and any(j != i and _qualifies(name, other) for j, other in enumerate(names))
+                 for i, name in enumerate(names)]
     adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin" and _marks(names[i], letters) > 0
                for i in range(len(names))]
-    return [(script[i], full[i], not clipped[i], not inflected[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
+    return [(script[i], full[i], not clipped[i], not inflected[i], not qualified[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
              kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
             for i in range(len(names))]
 
@@ -276,6 +282,14 @@ def _surnamed(name: str, given: str) -> bool:
 
 
 _KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def _qualifies(name: str, bare: str) -> bool:
+    """Whether ``name`` is ``bare`` with a word for its kind after it ("New York City",
+    "Tokyo-to", « 北京市 », « イスタンブール市 »)."""
+    if is_cjk(bare.strip()[:1]):
+        return name.startswith(bare) and 0 < len(name) - len(bare) <= 2
+    return len(name) > len(bare) and name.startswith(bare) and name[len(bare)] in " -("
 
 
 def _inflected(names: list[str], echo: list[int], lang: str) -> list[bool]:
@@ -331,7 +345,7 @@ def pick_label(labels: dict[str, list[str]], lang: str) -> tuple[str | None, str
 
 
 def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str]],
-                 lang: str) -> tuple[str | None, str | None]:
+                 lang: str, *, person: bool | None = None) -> tuple[str | None, str | None]:
     """The quality rule: an ``rdfs:label`` along ``lang``'s chain, else the alias in
     ``lang`` itself that looks most like a name (in this KG most non-English names are
     ``skos:altLabel``s), else the English label or alias, else the untagged label; never a
@@ -347,7 +361,8 @@ def choose_label(labels: Mapping[str, list[str]], aliases: Mapping[str, list[str
                     if other != code:
                         others.setdefault(other, []).extend(names)
             alias = best_alias(aliases.get(code, ()), others,
-                               {other: texts for other, texts in labels.items() if other != code}, lang)
+                               {other: texts for other, texts in labels.items() if other != code}, lang,
+                               person=person)
             if alias:
                 return alias, code
     return pick_label({code: [*labels.get(code, ()), *aliases.get(code, ())] for code in {*labels, *aliases}}, lang)
@@ -429,7 +444,8 @@ def _names(nodes: Mapping[str, tuple[str, ...]], kg: KG, lang: str,
         kind = kind_of(classes.get(nodes[key][0], ()))
         english = (own.get("en") or [None])[0]
         cldr = cldr_name(english, kind, lang) if (kind and english) else None
-        out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang)
+        person = PERSON in classes.get(nodes[key][0], ()) if key.startswith(("Q", WD)) else None
+        out[key] = (cldr, lang) if cldr else choose_label(own, alt, lang, person=person)
         if out[key][1] != lang:  # a city the KG does not name in the user's language: CLDR's name
             city = next((c for name in (*own.get("en", ()), *alt.get("en", ()))
                          if (c := city_name(name, classes.get(nodes[key][0], ()), lang))), None)
