@@ -205,7 +205,8 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     script = [in_own_script(name, lang) for name in names]
     full = [is_full_name(name, _script(lang) == "cjk") for name in names]
     simplified = [lang != "zh" or _simplified(name) for name in names]
-    foreign = [_foreign(name, letters) for name in names]
+    articles = language(lang).name_articles if lang in SUPPORTED else ()
+    foreign = [_foreign(name, letters) or _bare(name, _ARTICLES) != _bare(name, articles) for name in names]
     marks = [_marks(name, "") for name in names]
     written = [sum(1 for texts in others.values() if name in texts) for name in names]
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
@@ -216,7 +217,6 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
         j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i]))
         and spelling_similarity(names[i], names[j]) >= CLOSE and _attested(names[j], names[i], names) > 0
         for j in range(len(names))) for i in range(len(names))]
-    articles = language(lang).name_articles if lang in SUPPORTED else ()
     clipped = [any(j != i and (_bare(other, articles).casefold() == name.casefold() != other.casefold()
                                or _surnamed(other, name)) for j, other in enumerate(names))
                for i, name in enumerate(names)]
@@ -266,10 +266,10 @@ _ARTICLES = tuple(sorted({article for code in SUPPORTED for article in language(
 def _bare(name: str, articles: Iterable[str]) -> str:
     """``name`` without the article it begins with (« Le Caire » -> « Caire », « L'Aquila »
     -> « Aquila »); ``name`` itself when it begins with none of ``articles``."""
-    lowered = name.casefold()
+    lowered = name.casefold().replace("’", "'").replace("´", "'")
     for article in articles:
         cut = len(article) if article.endswith("'") else len(article) + 1
-        if lowered.startswith(article if article.endswith("'") else article + " ") and len(name) > cut:
+        if len(name) > cut and lowered.startswith(article) and (article.endswith("'") or lowered[cut - 1] in " -"):
             return name[cut:].lstrip()
     return name
 
