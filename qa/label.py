@@ -95,7 +95,7 @@ def is_abbreviation(name: str) -> bool:
 
 
 def _words(name: str) -> frozenset[str]:
-    return frozenset(fold(normalize(part)) for part in NAME_PARTS.split(name.strip()) if part)
+    return frozenset(fold(normalize(name)).split())
 
 
 def is_full_name(name: str, lang_spaced: bool = False) -> bool:
@@ -227,6 +227,9 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     kin = [_kin(names[i], admissible) for i in range(len(names))]
     echo = [sum(1 for texts in others.values() if any(sound_form(text) == sound_form(name) for text in texts))
             for name in names]
+    folded = {fold(text.casefold()) for code in LABEL_FALLBACKS["en"] for text in labels.get(code, ())}
+    english = {name for name in english  # « Léonard de Vinci » is French (but « Tôkyô » is "Tokyo" with accents)
+               if not _marks(name, letters) or fold(name.casefold()) in folded}
     non_english = {code: texts for code, texts in others.items() if code not in LABEL_FALLBACKS["en"]}
     own = [full[j] and not foreign[j] and not stripped[j] and not variant[j] and names[j] not in english
            and (likeness[j] >= MATCH or name_support(names[j], non_english) > 0) for j in range(len(names))]
