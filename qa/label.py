@@ -243,7 +243,7 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
                for i in range(len(names))]
     attested = [_script(lang) != "latin" or likeness[i] >= MATCH or written[i] > 0 for i in range(len(names))]
     return [(script[i], full[i], not clipped[i], not inflected[i], not qualified[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
-             attested[i], kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else likeness[i], echo[i], support[i], written[i], -i)
+             attested[i], kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else 0, echo[i], likeness[i], support[i], written[i], -i)
             for i in range(len(names))]
 
 
