@@ -212,10 +212,12 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
                     and (written[j] == 0 or written[j] >= written[i])
                     for j, other in enumerate(names)) for i, name in enumerate(names)]
+    latin_languages = sum(1 for texts in others.values() if any(is_latin(text) for text in texts))
     base = [(script[i], full[i], simplified[i], not foreign[i]) for i in range(len(names))]
     variant = [written[i] == 0 and any(
         j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i]))
-        and spelling_similarity(names[i], names[j]) >= CLOSE and _attested(names[j], names[i], names) > 0
+        and spelling_similarity(names[i], names[j]) >= CLOSE
+        and _attested(names[j], names[i], names) + (2 * written[j] >= latin_languages) > 0
         for j in range(len(names))) for i in range(len(names))]
     clipped = [any(j != i and (_bare(other, articles).casefold() == name.casefold() != other.casefold()
                                or _surnamed(other, name)) for j, other in enumerate(names))
