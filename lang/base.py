@@ -238,6 +238,11 @@ class Language:
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    foreign_spelling: str = ""
+    """A regular expression of spellings the language never writes in a name of its own
+    (Spanish « ph », or « y » between a consonant and a vowel: « Kioto », not "Kyoto"; a
+    Japanese final « ヴ »): a name with one is a letter-for-letter copy of a foreign name and
+    loses to one without (:func:`qa.label.best_alias`; empty: none)."""
     name_articles: tuple[str, ...] = ()
     """Articles a name may begin with (« Le Caire », « La Haya »; elided ones end in an
     apostrophe): a name without the article it is written with is clipped, and names are

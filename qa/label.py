@@ -206,7 +206,10 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     full = [is_full_name(name, _script(lang) == "cjk") for name in names]
     simplified = [lang != "zh" or _simplified(name) for name in names]
     articles = language(lang).name_articles if lang in SUPPORTED else ()
-    foreign = [_foreign(name, letters) or _bare(name, _ARTICLES) != _bare(name, articles) for name in names]
+    spelling = re.compile(language(lang).foreign_spelling, re.IGNORECASE) if lang in SUPPORTED and \
+        language(lang).foreign_spelling else None
+    foreign = [_foreign(name, letters) or _bare(name, _ARTICLES) != _bare(name, articles)
+               or bool(spelling and spelling.search(name)) for name in names]
     marks = [_marks(name, "") for name in names]
     written = [sum(1 for texts in others.values() if name in texts) for name in names]
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]

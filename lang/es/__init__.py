@@ -19,6 +19,7 @@ LANGUAGE = Language(
     courtesies=COURTESIES,
     stemmer="spanish",
     name_articles=("el", "la", "los", "las"),
+    foreign_spelling=r"ph|(?<=[bcdfgjklmnpqrstvxz])y(?=[aeiouáéíóú])",
     name_letters="áéíñóúü",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
