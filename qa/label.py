@@ -164,28 +164,41 @@ def best_alias(aliases: Iterable[str], others: Mapping[str, Iterable[str]],
                labels: Mapping[str, Iterable[str]] | None = None, lang: str = "", *,
                person: bool | None = None) -> str | None:
     """The alias to show among a language's aliases, by one stated rule: the first of these
-    that tells two aliases apart decides.
+    that tells two aliases apart decides (``person``: whether the entity is a person, when known).
 
     1. written in the language's own script (« Гамбург », not "Hamburg", in Russian);
     2. a whole name (:func:`is_full_name`): no abbreviation (« СПб », « С.Петербург »), no
-       catalogue form or bracketed qualifier; in Chinese, in simplified characters (« 毛泽东 »,
-       not « 毛澤東 »);
-    3. no diacritic foreign to the language (French "Istanbul", not « İstanbul »), unless the
-       English name has it too (« São Paulo »);
-    4. not a copy without the diacritics (« Genève », not « Geneve »);
-    5. not a copy of an English name (label or alias) where a name of the language's own that
+       catalogue form or bracketed qualifier; not clipped: not without the article it is
+       written with (« Caire » of « Le Caire »), not a Chinese given name without its surname
+       (« 中山 » of « 孙中山 »); in a language that declines names, not a case form (« Праге »);
+       for a place or thing, not the name with a word for its kind after it ("New York
+       City", « 北京市 »); in Chinese, in simplified characters (« 毛泽东 », not « 毛澤東 »);
+    3. nothing foreign to the language: no diacritic it does not write (French "Zurich", not
+       « Zürich »), no other language's article ("The Hague" in Spanish), no spelling it never
+       writes (``Language.foreign_spelling``: Spanish "Kyoto", "Christophorus");
+    4. not a copy without the diacritics, where the spelling with them is the language's own
+       or at least as common (« Genève », not "Geneve"; but "Tokyo", not « Tôkyô »);
+    5. not a one-off spelling: one no other language writes loses to a close one that the
+       language's other names use or most languages write (« Istanbul », not « Istanboul »;
+       "Beijing", not "Bejing");
+    6. not a copy of an English name (label or alias) where a name of the language's own that
        other languages use exists and is no expansion of it (Spanish « Ginebra », not
-       "Geneva"; « Jerusalén », not "Jerusalem"; but French « Victor Hugo » stays before
-       « Victor Marie Hugo »);
-    6. the same name, by sound or transliteration (:data:`MATCH`), as the entity's label in
+       "Geneva"; but French « Victor Hugo » stays before « Victor Marie Hugo »); a name with
+       the language's diacritics is no copy unless it is the English label with accents;
+    7. the same name, by sound or transliteration (:data:`MATCH`), as the entity's label in
        another language (« Нур-Султан » ~ "Nur-Sultan", « Санкт-Петербург » ~ "Saint
        Petersburg"): a nickname, a slang word or a title (« Питер », « 习主席 ») is not;
-    7. the spelling the language's other names keep using (:func:`_kin`: « Istanbul », not
-       « Istanboul »; « 普京 », not « 普丁 »);
-    8. the more alike that label (to a tenth among names that match it: French "Rome" before
-       « Roma », but « Гамбург » and « Хамбург » alike);
-    9. the one the most other languages spell alike (:data:`CLOSE`: « Mumbai », not « Mumbay »);
-    10. the first (the KG's order)."""
+       among these, the language's own adaptation (its diacritics, written by no other
+       language: « Mijaíl Gorbachov », not "Mikhail Gorbachov");
+    8. in a language written in Latin letters, one like the label or written by another
+       language (« La Haye », not the inhabitants' « Haguenois »);
+    9. the spelling the language's other names keep using (:func:`_kin`: « 普京 », not « 普丁 »);
+    10. the more alike that label, to a tenth (French "Rome" before « Roma », but « Гамбург »
+        and « Хамбург » alike); among names like no label, first the one other languages
+        write letter for letter once transliterated (« Пекин » ~ "Pekin", « 孙中山 » ~ "Sun
+        Zhongshan"), then the more alike;
+    11. the one the most other languages spell alike (:data:`CLOSE`), then write exactly;
+    12. the first (the KG's order)."""
     names = [alias for alias in dict.fromkeys(aliases) if not is_code_like(alias)]
     if len(names) < 2:
         return names[0] if names else None
@@ -218,7 +231,7 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     latin_languages = sum(1 for texts in others.values() if any(is_latin(text) for text in texts))
     base = [(script[i], full[i], simplified[i], not foreign[i]) for i in range(len(names))]
     variant = [written[i] == 0 and any(
-        j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i]))
+        j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i], strict=True))
         and spelling_similarity(names[i], names[j]) >= CLOSE
         and _attested(names[j], names[i], names) + (2 * written[j] >= latin_languages) > 0
         for j in range(len(names))) for i in range(len(names))]
@@ -244,11 +257,15 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     inflected = _inflected(names, echo, lang)
     qualified = [person is False and any(j != i and _qualifies(name, other) for j, other in enumerate(names))
                  for i, name in enumerate(names)]
-    adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin" and _marks(names[i], letters) > 0
-               for i in range(len(names))]
+    adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin"
+               and _marks(names[i], letters) > 0 for i in range(len(names))]
     attested = [_script(lang) != "latin" or likeness[i] >= MATCH or written[i] > 0 for i in range(len(names))]
-    return [(script[i], full[i], not clipped[i], not inflected[i], not qualified[i], simplified[i], not foreign[i], not stripped[i], not variant[i], not copy[i], likeness[i] >= MATCH, adapted[i],
-             attested[i], kin[i], round(likeness[i], 1) if likeness[i] >= MATCH else 0, echo[i], likeness[i], support[i], written[i], -i)
+    return [(script[i],  # 1
+             full[i], not clipped[i], not inflected[i], not qualified[i], simplified[i],  # 2
+             not foreign[i], not stripped[i], not variant[i], not copy[i],  # 3-6
+             likeness[i] >= MATCH, adapted[i], attested[i], kin[i],  # 7-9
+             round(likeness[i], 1) if likeness[i] >= MATCH else 0, echo[i], likeness[i],  # 10
+             support[i], written[i], -i)  # 11, 12
             for i in range(len(names))]
 
 
