@@ -238,6 +238,10 @@ class Language:
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    stress_accents: bool = False
+    """Whether the language's spelling marks stress with an accent in every word, foreign
+    names included (Spanish « Múnich », « Panamá », « Los Ángeles »): its accented spelling of
+    a name always beats the copy without the accent (:func:`qa.label.best_alias`)."""
     foreign_spelling: str = ""
     """A regular expression of spellings the language never writes in a name of its own
     (Spanish « ph », or « y » between a consonant and a vowel: « Kioto », not "Kyoto"; a

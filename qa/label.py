@@ -224,13 +224,14 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     foreign = [_foreign(name, letters) or _bare(name, _ARTICLES) != _bare(name, articles)
                or bool(spelling and spelling.search(name)) for name in names]
     marks = [_marks(name, "") for name in names]
+    accents = lang in SUPPORTED and language(lang).stress_accents
     written = [sum(1 for texts in others.values() if name in texts) for name in names]
     stripped = [any(fold(other.lower()) == fold(name.lower()) and marks[j] > marks[i] and not foreign[j]
-                    and (written[j] == 0 or written[j] >= written[i])
+                    and (accents or written[j] == 0 or written[j] >= written[i])
                     for j, other in enumerate(names)) for i, name in enumerate(names)]
     latin_languages = sum(1 for texts in others.values() if any(is_latin(text) for text in texts))
     base = [(script[i], full[i], simplified[i], not foreign[i]) for i in range(len(names))]
-    variant = [written[i] == 0 and any(
+    variant = [written[i] == 0 and not _marks(names[i], letters) and any(
         j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i], strict=True))
         and spelling_similarity(names[i], names[j]) >= CLOSE
         and _attested(names[j], names[i], names) + (2 * written[j] >= latin_languages) > 0
@@ -315,7 +316,8 @@ def _qualifies(name: str, bare: str) -> bool:
     "Tokyo-to", « 北京市 », « イスタンブール市 »)."""
     if is_cjk(bare.strip()[:1]):
         return name.startswith(bare) and 0 < len(name) - len(bare) <= 2
-    return len(name) > len(bare) and name.startswith(bare) and name[len(bare)] in " -("
+    return len(name) > len(bare) and name.startswith(bare) and name[len(bare)] in " -(" \
+        and len(name[len(bare) + 1:].split()) == 1
 
 
 def _inflected(names: list[str], echo: list[int], lang: str) -> list[bool]:

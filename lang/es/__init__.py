@@ -20,6 +20,7 @@ LANGUAGE = Language(
     stemmer="spanish",
     name_articles=("el", "la", "los", "las"),
     foreign_spelling=r"ph|(?<=[bcdfgjklmnpqrstvxz])y(?=[aeiouáéíóú])",
+    stress_accents=True,
     name_letters="áéíñóúü",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -20,6 +20,7 @@ LANGUAGE = Language(
     courtesies=COURTESIES,
     stemmer="portuguese",
     name_articles=("o", "a", "os", "as"),
+    stress_accents=True,
     name_letters="ãáâàçéêíõóôú",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
