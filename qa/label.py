@@ -244,8 +244,8 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     support = [name_support(name, others, close=CLOSE) for name in names]
     admissible = [name for i, name in enumerate(names) if full[i] and simplified[i] and not foreign[i]]
     kin = [_kin(names[i], admissible) for i in range(len(names))]
-    echo = [sum(1 for texts in others.values() if any(sound_form(text) == sound_form(name) for text in texts))
-            for name in names]
+    echo = [sum(1 for texts in others.values()
+                if any(is_latin(text) and sound_form(text) == sound_form(name) for text in texts)) for name in names]
     folded = {fold(text.casefold()) for code in LABEL_FALLBACKS["en"] for text in labels.get(code, ())}
     english = {name for name in english  # « Léonard de Vinci » is French (but « Tôkyô » is "Tokyo" with accents)
                if not _marks(name, letters) or fold(name.casefold()) in folded}
@@ -315,7 +315,7 @@ def _qualifies(name: str, bare: str) -> bool:
     """Whether ``name`` is ``bare`` with a word for its kind after it ("New York City",
     "Tokyo-to", « 北京市 », « イスタンブール市 »)."""
     if is_cjk(bare.strip()[:1]):
-        return name.startswith(bare) and 0 < len(name) - len(bare) <= 2
+        return len(bare) >= 2 and name.startswith(bare) and 0 < len(name) - len(bare) <= 2
     return len(name) > len(bare) and name.startswith(bare) and name[len(bare)] in " -(" \
         and len(name[len(bare) + 1:].split()) == 1
 
