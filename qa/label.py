@@ -234,7 +234,8 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
     variant = [written[i] == 0 and not _marks(names[i], letters) and any(
         j != i and written[j] > 0 and not stripped[j] and all(a >= b for a, b in zip(base[j], base[i], strict=True))
         and spelling_similarity(names[i], names[j]) >= CLOSE
-        and _attested(names[j], names[i], names) + (2 * written[j] >= latin_languages) > 0
+        and _attested(names[j], names[i], names)
+        + (2 * written[j] >= latin_languages and _dropped(names[i], names[j])) > 0
         for j in range(len(names))) for i in range(len(names))]
     clipped = [any(j != i and (_bare(other, articles).casefold() == name.casefold() != other.casefold()
                                or _surnamed(other, name)) for j, other in enumerate(names))
@@ -333,6 +334,13 @@ def _inflected(names: list[str], echo: list[int], lang: str) -> list[bool]:
              for name in names]
     return [stems[i] is not None and len(stems[i]) >= 3 and any(
         j != i and stems[j] == stems[i] and echo[j] > echo[i] for j in range(len(names))) for i in range(len(names))]
+
+
+def _dropped(name: str, other: str) -> bool:
+    """Whether ``name`` is ``other`` with one letter left out ("Bejing" of "Beijing"): a slip,
+    where « Salzbourg » of "Salzburg" is a spelling of its own."""
+    x, y = sound_form(name), sound_form(other)
+    return len(y) == len(x) + 1 and any(y[:k] + y[k + 1:] == x for k in range(len(y)))
 
 
 def _attested(name: str, other: str, names: list[str]) -> int:
