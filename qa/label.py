@@ -125,6 +125,10 @@ def _foreign(name: str, letters: str) -> bool:
                for ch in unicodedata.normalize("NFC", name.lower()))
 
 
+RELATED = 0.5
+"""How alike (:func:`name_similarity`) a language's own name must be to the label to be the
+same name in its own form (« Ginebra » ~ "Geneva": 0.71), not another name of the thing
+(« Léopoldville » for Kinshasa, "Rey del Pop" for Michael Jackson)."""
 CLOSE = 0.9
 """How alike (:func:`name_similarity`) two names must be to be the same spelling of a name
 (« Zurich » and « Zürich », not « Zuerich »; « Mumbai », not « Mumbay »)."""
@@ -252,7 +256,8 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
                if not _marks(name, letters) or fold(name.casefold()) in folded}
     non_english = {code: texts for code, texts in others.items() if code not in LABEL_FALLBACKS["en"]}
     own = [full[j] and not foreign[j] and not stripped[j] and not variant[j] and names[j] not in english
-           and (likeness[j] >= MATCH or name_support(names[j], non_english) > 0) for j in range(len(names))]
+           and (likeness[j] >= MATCH or likeness[j] >= RELATED and name_support(names[j], non_english) > 0)
+           for j in range(len(names))]
     ours = [own[j] and (_marks(names[j], letters) > 0 or sum(own) == 1) for j in range(len(names))]
     copy = [name in english and any(
         ours[j] and not _words(names[j]) >= _words(name) for j in range(len(names))) for name in names]
@@ -261,7 +266,7 @@ def _alias_keys(names: list[str], others: Mapping[str, Iterable[str]], labels: M
                  for i, name in enumerate(names)]
     adapted = [likeness[i] >= MATCH and written[i] == 0 and _script(lang) == "latin"
                and _marks(names[i], letters) > 0 for i in range(len(names))]
-    attested = [_script(lang) != "latin" or likeness[i] >= MATCH or written[i] > 0 for i in range(len(names))]
+    attested = [_script(lang) != "latin" or likeness[i] >= MATCH or support[i] > 0 for i in range(len(names))]
     return [(script[i],  # 1
              full[i], not clipped[i], not inflected[i], not qualified[i], simplified[i],  # 2
              not foreign[i], not stripped[i], not variant[i], not copy[i],  # 3-6
