@@ -96,3 +96,17 @@ def test_a_name_with_the_language_s_diacritics_is_no_copy_of_an_english_alias() 
     others = {"en": ["Leonardo da Vinci", "Léonard de Vinci"], "tr": ["Léonard de Vinci"]}
     names = ["Leonardo da Vinci", "Léonard de Vinci"]
     assert best_alias(names, others, {"en": ["Leonardo da Vinci"]}, "fr") == "Léonard de Vinci"
+
+
+def test_another_name_of_the_thing_is_no_own_name_of_it() -> None:
+    others = {"en": ["Kinshasa", "Leopoldville"], "es": ["Kinshasa", "Leopoldville"], "tr": ["Kinşasa"]}
+    assert best_alias(["Kinshasa", "Léopoldville"], others, {"en": ["Kinshasa"]}, "fr") == "Kinshasa"
+    geneva = {"en": ["Geneva"], "tl": ["Ginebra"]}
+    assert best_alias(["Geneva", "Ginebra"], geneva, {"en": ["Geneva"]}, "es") == "Ginebra"
+
+
+def test_a_one_off_slip_but_not_a_spelling_of_the_language_s_own() -> None:
+    beijing = {code: ["Beijing"] for code in ("en", "es", "tr", "vi", "sw")}
+    assert best_alias(["Beijing", "Bejing"], beijing, {"en": ["Beijing"]}, "nl") == "Beijing"
+    salzburg = {code: ["Salzburg"] for code in ("en", "nl", "tr", "vi", "sw")}
+    assert best_alias(["Salzbourg", "Salzburg"], salzburg, {"en": ["Salzburg"]}, "fr") == "Salzbourg"
