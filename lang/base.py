@@ -238,6 +238,19 @@ class Language:
     label_fallbacks: tuple[str, ...] = ()
     """The languages a name may come from, in order, when the KG has none in this one
     (:data:`qa.label.LABEL_FALLBACKS`; empty: this one, then English)."""
+    stress_accents: bool = False
+    """Whether the language's spelling marks stress with an accent in every word, foreign
+    names included (Spanish « Múnich », « Panamá », « Los Ángeles »): its accented spelling of
+    a name always beats the copy without the accent (:func:`qa.label.best_alias`)."""
+    foreign_spelling: str = ""
+    """A regular expression of spellings the language never writes in a name of its own
+    (Spanish « ph », or « y » between a consonant and a vowel: « Kioto », not "Kyoto"; a
+    Japanese final « ヴ »): a name with one is a letter-for-letter copy of a foreign name and
+    loses to one without (:func:`qa.label.best_alias`; empty: none)."""
+    name_articles: tuple[str, ...] = ()
+    """Articles a name may begin with (« Le Caire », « La Haya »; elided ones end in an
+    apostrophe): a name without the article it is written with is clipped, and names are
+    compared with each other without it (:func:`qa.label.best_alias`)."""
     name_letters: str = ""
     """The letters with diacritics the language writes, lower case (and, for a language not
     written in Latin letters, its whole alphabet): a name spelled with them is preferred to

@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     stemmer="german",
+    name_articles=("der", "die", "das", "den"),
     name_letters="äöüßé",
     nouns_capitalized=True,
     shape_words=SHAPE_WORDS,

@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
     stemmer="french",
+    name_articles=("le", "la", "les", "l'"),
     name_letters="àâæçéèêëîïôœùû",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -18,6 +18,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
     stemmer="italian",
+    name_articles=("il", "lo", "la", "i", "gli", "le", "l'"),
     name_letters="àèéìíîòóùú",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -13,6 +13,7 @@ LANGUAGE = Language(
     "ja",
     numbers=NUMBER_WORDS,
     courtesies=COURTESIES,
+    foreign_spelling=r"ヴ(?=$|[・\s])",
     script="cjk", own_scripts=("Hiragana", "Katakana"),
     shape_words=SHAPE_WORDS,
     filter_words_after=FILTER_WORDS_AFTER,

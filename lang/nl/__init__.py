@@ -11,6 +11,7 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     stemmer="dutch",
     seed=True,
+    name_articles=("de", "het", "den", "'s"),
     name_letters="áéèëïóöüú",
     cue_words=CUE_WORDS,
     pronouns=PRONOUNS,
