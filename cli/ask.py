@@ -73,10 +73,6 @@ def run_ask(args: argparse.Namespace) -> int:
         # the pipeline is loaded only on this path (like cli.main's sub-commands, by name), so
         # that a question a running kgqa serve answers never loads the KG store or the generator
         try:
-            if settings.validator and not args.no_validator:
-                from validator.tokenize import prefetch
-
-                prefetch(settings.model_dir)  # the encoder's tokenizer loads while the rest loads
             check_start(settings)
             with loading():  # one question, then the process ends: no garbage collections on the way
                 here = importlib.import_module("cli.ask_here")

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,49 +11,6 @@ from typing import Any
 from core.errors import ModelLoadError
 
 TOKENIZER_FILE = "tokenizer.json"
-
-
-class _Prefetch:
-    """One ``tokenizer.json`` read in a thread of its own: ``tokenizers`` builds its 250k-piece
-    vocabulary (about 1 s of CPU) without holding the interpreter lock, so the process goes
-    on importing and reading the KG meanwhile."""
-
-    def __init__(self, path: Path) -> None:
-        self.result: Any = None
-        self.error: Exception | None = None
-        self._thread = threading.Thread(target=self._run, args=(path,), name="tokenizer-load", daemon=True)
-        self._thread.start()
-
-    def _run(self, path: Path) -> None:
-        try:
-            self.result = _read(path)
-        except Exception as exc:  # noqa: BLE001 (tokenizers raises plain Exception; re-raised where taken)
-            self.error = exc
-
-    def take(self) -> Any:
-        self._thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.result
-
-
-_PREFETCHED: dict[Path, _Prefetch] = {}
-_PREFETCH_LOCK = threading.Lock()
-
-
-def prefetch(base_dir: Path) -> None:
-    """Start reading ``base_dir``'s tokenizer in the background (``kgqa ask``, where the
-    encoder loads lazily): :meth:`PairTokenizer.load` then takes it instead of reading it."""
-    path = (Path(base_dir) / TOKENIZER_FILE).resolve()
-    with _PREFETCH_LOCK:
-        if path not in _PREFETCHED and path.is_file():
-            _PREFETCHED[path] = _Prefetch(path)
-
-
-def _read(path: Path) -> Any:
-    from tokenizers import Tokenizer
-
-    return Tokenizer.from_file(str(path))
 
 
 class PairTokenizer:
@@ -69,11 +25,11 @@ class PairTokenizer:
     @classmethod
     def load(cls, base_dir: Path) -> PairTokenizer:
         """Read ``tokenizer.json``; :class:`ModelLoadError` names a missing or bad file."""
+        from tokenizers import Tokenizer
+
         path = Path(base_dir) / TOKENIZER_FILE
-        with _PREFETCH_LOCK:
-            started = _PREFETCHED.pop(path.resolve(), None)
         try:
-            tokenizer = started.take() if started is not None else _read(path)
+            tokenizer = Tokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises plain Exception
             raise ModelLoadError(path, f"cannot load tokenizer: {exc}") from exc
         pad = tokenizer.token_to_id("<pad>")

@@ -16,7 +16,7 @@ from validator.export import export
 from validator.export import main as export_main
 from validator.inference import OnnxCrossEncoder, fingerprint, onnx_path, open_session, word_embeddings
 from validator.model import CrossEncoder, ValidatorConfig, base_network, load_tokenizer, save_validator
-from validator.tokenize import PairTokenizer, prefetch
+from validator.tokenize import PairTokenizer
 
 PAIRS = [("what is the capital of germany", "germany capital ?x"), ("who", "einstein born ulm"),
          ("столица россия", "россия столица москва ?x"), ("德国 首都", "德国 首都 柏林"),
@@ -55,20 +55,6 @@ def test_the_pair_tokenizer_is_the_fast_tokenizer(tiny_base):
     firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]
     assert PairTokenizer.load(tiny_base)(firsts, seconds, max_length=16)["input_ids"] == hf(
         firsts, seconds, truncation=True, max_length=16)["input_ids"]
-
-
-def test_a_prefetched_tokenizer_is_the_one_loaded_and_a_broken_one_is_named(tiny_base, tmp_path):
-    firsts, seconds = [q for q, _ in PAIRS], [v * 9 for _, v in PAIRS]
-    prefetch(tiny_base)  # kgqa ask: read in a thread while the KG loads
-    taken = PairTokenizer.load(tiny_base)
-    assert taken(firsts, seconds, max_length=16) == PairTokenizer.load(tiny_base)(firsts, seconds, max_length=16)
-    broken = tmp_path / "base"
-    broken.mkdir()
-    (broken / "tokenizer.json").write_text("{not json", encoding="utf-8")
-    prefetch(broken)
-    with pytest.raises(ModelLoadError) as raised:
-        PairTokenizer.load(broken)
-    assert raised.value.path == broken / "tokenizer.json"
 
 
 def test_the_word_embeddings_are_mapped_from_the_base_weights(tiny_base):
