@@ -35,7 +35,6 @@ from typing import Any
 import httpx
 
 from core.errors import BackendResponseError, BackendTimeout, BackendUnavailable
-from core.replies import QANSWER_REPLY, MalformedReply, parse_reply
 from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, HttpReply
 from qa.candidate import Candidate
 from qa.generate import MAX_CANDIDATES
@@ -122,6 +121,8 @@ class QAnswerBackend:
     def _parse(self, reply: HttpReply) -> list[Candidate]:
         """The reply checked by the one reply schema (:data:`core.replies.QANSWER_REPLY`: nesting,
         types, finite confidences), then read as candidates."""
+        from core.replies import QANSWER_REPLY, MalformedReply, parse_reply  # pydantic: remote replies only
+
         try:
             return parse_reply(QANSWER_REPLY, reply.body, lambda data: parse_candidates(data, source=self.url))
         except MalformedReply as exc:

@@ -9,15 +9,17 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import pyoxigraph
 
 from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
-from core.replies import SPARQL_REPLY, Binding, MalformedReply, SparqlJson, parse_reply, sparql_shape
 from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, budget_left
 from core.resilience import question_budget as question_budget  # where the pipeline takes it from
 from kg.sparql import RDFS_LABEL, SKOS_ALT, XSD, iri_ref, with_prefixes
+
+if TYPE_CHECKING:
+    from core.replies import Binding, SparqlJson
 
 log = logging.getLogger(__name__)
 
@@ -286,6 +288,8 @@ DEFAULT_MAX_ROWS = 250_000
 def _parse_sparql_json(raw: bytes, source: str, max_rows: int | None) -> QueryResult:
     """The reply checked as SPARQL-JSON (:mod:`core.replies`, one validation for every
     endpoint reply) and read into a :class:`QueryResult`, at most ``max_rows`` rows."""
+    from core.replies import SPARQL_REPLY, MalformedReply, parse_reply, sparql_shape  # pydantic: remote replies only
+
     def convert(data: SparqlJson) -> QueryResult:
         shape = sparql_shape(data)
         if isinstance(shape, bool):

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from core.errors import KGError, KGQueryError, KGUnavailable
-from core.replies import SEARCH_REPLY, MalformedReply, SearchReply, parse_reply
 from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
 from kg.cldr import cldr_code, cldr_english, kind_of
@@ -51,6 +50,7 @@ from lang.others import NAME_INFLECTIONS, OTHER_LABEL_LANGUAGES, WIKIDATA_VARIAN
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
+    from core.replies import SearchReply
     from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -302,6 +302,8 @@ class EntitySearch:
 
 
 def _parse_search(reply: HttpReply) -> list[NameHit]:
+    from core.replies import SEARCH_REPLY, MalformedReply, parse_reply  # pydantic: remote replies only
+
     def convert(data: SearchReply) -> list[NameHit]:
         hits = []
         for item in data["search"]:

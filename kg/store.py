@@ -20,7 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import pyoxigraph
-from tqdm import tqdm
 
 from core.errors import KGSourceError
 
@@ -100,6 +99,8 @@ def kg_paths(source: Path, cache_dir: Path) -> KGPaths:
 
 
 def _load(store: pyoxigraph.Store, source: Path, progress: bool) -> None:
+    from tqdm import tqdm  # only a build shows progress: opening a built store never imports it
+
     fmt = _rdf_format(source)
     total = source.stat().st_size
     with open(source, "rb") as raw, tqdm(

@@ -66,12 +66,25 @@ def fingerprint(model_dir: Path, base_dir: Path, config: ValidatorConfig | None 
     weights = Path(model_dir) / WEIGHTS_FILE
     base_config = Path(base_dir) / CONFIG_FILE
     try:
-        with weights.open("rb") as handle:
-            digest.update(hashlib.file_digest(handle, "sha256").digest())
+        digest.update(_file_digest(weights))
         digest.update(base_config.read_bytes())
     except OSError as exc:
         raise ModelLoadError(exc.filename or weights, f"cannot read: {exc.strerror or exc}") from exc
     return digest.hexdigest()[:16]
+
+
+_DIGESTS: dict[tuple[str, int, int, int, int], bytes] = {}
+"""SHA-256 of files read in this process, by path and stat (start-up checks the export's
+fingerprint, then loads it: the weights are read once)."""
+
+
+def _file_digest(path: Path) -> bytes:
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    if key not in _DIGESTS:
+        with path.open("rb") as handle:
+            _DIGESTS[key] = hashlib.file_digest(handle, "sha256").digest()
+    return _DIGESTS[key]
 
 
 def onnx_path(model_dir: Path, base_dir: Path, config: ValidatorConfig | None = None) -> Path:

@@ -51,10 +51,12 @@ class PropertyText:
         self.kept = _accented_content_words(words)
         self.content = self._content_words(words)
         phrases: list[_Phrase] = []
+        forms: dict[str, str] = {}  # while building: each word's form, and whether it is a function
+        stop: dict[str, bool] = {}  # word in some language, computed once (17k phrases repeat their words)
         for pid, langs in kg_labels.items():
             for lang, names in langs.items():
                 for i, name in enumerate(names):
-                    phrases.extend(self._phrase(pid, name, 0.95 if i == 0 else 0.85, lang, "kg"))
+                    phrases.extend(self._phrase(pid, name, 0.95 if i == 0 else 0.85, lang, "kg", forms, stop))
         if lexicon is not None:
             for pid in lexicon.properties():
                 kind = lexicon.answer_type(pid)
@@ -62,7 +64,7 @@ class PropertyText:
                     self.answer_types[pid] = kind
                 for lang, items in lexicon.all_phrases(pid).items():
                     for item in items:
-                        phrases.extend(self._phrase(pid, item, 1.0, lang, "lex"))
+                        phrases.extend(self._phrase(pid, item, 1.0, lang, "lex", forms, stop))
         self.by_token: dict[str, list[_Phrase]] = {}
         self.by_prefix: dict[str, set[str]] = {}
         for ph in phrases:
@@ -82,6 +84,16 @@ class PropertyText:
         phrases use it as a content word (English "die", "son", "war"; German "Kind")."""
         return form not in self.kept and is_stopword(form) and form not in self.content.get(lang, ())
 
+    def _is_function_memo(self, form: str, own: frozenset[str] | tuple[()], stop: dict[str, bool]) -> bool:
+        """:meth:`is_function` with ``is_stopword`` remembered in ``stop`` (``own``: the
+        language's :attr:`content` words)."""
+        if form in self.kept:
+            return False
+        known = stop.get(form)
+        if known is None:
+            known = stop[form] = is_stopword(form)
+        return known and form not in own
+
     def _content_words(self, words: dict[str, set[str]]) -> dict[str, frozenset[str]]:
         """Per language: the word forms its lexicon phrases (``words``, per language) use that
         are function words only in other languages."""
@@ -89,9 +101,16 @@ class PropertyText:
                    for lang, tokens in words.items()}
         return {lang: forms for lang, forms in content.items() if forms}
 
-    def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str) -> list[_Phrase]:
-        toks = [self.form(t) for t in tokenize(text)]
-        content = tuple(t for t in toks if not self.is_function(t, lang)) or tuple(toks)
+    def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str, forms: dict[str, str],
+                stop: dict[str, bool]) -> list[_Phrase]:
+        toks = []
+        for t in tokenize(text):
+            form = forms.get(t)
+            if form is None:
+                form = forms[t] = self.form(t)
+            toks.append(form)
+        own = self.content.get(lang, ())
+        content = tuple(t for t in toks if not self._is_function_memo(t, own, stop)) or tuple(toks)
         if not content:
             return []
         cjk = all(is_cjk(t) for t in content)

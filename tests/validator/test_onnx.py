@@ -142,7 +142,8 @@ def test_old_exports_are_pruned(tiny_base, tmp_path):
 def test_the_runtime_paths_import_neither_torch_nor_transformers_and_ask_no_web_stack():
     probe = ("import sys, cli.main, cli.ask, cli.ask_here; ask = set(sys.modules); "
              "import cli.serve, service.workers, validator.runtime, validator.inference; "
-             "heavy = ('torch', 'transformers'); web = ('gradio', 'fastapi', 'uvicorn', 'starlette'); "
+             "heavy = ('torch', 'transformers'); "
+             "web = ('gradio', 'fastapi', 'uvicorn', 'starlette', 'pydantic', 'tqdm'); "
              "print(sorted(m for m in heavy if m in sys.modules), sorted(m for m in web if m in ask))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["[]", "[]"]
