@@ -336,20 +336,18 @@ class Verbalizer:
         CLDR's names of countries, languages and currencies); an entity with a label of its
         own in ``lang`` only when the name is that label written out (:func:`fuller_name`)."""
         found = {WD + link.qid: link.name for link in links if link.kind in LINKED_KINDS and link.name}
-        if not found:
-            return {}
-        every = self.all_labels(found)
         out = {}
-        for node, key in found.items():
+        for node, key in found.items():  # a label of its own: only its names in ``lang`` and English
             own = own_label(table.get(node, {}), lang)
-            name = linked_name(every.get(node, {}), key, lang)
-            if own is None:
-                name = name or written_name(key, lang)
-            elif name is None or not fuller_name(name, own):
-                continue
-            if name is not None:
+            if own is not None and (name := linked_name(table.get(node, {}), key, lang)) and fuller_name(name, own):
                 out[node] = name
-        return out
+        wanted = {node: key for node, key in found.items() if not has_own_label(table.get(node, {}), lang)}
+        if not wanted:
+            return out
+        every = self.all_labels(wanted)
+        return {**out, **{node: name for node, key in wanted.items()
+                          if (name := linked_name(every.get(node, {}), key, lang) or written_name(key, lang))
+                          is not None}}
 
     def all_labels(self, nodes: Iterable[str]) -> dict[str, Labels]:
         """Every language's labels and aliases of ``nodes`` (cached)."""
