@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from qa.candidate import EXACT_LINKS, Candidate, Link
+from qa.candidate import Link
 from qa.turn import Compared
 
 
@@ -69,36 +69,3 @@ class Gate(Protocol):
     def decide(self, readings: Sequence[Reading], threshold: float) -> Decision:
         """Per candidate what is compared with which threshold, and the kept index."""
         ...
-
-
-NARROW_FLOOR = 0.5
-"""The validator score at which the reading narrowed to the class the question names is read
-as what was asked (more likely than not)."""
-
-
-def narrowed(candidates: Sequence[Candidate], scores: Sequence[float | None], chosen: int | None) -> int | None:
-    """The kept reading narrowed to the class the user named: where the gate kept a reading
-    with no type constraint, and a scored reading is the same one with its answers limited to
-    a class the question names (``?answer wdt:P31 wd:C``, ``C`` linked exactly as a class
-    word), that one is kept when the validator reads it as what was asked
-    (:data:`NARROW_FLOOR`): « what movies johnny depp is in? » answers his films, not every
-    work he is cast in.  Otherwise ``chosen``."""
-    if chosen is None:
-        return None
-    kept = candidates[chosen]
-    if kept.comparison is not None or not kept.triples or any(link.is_class for link in kept.links):
-        return chosen
-    base = set(kept.triples)
-    for i, (other, score) in enumerate(zip(candidates, scores, strict=True)):
-        if i == chosen or score is None or score < NARROW_FLOOR or other.shape != kept.shape:
-            continue
-        extra = set(other.triples) - base
-        if len(other.triples) != len(base) + 1 or not base <= set(other.triples) or len(extra) != 1:
-            continue
-        ((subject, predicate, obj),) = extra
-        if subject != "?answer" or predicate != "wdt:P31" or not obj.startswith("wd:"):
-            continue
-        if any(link.qid == obj[3:] and link.is_class and link.kind in EXACT_LINKS and link.span is not None
-               for link in other.links):
-            return i
-    return chosen

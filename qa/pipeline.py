@@ -39,7 +39,7 @@ from qa.decisions.coverage import ignored_name, partial_link, person_properties,
 from qa.decisions.namesake import better_known_reading, namesake_rival
 from qa.decisions.reply import which_dont_know
 from qa.execute import ComparisonOutcome, evaluate_comparison
-from qa.gate import Gate, Reading, narrowed
+from qa.gate import Gate, Reading
 from qa.generate import Backend
 from qa.guard import Screened, screen
 from qa.label import names_for_ids, names_with_ids
@@ -335,9 +335,7 @@ class Pipeline:
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:
         """The index of the kept candidate, or ``None`` to abstain; every scored candidate's
         score, what the gate compared and whether it cleared the threshold are reported (a
-        candidate left unscored keeps ``None``).  The kept reading is narrowed to the class
-        the question names where a scored reading does that (:func:`qa.gate.narrowed`); the
-        narrowed one carries what the gate compared for the reading it narrows."""
+        candidate left unscored keeps ``None``)."""
         lang = parse_lang(turn)
         readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links)
                     for i, (c, view, s, m) in enumerate(zip(candidates, turn.candidates, scores,
@@ -349,14 +347,7 @@ class Pipeline:
             view.validator_score = round(float(s), 6)
             view.passed = decision.passed(i)
             view.compared = decision.compared[i]
-        chosen = narrowed(candidates, scores, decision.chosen)
-        if chosen != decision.chosen:
-            assert decision.chosen is not None
-            kept = turn.candidates[decision.chosen]
-            turn.candidates[chosen].compared = kept.compared
-            turn.candidates[chosen].passed = kept.passed
-            turn.notes.append(f"narrowed to the class the question names (candidate {chosen + 1})")
-        return chosen
+        return decision.chosen
 
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a
