@@ -40,7 +40,7 @@ from evaluation.harness import EvalItem, gold_values, select_items
 from evaluation.splits import split_of
 from qa.gate import Decision, Gate, Reading
 from training.data import execute_candidate
-from validator.probability import GATE_FILE, JUDGED, Agreement, AnswerModel, features
+from validator.probability import GATE_FILE, JUDGED, AnswerModel, features
 
 TARGET_PRECISION = 0.92
 """The precision every left-out source must reach at the shipped threshold."""
@@ -295,53 +295,6 @@ def choose_threshold(per_source: dict[str, list[Shown]], target: float = TARGET_
     return float(chosen)
 
 
-AGREEMENT_GRID = ((0.97, 0.98, 0.99), (0.4, 0.5, 0.6))
-"""The validator and backend bars :func:`choose_agreement` tries."""
-
-
-def _reading(f: dict[str, float]) -> Reading:
-    return Reading(f.get("validator", 0.0), f.get("backend", 0.0), 0 if f.get("rank_first") else 1)
-
-
-def kept_by(model: AnswerModel, record: Record, agreement: Agreement | None) -> int | None:
-    """The reading of ``record`` the learned gate keeps by the model's probability, else by
-    ``agreement`` (the score gate's fallback aside)."""
-    if not record.features:
-        return None
-    ps = [model.probability(f) for f in record.features]
-    best = max(range(len(ps)), key=lambda i: (ps[i], -i))
-    if ps[best] >= model.threshold:
-        return best
-    return agreement.keeps([_reading(f) for f in record.features]) if agreement is not None else None
-
-
-def tally_kept(model: AnswerModel, records: Sequence[Record], agreement: Agreement | None) -> tuple[int, int]:
-    """Right and wrong answers shown (a kept reading with no answer is an abstention)."""
-    right = wrong = 0
-    for r in records:
-        i = kept_by(model, r, agreement)
-        if i is not None and r.n_answers[i] > 0:
-            right, wrong = (right + 1, wrong) if r.right[i] else (right, wrong + 1)
-    return right, wrong
-
-
-def choose_agreement(model: AnswerModel, records: Sequence[Record]) -> Agreement | None:
-    """Of :data:`AGREEMENT_GRID`, the bars adding most right answers on the ``dev`` strings
-    over ``model`` alone with no wrong one (ties: the higher bars); ``None`` when none adds."""
-    dev = [r for r in records if r.split == "dev"]
-    right0, wrong0 = tally_kept(model, dev, None)
-    best: tuple[int, float, float] | None = None
-    for v in AGREEMENT_GRID[0]:
-        for b in AGREEMENT_GRID[1]:
-            right, wrong = tally_kept(model, dev, Agreement(v, b))
-            if wrong == wrong0 and right > right0 and (best is None or (right, v, b) > best):
-                best = (right, v, b)
-    if best is None:
-        return None
-    return Agreement(best[1], best[2], {"dev_added": {"right": best[0] - right0, "wrong": 0},
-                                        "chosen_on": f"{len(dev)} dev strings"})
-
-
 def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> AnswerModel:
     """The shipped model: of :data:`FEATURE_SETS` and :data:`CS`, the one that shows most right
     answers on the left-out sources at its left-out threshold (:func:`choose_threshold`), fitted
@@ -370,7 +323,7 @@ def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> Answer
         "test": {s: figures(shown(model, [r for r in test if r.source == s]), threshold) for s in SOURCES},
         "test_before": {s: baseline([r for r in test if r.source == s]) for s in SOURCES},
     }
-    return replace(model, info=info, agreement=choose_agreement(model, records))
+    return replace(model, info=info)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -196,9 +196,7 @@ class LearnedGate:
     no probability reaches the threshold, a reading that gate keeps is kept (what the gate
     compared for it is recorded): the answers the score gate gave, held to its own
     left-out precision, are never lost to the model's evidence (two readings that agree make
-    a small margin).  Where neither keeps one, the reading both judges put first
-    (``model.agreement``: the backend's first, the validator's best, each score above its
-    bar) is kept, its validator score recorded against the agreement's threshold."""
+    a small margin)."""
 
     model: AnswerModel
     fallback: GatePolicy | None = None
@@ -229,26 +227,13 @@ class LearnedGate:
                    key=lambda i: (probabilities[i], -i), default=None)
         if best is not None and (probabilities[best] or 0.0) >= threshold:
             return Decision(compared, best)
-        kept = (self.fallback.decide(readings, self.fallback_threshold) if self.fallback is not None
-                else Decision(compared, None))
+        if self.fallback is None:
+            return Decision(compared, None)
+        kept = self.fallback.decide(readings, self.fallback_threshold)
         if kept.chosen is None:
-            return self._agreed(readings, probabilities, compared)
+            return Decision(compared, None)
         by_score = kept.compared[kept.chosen]
         chance = probabilities[kept.chosen]
         if by_score is not None and chance is not None:
             by_score = replace(by_score, probability=round(chance, 6))
         return Decision(tuple(by_score if i == kept.chosen else c for i, c in enumerate(compared)), kept.chosen)
-
-    def _agreed(self, readings: Sequence[Reading], probabilities: Sequence[float | None],
-                compared: tuple[Compared | None, ...]) -> Decision:
-        """The reading both judges put first (:class:`validator.probability.Agreement`), kept
-        with its validator score compared against the agreement's threshold; else abstain."""
-        agreement = self.model.agreement
-        chosen = agreement.keeps(readings) if agreement is not None else None
-        if agreement is None or chosen is None:
-            return Decision(compared, None)
-        score = readings[chosen].validator_score or 0.0
-        chance = probabilities[chosen]
-        agreed = Compared(round(score, 6), agreement.validator, "validator", "answer",
-                          None if chance is None else round(chance, 6))
-        return Decision(tuple(agreed if i == chosen else c for i, c in enumerate(compared)), chosen)

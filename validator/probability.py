@@ -69,36 +69,6 @@ def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
-class Agreement:
-    """Where the two judges agree: the backend's first reading is also the validator's best
-    (no other judged reading scores higher) with a validator score of at least
-    ``validator`` and a backend score of at least ``backend``.  The gate keeps such a reading
-    where no probability reaches the model's threshold: the model, fitted on few readings,
-    weighs a middling backend score against the validator's near-certainty.  Its two
-    thresholds are chosen on the bench's ``dev`` strings (``info``) and written in the
-    model's asset only."""
-
-    validator: float
-    backend: float
-    info: dict[str, Any] = field(default_factory=dict)
-
-    def keeps(self, readings: Sequence[Reading]) -> int | None:
-        """The index of the agreed reading, or ``None``."""
-        scored = [i for i, r in enumerate(readings) if r.validator_score is not None]
-        if not scored:
-            return None
-        best = max(scored, key=lambda i: (readings[i].validator_score or 0.0, -i))
-        me = readings[best]
-        if me.rank != 0 or (me.validator_score or 0.0) < self.validator or me.backend_score < self.backend:
-            return None
-        return best
-
-    def to_json(self) -> dict[str, Any]:
-        """The asset's object."""
-        return {"validator": self.validator, "backend": self.backend, "info": self.info}
-
-
-@dataclass(frozen=True)
 class AnswerModel:
     """A logistic regression over :func:`features` (standardized by ``means`` and ``scales``)
     and the threshold the gate applies to its probability."""
@@ -111,7 +81,6 @@ class AnswerModel:
     threshold: float
     judged: int = JUDGED
     info: dict[str, Any] = field(default_factory=dict)
-    agreement: Agreement | None = None  # where the judges agree, the gate keeps a reading below the threshold
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -138,8 +107,7 @@ class AnswerModel:
         """The asset's object."""
         return {"names": list(self.names), "means": list(self.means), "scales": list(self.scales),
                 "weights": list(self.weights), "intercept": self.intercept, "threshold": self.threshold,
-                "judged": self.judged, "info": self.info,
-                **({"agreement": self.agreement.to_json()} if self.agreement is not None else {})}
+                "judged": self.judged, "info": self.info}
 
     def save(self, path: Path) -> None:
         """Write the model as JSON."""
@@ -149,13 +117,10 @@ class AnswerModel:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AnswerModel:
         """Parse the asset's object (``ValueError``/``KeyError``/``TypeError`` when it is not one)."""
-        agreed = data.get("agreement")
-        agreement = None if agreed is None else Agreement(float(agreed["validator"]), float(agreed["backend"]),
-                                                          dict(agreed.get("info", {})))
         return cls(tuple(str(n) for n in data["names"]), tuple(float(x) for x in data["means"]),
                    tuple(float(x) for x in data["scales"]), tuple(float(x) for x in data["weights"]),
                    float(data["intercept"]), float(data["threshold"]), int(data.get("judged", JUDGED)),
-                   dict(data.get("info", {})), agreement)
+                   dict(data.get("info", {})))
 
 
 def load_answer_model(path: Path = GATE_PATH) -> AnswerModel | None:
