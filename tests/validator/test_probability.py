@@ -4,7 +4,6 @@ training.probability) and the learned gate over it (validator.gate.LearnedGate).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -100,48 +99,3 @@ def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures(
     weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
     assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
 
-
-def test_where_both_judges_put_one_reading_first_the_gate_keeps_it_below_the_models_threshold(tmp_path) -> None:
-    from validator.probability import Agreement
-
-    model = replace(_model(1.0), agreement=Agreement(0.99, 0.5))
-    gate = LearnedGate(model)
-    agreed = [Reading(0.995, 0.6, 0), Reading(0.4, 0.3, 1)]
-    decision = gate.decide(agreed, gate.threshold)
-    assert decision.chosen == 0 and decision.passed(0)
-    kept = decision.compared[0]
-    assert kept.score_name == "validator" and kept.threshold == 0.99 and kept.probability is not None
-    assert decision.compared[1].score_name == "probability"
-    # not the backend's first, a low backend score, another reading the validator prefers: abstain
-    assert gate.decide([Reading(0.3, 0.9, 0), Reading(0.995, 0.6, 1)], gate.threshold).chosen is None
-    assert gate.decide([Reading(0.995, 0.4, 0), Reading(0.2, 0.3, 1)], gate.threshold).chosen is None
-    assert gate.decide([Reading(0.995, 0.6, 0), Reading(0.998, 0.5, 1)], gate.threshold).chosen is None
-    assert gate.decide([Reading(0.98, 0.9, 0)], gate.threshold).chosen is None
-    assert LearnedGate(_model(1.0)).decide(agreed, 1.0).chosen is None  # no agreement in the asset
-    model.save(tmp_path / GATE_FILE)
-    assert load_answer_model(tmp_path / GATE_FILE) == model
-
-
-def test_the_agreement_is_chosen_on_dev_strings_adding_right_answers_and_no_wrong_one() -> None:
-    from training.probability import choose_agreement
-
-    def record(v: float, backend: float, right: bool, split: str = "dev") -> Record:
-        readings = [Reading(v, backend, 0), Reading(0.1, 0.1, 1)]
-        return Record("x", "a", "en", split, True, "q", [features(readings, i) for i in range(2)],
-                      [right, False], [1, 1])
-
-    model = _model(1.0)
-    records = [record(0.995, 0.7, True)] * 5 + [record(0.975, 0.7, False), record(0.995, 0.45, False)]
-    agreement = choose_agreement(model, records)
-    assert agreement is not None and agreement.validator >= 0.98 and agreement.backend >= 0.5
-    assert agreement.info["dev_added"] == {"right": 5, "wrong": 0}
-    assert choose_agreement(model, [record(0.995, 0.7, False)] * 3) is None
-    assert choose_agreement(model, [record(0.995, 0.7, True, "test")] * 3) is None  # test strings never choose
-
-
-def test_the_shipped_answer_model_carries_its_agreement() -> None:
-    from validator.probability import GATE_PATH
-
-    model = load_answer_model(GATE_PATH)
-    assert model is not None and model.agreement is not None
-    assert model.agreement.validator >= 0.99 and model.agreement.backend >= 0.5
