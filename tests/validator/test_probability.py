@@ -98,4 +98,3 @@ def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures(
     strong = [Reading(0.99, 0.9, 0), Reading(0.01, 0.3, 1)]
     weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
     assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
-
