@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.text import name_keys, script_share
+from core.text import fold, name_keys, normalize, script_share
 from kg.cldr import written_name
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
@@ -293,7 +293,8 @@ class Verbalizer:
         own in ``lang``, linked by one of its names as written (a label or alias, exactly or
         folded), is said by that name rather than by a fallback label in another language
         (« Le Parrain », not « Der Pate »).  Entities with a label in ``lang`` keep it, so a
-        namesake matched through an alias still shows its own name."""
+        namesake matched through an alias still shows its own name, unless the alias is
+        that label written out (:func:`fuller_name`: « Marcel Proust » for « Proust »)."""
         return [texts[0] for texts in self._read(sparqls, lang, links, second=False)]
 
     def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
@@ -332,14 +333,21 @@ class Verbalizer:
     def linked_names(self, table: dict[str, Labels], links: Sequence[Link], lang: str) -> dict[str, str]:
         """``{node: name}`` for the linked entities that :meth:`many` says by the name they
         were linked by: the KG's name with that key, else CLDR's (the label index also holds
-        CLDR's names of countries, languages and currencies)."""
-        wanted = {WD + link.qid: link.name for link in links
-                  if link.kind in LINKED_KINDS and link.name and not has_own_label(table.get(WD + link.qid, {}), lang)}
+        CLDR's names of countries, languages and currencies); an entity with a label of its
+        own in ``lang`` only when the name is that label written out (:func:`fuller_name`)."""
+        found = {WD + link.qid: link.name for link in links if link.kind in LINKED_KINDS and link.name}
+        out = {}
+        for node, key in found.items():  # a label of its own: only its names in ``lang`` and English
+            own = own_label(table.get(node, {}), lang)
+            if own is not None and (name := linked_name(table.get(node, {}), key, lang)) and fuller_name(name, own):
+                out[node] = name
+        wanted = {node: key for node, key in found.items() if not has_own_label(table.get(node, {}), lang)}
         if not wanted:
-            return {}
+            return out
         every = self.all_labels(wanted)
-        return {node: name for node, key in wanted.items()
-                if (name := linked_name(every.get(node, {}), key, lang) or written_name(key, lang)) is not None}
+        return {**out, **{node: name for node, key in wanted.items()
+                          if (name := linked_name(every.get(node, {}), key, lang) or written_name(key, lang))
+                          is not None}}
 
     def all_labels(self, nodes: Iterable[str]) -> dict[str, Labels]:
         """Every language's labels and aliases of ``nodes`` (cached)."""
@@ -390,6 +398,21 @@ def linked_name(labels: Labels, key: str, lang: str) -> str | None:
             if key in name_keys(name):
                 return name
     return None
+
+
+def own_label(labels: Labels, lang: str) -> str | None:
+    """The node's first ``rdfs:label`` in ``lang`` (or one of its variants), if any."""
+    return next((primary[0] for primary, _ in _in_language(labels, lang) if primary), None)
+
+
+def fuller_name(name: str, label: str) -> bool:
+    """Whether ``name`` (an alias the entity was linked by) is its ``label`` with more words:
+    « Marcel Proust » for the label « Proust ».  Such an alias is the same name written
+    out, never a namesake's, so the entity is said as the user wrote it (the validator
+    reads "Proust" against "Marcel Proust" as another person)."""
+    words, own = fold(normalize(name)).split(), fold(normalize(label)).split()
+    n = len(own)
+    return 0 < n < len(words) and any(words[i:i + n] == own for i in range(len(words) - n + 1))
 
 
 def has_own_label(labels: Labels, lang: str) -> bool:

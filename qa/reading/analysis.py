@@ -24,7 +24,6 @@ from qa.reading.words import (
     NEGATION_WORDS,
     ORDINAL_FORMS,
     ORDINAL_WORDS,
-    QUESTION_PARTICLES,
     STRONG_GRADABLES,
     SUPERLATIVE_WORDS,
     THAN_WORDS,
@@ -83,11 +82,11 @@ class Analysis:
 
 
 def alternative_words(text: str, lang: str) -> list[tuple[int, int, str]]:
-    """The "or" words of normalized ``text`` (:data:`ALTERNATIVE_WORDS`), without a
-    question particle that ends the sentence (:data:`QUESTION_PARTICLES`)."""
-    particles = QUESTION_PARTICLES.get(lang, ())
+    """The "or" words of normalized ``text`` (:data:`ALTERNATIVE_WORDS`), without one that
+    ends the sentence: no second option follows it (a question particle, Japanese 「…生まれましたか？」,
+    or « où » typed without its accent: « stephen hawking est né ou »)."""
     return [(s, e, w) for s, e, w in find_words(text, words_for(ALTERNATIVE_WORDS, lang))
-            if not (w in particles and not text[e:].strip(" ?!.。"))]
+            if text[e:].strip(" ?!.。？！")]
 
 
 def _direction_hits(text: str, lang: str) -> list[tuple[int, Direction]]:

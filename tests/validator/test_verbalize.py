@@ -6,7 +6,7 @@ import pytest
 
 from core.text import normalize
 from qa.candidate import Link
-from validator.verbalize import Verbalizer, choose_label, label_key, parse
+from validator.verbalize import Verbalizer, choose_label, fuller_name, label_key, parse
 
 CAPITAL = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . } LIMIT 5 OFFSET 0"
 BIRTH = ("PREFIX wd: <http://www.wikidata.org/entity/>\nPREFIX wdt: <http://www.wikidata.org/prop/direct/>\n"
@@ -155,11 +155,23 @@ def test_a_country_linked_by_its_cldr_name_is_said_by_that_name_as_cldr_writes_i
     assert verbalizer.many([ULM_COUNTRY], "de", [[_link("Q3012", "nowhere", "alias")]]) == ["Ulm Staat ?x"]
 
 
-def test_an_entity_with_its_own_label_keeps_it_whatever_name_linked_it(verbalizer):
-    # a namesake matched through an alias still shows its own name
+def test_an_entity_with_its_own_label_keeps_it_unless_the_name_that_linked_it_is_that_label_written_out(verbalizer):
+    # a namesake matched through an alias still shows its own name (« Peking » is not
+    # « Beijing » written out, « Einstein » is shorter than « Albert Einstein »); an alias
+    # holding the whole label and more words is the same name as the user wrote it
     linked = [[_link("Q183", normalize("Federal Republic of Germany"), "alias")]]
     assert verbalizer.many([CAPITAL], "de", linked) == ["Deutschland Hauptstadt ?answer"]
-    assert verbalizer.many([CAPITAL], "en", linked) == ["Germany capital ?answer"]
+    assert verbalizer.many([CAPITAL], "en", linked) == ["Federal Republic of Germany capital ?answer"]
+    assert verbalizer.many([BIRTH], "en", [[_link("Q937", normalize("Einstein"), "alias")]]) == [
+        "Albert Einstein place of birth ?place"]
+    peking = "SELECT ?x WHERE { wd:Q956 wdt:P17 ?x }"
+    assert verbalizer.many([peking], "en", [[_link("Q956", normalize("Peking"), "alias")]])[0].startswith("Beijing ")
+
+
+def test_a_fuller_name_holds_the_whole_label_and_more_words():
+    assert fuller_name("Marcel Proust", "Proust") and fuller_name("Giuseppe Verdi", "verdi")
+    assert not fuller_name("Proust", "Proust") and not fuller_name("Paris", "Paris Hilton")
+    assert not fuller_name("Wagneria", "Wagner") and not fuller_name("Richard Wagnerian", "Wagner")
 
 
 @pytest.mark.parametrize("kind", ["fuzzy", "partial", "phonetic"])

@@ -26,3 +26,11 @@ def test_the_decisions_get_the_stage_reading() -> None:
     assert case.reading is reading and case.tokens == list(reading.tokens)
     other = Case("Where was Einstein born?", "de", [], [], reading=reading)  # another language: read anew
     assert other.reading is not reading and other.reading.lang == "de"
+
+
+def test_an_or_word_that_ends_the_question_offers_no_choice() -> None:
+    from qa.reading.analysis import alternative_words
+
+    assert not alternative_words("stephen hawking est né ou", "fr")  # « où » typed without its accent
+    assert not alternative_words("stephen hawking est né ou ?", "fr")
+    assert alternative_words("est-il né à paris ou à londres", "fr")
