@@ -88,7 +88,7 @@ def test_slow_endpoint_times_out():
         t0 = time.monotonic()
         with pytest.raises(KGTimeout):
             kg.query("ASK {}")
-        assert time.monotonic() - t0 < 1.5
+        assert time.monotonic() - t0 < 2.5  # not the endpoint's 3 s
         assert len(srv.requests) == 1
         assert srv.requests[0].method == "POST"
         assert b"query=" in srv.requests[0].body
