@@ -93,9 +93,11 @@ def _require_local_backend() -> None:
 class Chat:
     """One browser tab on the chat, recording dialogs and requests leaving 127.0.0.1."""
 
-    def __init__(self, browser, app: App, accept_language: str = "en-US,en;q=0.9") -> None:
+    def __init__(self, browser, app: App, accept_language: str = "en-US,en;q=0.9", init_script: str = "") -> None:
         self.context = browser.new_context(locale=accept_language.split(",")[0],
                                            extra_http_headers={"Accept-Language": accept_language})
+        if init_script:  # runs in the page before its own scripts
+            self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.dialogs: list[str] = []
         self.external: list[str] = []

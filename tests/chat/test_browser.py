@@ -109,10 +109,7 @@ def test_like_click_lands_in_sqlite(chat_en: Chat, tiny_app: App) -> None:
 
 @pytest.fixture
 def scripted_chat(browser, scripted_app) -> Iterator[Chat]:
-    chat = Chat(browser, scripted_app)
-    chat.page.add_init_script("window.alert = () => { window.__kgqa_xss = true; }")
-    chat.page.reload()
-    chat.page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
+    chat = Chat(browser, scripted_app, init_script="window.alert = () => { window.__kgqa_xss = true; }")
     yield chat
     chat.close()
 
