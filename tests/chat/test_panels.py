@@ -43,11 +43,9 @@ def _questions() -> list[tuple[str, str | None]]:
 
 
 @pytest.fixture(scope="module")
-def pipeline(shared_kg_source):
-    from core.settings import load_settings
-    from service.factory import build_pipeline
-
-    return build_pipeline(load_settings({}))
+def pipeline(shared_kg_source, configured_pipeline):
+    """The pipeline as the configuration builds it (built once per session: tests/conftest.py)."""
+    return configured_pipeline
 
 
 @pytest.fixture(scope="module")
