@@ -1,5 +1,5 @@
 """Shared fixtures: the tiny in-memory KG and paths to the shared data; and the groups and
-order pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadgroup``)."""
+order pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
 
 from __future__ import annotations
 
@@ -85,17 +85,13 @@ def bench_dir() -> Path:
     return DEFAULT_BENCH_DIR
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Groups for ``--dist loadgroup`` and the order they are handed out in.
-
-    Each test file is one group (as with ``--dist loadfile``), except that every file using
-    the ``browser`` fixture joins the group ``browser``: the browser and the chat apps it
-    drives are started once per worker (``tests/chat/conftest.py``), so those files belong
-    on one worker.  The groups with the most ``slow`` tests come first (each keeps its own
-    order): a worker takes the next group when it is free, and the longest groups then
-    start first instead of last (``make test`` passes ``--no-loadscope-reorder``, or
-    pytest-xdist would order the groups by their number of tests instead)."""
+    """The files with the most ``slow`` tests first (each file stays in its own order), the
+    browser files side by side: with ``--dist loadfile`` a worker takes the next file when
+    it is free, and the longest files then start first instead of last (``make test``
+    passes ``--no-loadscope-reorder``, or pytest-xdist would order the files by their
+    number of tests instead).  The browser and the chat apps it drives are started once
+    per worker (``tests/chat/conftest.py``)."""
     browser_files = {item.nodeid.split("::")[0] for item in items if "browser" in getattr(item, "fixturenames", ())}
 
     def group(item: pytest.Item) -> str:
@@ -104,7 +100,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     slow: dict[str, int] = {}
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(group(item)))
         if item.get_closest_marker("slow") is not None:
             slow[group(item)] = slow.get(group(item), 0) + 1
-    items.sort(key=lambda item: -slow.get(group(item), 0))
+    items.sort(key=lambda item: (-slow.get(group(item), 0), group(item)))

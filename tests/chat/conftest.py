@@ -1,5 +1,5 @@
 """The browser tests' apps and browser, each started once per test session (per
-pytest-xdist worker; ``tests/conftest.py`` sends the browser test files to one worker):
+pytest-xdist worker; ``tests/conftest.py`` hands the browser files out side by side):
 starting ``app.py`` costs seconds (tens of seconds over the full KG), and every browser
 test file used to start its own.
 
