@@ -1,5 +1,5 @@
-"""Shared fixtures: the tiny in-memory KG and paths to the shared data; and the order
-pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
+"""Shared fixtures: the tiny in-memory KG and paths to the shared data; and the groups and
+order pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
 
 from __future__ import annotations
 
@@ -86,11 +86,20 @@ def bench_dir() -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files with the most ``slow`` tests first (each file stays in its own order): with
-    ``--dist loadfile`` a worker takes the next file when it is free, and the longest
-    files then start first instead of last."""
+    """The files with the most ``slow`` tests first (each file stays in its own order), the
+    browser files side by side: with ``--dist loadfile`` a worker takes the next file when
+    it is free, and the longest files then start first instead of last (``make test``
+    passes ``--no-loadscope-reorder``, or pytest-xdist would order the files by their
+    number of tests instead).  The browser and the chat apps it drives are started once
+    per worker (``tests/chat/conftest.py``)."""
+    browser_files = {item.nodeid.split("::")[0] for item in items if "browser" in getattr(item, "fixturenames", ())}
+
+    def group(item: pytest.Item) -> str:
+        path = item.nodeid.split("::")[0]
+        return "browser" if path in browser_files else path
+
     slow: dict[str, int] = {}
     for item in items:
         if item.get_closest_marker("slow") is not None:
-            slow[item.nodeid.split("::")[0]] = slow.get(item.nodeid.split("::")[0], 0) + 1
-    items.sort(key=lambda item: -slow.get(item.nodeid.split("::")[0], 0))
+            slow[group(item)] = slow.get(group(item), 0) + 1
+    items.sort(key=lambda item: (-slow.get(group(item), 0), group(item)))

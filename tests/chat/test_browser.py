@@ -1,206 +1,27 @@
 """Browser tests: Debian Chromium (Playwright) against the real app on 127.0.0.1.
 
-* ``tiny_app``: ``python app.py --no-validator`` (local backend, embedded KG built from the
-  tiny graph file in a temporary cache) - content in en/ru/zh/de, the
+* ``tiny_app`` (``app.py --no-validator`` over the tiny KG): content in en/ru/zh/de, the
   localized "don't know", UI language, like -> SQLite, screenshot.
-* ``scripted_app``: the same UI over the tiny KG with a scripted backend, for inputs the
-  local backend would not produce: a KG label carrying HTML/JS, bad input, the selector.
-* ``full_app``: ``python app.py`` on the full embedded KG (skipped without ../shared).
+* ``scripted_app`` (a scripted backend): a KG label carrying HTML/JS, bad input, the selector.
+* ``full_app`` (``app.py`` on the full embedded KG; skipped without ../shared).
+
+The apps and the browser are started once per session (``tests/chat/conftest.py``).
 
 Screenshots go to ``artifacts/`` (gitignored).
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import sqlite3
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from core.settings import DEFAULT_KG_SOURCE
-from tests import tiny_kg
+from tests.chat.browser_kit import App, Chat
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 XSS = "<img src=x onerror=alert(1)>"
-
-
-# ---------------------------------------------------------------- processes
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGQA_")}
-    env.update(GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1", **extra)
-    return env
-
-
-def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"app exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.5)
-    raise AssertionError(f"app not up after {timeout_s}s:\n{log.read_text(errors='replace')[-3000:]}")
-
-
-class App:
-    """A chat app process on 127.0.0.1."""
-
-    def __init__(self, cmd: list[str], env: dict[str, str], port: int, log_path: Path, out: Path,
-                 timeout_s: float = 180) -> None:
-        self.url = f"http://127.0.0.1:{port}/"
-        self.log_path = log_path
-        self.out = out
-        with out.open("wb") as sink:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-        try:
-            _wait_http(self.url, self.proc, out, timeout_s)
-        except AssertionError:
-            self.stop()
-            raise
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=15)
-
-    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
-        with sqlite3.connect(self.log_path) as db:
-            return db.execute(sql, params).fetchall()
-
-
-def _require_local_backend() -> None:
-    try:
-        import backends.local  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"local backend not available: {exc}")
-
-
-@pytest.fixture(scope="module")
-def tiny_app(tmp_path_factory) -> Iterator[App]:
-    _require_local_backend()
-    tmp = tmp_path_factory.mktemp("tiny_app")
-    source = tmp / "tiny.nt"
-    source.write_text(tiny_kg.ntriples(), encoding="utf-8")
-    port, log_path = _free_port(), tmp / "logs" / "sessions.sqlite"
-    env = _clean_env(KGQA_KG_SOURCE=str(source), KGQA_CACHE_DIR=str(tmp / "cache"))
-    # the temporary cache has no validator model, which the app now refuses to start without
-    # (exit 2): the validator is off here, as it was in effect ("unavailable") before
-    app = App([sys.executable, "app.py", "--port", str(port), "--log-path", str(log_path), "--no-validator"], env,
-              port, log_path, tmp / "app.out")
-    yield app
-    app.stop()
-
-
-@pytest.fixture(scope="module")
-def scripted_app(tmp_path_factory) -> Iterator[App]:
-    tmp = tmp_path_factory.mktemp("scripted_app")
-    port, log_path = _free_port(), tmp / "sessions.sqlite"
-    app = App([sys.executable, "-m", "tests.chat.scripted_app", "--port", str(port), "--log-path", str(log_path)],
-              _clean_env(), port, log_path, tmp / "app.out")
-    yield app
-    app.stop()
-
-
-# ---------------------------------------------------------------- browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed (scripts/bootstrap.sh --with-browser)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-class Chat:
-    """One browser tab on the chat, recording dialogs and requests leaving 127.0.0.1."""
-
-    def __init__(self, browser, app: App, accept_language: str = "en-US,en;q=0.9") -> None:
-        self.context = browser.new_context(locale=accept_language.split(",")[0],
-                                           extra_http_headers={"Accept-Language": accept_language})
-        self.page = self.context.new_page()
-        self.dialogs: list[str] = []
-        self.external: list[str] = []
-        self.page.on("dialog", self._on_dialog)
-        self.page.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
-                     else self.external.append(r.url))
-        self.page.goto(app.url)
-        self.page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
-        self.page.wait_for_function("document.querySelector('#kgqa-header-inner') !== null", timeout=60_000)
-        time.sleep(0.5)  # let the load event apply the UI language
-
-    def _on_dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def answers(self) -> int:
-        return self.page.locator(".kgqa-answer").count()
-
-    def ask(self, question: str, *, timeout_ms: int = 60_000):
-        """Submit ``question``; return the one new answer element (asserting there is exactly one)."""
-        before = self.answers()
-        box = self.page.locator("#kgqa-question textarea")
-        box.fill(question)
-        box.press("Enter")
-        self.page.wait_for_function(f"document.querySelectorAll('.kgqa-answer').length > {before}",
-                                    timeout=timeout_ms)
-        time.sleep(0.4)
-        assert self.answers() == before + 1, "one question must give exactly one answer message"
-        return self.page.locator(".kgqa-answer").last
-
-    def header(self) -> str:
-        return self.page.inner_text("#kgqa-header")
-
-    def assert_nothing_executed(self) -> None:
-        assert self.dialogs == []
-        assert self.page.evaluate("window.__kgqa_xss === undefined")
-        handlers = self.page.eval_on_selector_all(
-            "#kgqa-chat *", "els => els.filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length")
-        assert handlers == 0
-        assert self.page.locator("#kgqa-chat img[src='x']").count() == 0
-
-    def screenshot(self, name: str) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-    def close(self) -> None:
-        self.context.close()
 
 
 @pytest.fixture
@@ -288,10 +109,7 @@ def test_like_click_lands_in_sqlite(chat_en: Chat, tiny_app: App) -> None:
 
 @pytest.fixture
 def scripted_chat(browser, scripted_app) -> Iterator[Chat]:
-    chat = Chat(browser, scripted_app)
-    chat.page.add_init_script("window.alert = () => { window.__kgqa_xss = true; }")
-    chat.page.reload()
-    chat.page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
+    chat = Chat(browser, scripted_app, init_script="window.alert = () => { window.__kgqa_xss = true; }")
     yield chat
     chat.close()
 
@@ -398,21 +216,6 @@ def test_language_selector_overrides_detection(scripted_chat: Chat) -> None:
 
 
 # ---------------------------------------------------------------- the full embedded KG
-
-
-@pytest.fixture(scope="module")
-def full_app(tmp_path_factory) -> Iterator[App]:
-    if not DEFAULT_KG_SOURCE.exists():
-        pytest.skip("../shared/data/kg is not available")
-    _require_local_backend()
-    tmp = tmp_path_factory.mktemp("full_app")
-    port, log_path = _free_port(), tmp / "sessions.sqlite"
-    app = App([sys.executable, "app.py", "--port", str(port), "--log-path", str(log_path)], _clean_env(), port,
-              log_path, tmp / "app.out", timeout_s=600)
-    yield app
-    app.stop()
-
-
 @pytest.mark.parametrize(("question", "lang", "expected", "dont_know"), [
     ("Where was Albert Einstein born?", "en", "Ulm", ("I'm not sure I understood", "I understood:")),
     ("Где родился Альберт Эйнштейн?", "ru", "Ульм", ("Я не уверен", "Я понял вопрос")),

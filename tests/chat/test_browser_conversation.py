@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.chat.test_browser import ARTIFACTS, App, Chat, browser, tiny_app  # noqa: F401
+from tests.chat.browser_kit import ARTIFACTS, App, Chat
 
 pytestmark = pytest.mark.slow
 
@@ -19,7 +19,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def chat(browser, tiny_app) -> Iterator[Chat]:  # noqa: F811
+def chat(browser, tiny_app) -> Iterator[Chat]:
     tab = Chat(browser, tiny_app)
     yield tab
     tab.close()
@@ -30,7 +30,7 @@ def chat(browser, tiny_app) -> Iterator[Chat]:  # noqa: F811
     ("Wo wurde Albert Einstein geboren?", "Und seine Staatsangehörigkeit?", "Deutschland"),
     ("Где родился Альберт Эйнштейн?", "А какое у него гражданство?", "Германия"),
 ])
-def test_a_follow_up_is_answered_about_the_previous_subject(chat: Chat, tiny_app: App, first: str,  # noqa: F811
+def test_a_follow_up_is_answered_about_the_previous_subject(chat: Chat, tiny_app: App, first: str,
                                                             follow_up: str, expected: str) -> None:
     chat.ask(first)
     answer = chat.ask(follow_up)
@@ -50,7 +50,7 @@ def test_an_unrelated_second_question_is_answered_on_its_own(chat: Chat) -> None
     assert "Moscow" in answer.inner_text() and answer.locator(".kgqa-followup").count() == 0
 
 
-def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Chat, tiny_app: App) -> None:  # noqa: F811
+def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Chat, tiny_app: App) -> None:
     first = chat.ask("Where was Albert Einstein born?")
     first_id = next(c for c in (first.get_attribute("class") or "").split() if c.startswith("kgqa-turn-"))[10:]
     chat.page.reload()
@@ -76,7 +76,7 @@ def test_the_conversation_survives_a_reload_until_a_new_one_is_started(chat: Cha
 
 
 def test_an_unsupported_language_gets_an_honest_reply_in_the_browsers_language_and_english(
-        browser, tiny_app: App) -> None:  # noqa: F811
+        browser, tiny_app: App) -> None:
     tab = Chat(browser, tiny_app, accept_language="de-DE,de;q=0.9")
     try:
         answer = tab.ask("Gdzie urodził się Albert Einstein?")
@@ -106,7 +106,7 @@ def test_a_name_missing_in_the_users_language_is_the_english_one_with_a_badge(ch
 
 
 def test_empty_input_is_ignored_and_a_too_long_question_stays_in_the_box(chat: Chat,
-                                                                         tiny_app: App) -> None:  # noqa: F811
+                                                                         tiny_app: App) -> None:
     box = chat.page.locator("#kgqa-question textarea")
     rows_before = tiny_app.rows("SELECT COUNT(*) FROM turns")[0][0]
     for blank in ("", "   "):
@@ -122,7 +122,7 @@ def test_empty_input_is_ignored_and_a_too_long_question_stays_in_the_box(chat: C
     assert box.input_value() == long_question  # left in the box to shorten
 
 
-def test_the_phone_layout_is_compact_and_nothing_covers_the_first_message(browser, tiny_app: App) -> None:  # noqa: F811
+def test_the_phone_layout_is_compact_and_nothing_covers_the_first_message(browser, tiny_app: App) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
     page = context.new_page()
     try:

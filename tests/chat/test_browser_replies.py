@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.chat.test_browser import App, Chat, browser, tiny_app  # noqa: F401
+from tests.chat.browser_kit import Chat
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def chat(browser, tiny_app) -> Iterator[Chat]:  # noqa: F811
+def chat(browser, tiny_app) -> Iterator[Chat]:
     tab = Chat(browser, tiny_app)
     yield tab
     tab.close()

@@ -17,7 +17,7 @@ import pytest
 
 from chat.examples import EXAMPLES
 from chat.messages import MESSAGES
-from tests.chat.test_browser import App, Chat, browser, full_app, scripted_app  # noqa: F401
+from tests.chat.browser_kit import Chat
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +25,7 @@ CODE_LIKE = re.compile(r"^(?:[a-z]{2,3}|Q\d+)$")
 
 
 @pytest.fixture
-def scripted(browser, scripted_app) -> Iterator[Chat]:  # noqa: F811
+def scripted(browser, scripted_app) -> Iterator[Chat]:
     chat = Chat(browser, scripted_app)
     yield chat
     chat.close()
@@ -85,7 +85,7 @@ def test_no_code_like_label_is_shown(scripted: Chat) -> None:
     assert sorted(values) == ["allemand", "italien"]  # an entity with no name at all is no answer (issue 36)
 
 
-def test_ui_language_is_stable_within_a_session(browser, scripted_app) -> None:  # noqa: F811
+def test_ui_language_is_stable_within_a_session(browser, scripted_app) -> None:
     chat = Chat(browser, scripted_app, accept_language="de-DE,de;q=0.9")
     try:
         assert "Frag Wikidata" in chat.header()
@@ -104,7 +104,7 @@ def test_ui_language_is_stable_within_a_session(browser, scripted_app) -> None: 
         chat.close()
 
 
-def test_no_horizontal_overflow_on_a_phone(browser, scripted_app) -> None:  # noqa: F811
+def test_no_horizontal_overflow_on_a_phone(browser, scripted_app) -> None:
     chat = Chat(browser, scripted_app)
     try:
         chat.page.set_viewport_size({"width": 390, "height": 844})
@@ -126,7 +126,7 @@ def test_no_horizontal_overflow_on_a_phone(browser, scripted_app) -> None:  # no
 
 
 @pytest.fixture
-def full(browser, full_app) -> Iterator[Chat]:  # noqa: F811
+def full(browser, full_app) -> Iterator[Chat]:
     chat = Chat(browser, full_app)
     yield chat
     chat.close()

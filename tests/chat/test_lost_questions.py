@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chat.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, _clean_env, _free_port, _wait_http
+from tests.chat.browser_kit import CHROMIUM, ROOT, _clean_env, _free_port, _wait_http
 
 pytestmark = pytest.mark.slow
 
@@ -44,13 +44,11 @@ def chat_process(tmp_path_factory):
 
 
 @pytest.mark.parametrize("run", range(int(os.environ.get("KGQA_LOST_RUNS", "1"))))
-def test_fifty_questions_straight_after_load_are_all_answered_and_logged(chat_process, run: int):
-    from playwright.sync_api import sync_playwright
-
+def test_fifty_questions_straight_after_load_are_all_answered_and_logged(browser, chat_process, run: int):
     url, log_path, out = chat_process
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        pages = [browser.new_context().new_page() for _ in range(TABS)]
+    contexts = [browser.new_context() for _ in range(TABS)]
+    try:
+        pages = [context.new_page() for context in contexts]
         for page in pages:
             page.goto(url, wait_until="commit")
         for page in pages:
@@ -74,7 +72,9 @@ def test_fifty_questions_straight_after_load_are_all_answered_and_logged(chat_pr
                 break
             time.sleep(0.5)
         shown = [page.locator(".message.user, [data-testid='user']").count() for page in pages]
-        browser.close()
+    finally:
+        for context in contexts:
+            context.close()
     with sqlite3.connect(log_path) as db:
         logged = {q for (q,) in db.execute("SELECT question FROM turns WHERE question LIKE ?", (f"% run {run}",))}
     lost = sorted(set(asked) - logged)
@@ -85,17 +85,15 @@ def test_fifty_questions_straight_after_load_are_all_answered_and_logged(chat_pr
     assert len(logged) == TABS * QUESTIONS
 
 
-def test_lone_surrogate_typed_in_the_chat_gets_the_notice_and_an_answer(chat_process):
+def test_lone_surrogate_typed_in_the_chat_gets_the_notice_and_an_answer(browser, chat_process):
     """The chat UI's entry point: a textbox value holding a lone surrogate (which a page
     script can produce) is answered with the invalid-text notice, then the tab goes on."""
-    from playwright.sync_api import sync_playwright
-
     from chat.messages import message
 
     url, log_path, _ = chat_process
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"}).new_page()
+    context = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"})
+    try:
+        page = context.new_page()
         page.goto(url)
         page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
         page.eval_on_selector("#kgqa-question textarea", """box => {
@@ -110,7 +108,8 @@ def test_lone_surrogate_typed_in_the_chat_gets_the_notice_and_an_answer(chat_pro
         box.press("Enter")
         page.wait_for_function("document.querySelectorAll('.kgqa-answer').length >= 2", timeout=60_000)
         second = page.locator(".kgqa-answer").last.inner_text()
-        browser.close()
+    finally:
+        context.close()
     assert message("notice_invalid_unicode", "de") in first and "Berlin" in first
     assert "Berlin" in second and message("notice_invalid_unicode", "de") not in second
     with sqlite3.connect(log_path) as db:

@@ -27,7 +27,8 @@ from chat.render import (
 )
 from evaluation.followups import load as load_followups
 from evaluation.followups import run as run_followup
-from qa.context import context_after
+from qa.answer import Answerer
+from qa.context import Context, context_after
 from qa.turn import Status, Turn
 
 pytestmark = pytest.mark.slow
@@ -42,12 +43,32 @@ def _questions() -> list[tuple[str, str | None]]:
     return [(q["question"], None) for q in (*simple, *complex_)]
 
 
-@pytest.fixture(scope="module")
-def pipeline(shared_kg_source):
-    from core.settings import load_settings
-    from service.factory import build_pipeline
+class _Remembering:
+    """The pipeline, answering a question asked again on its own (no context) from memory:
+    the follow-up conversations open with the same first questions, asked once per run of
+    them (a question's turn does not change between askings; each costs a second or more)."""
 
-    return build_pipeline(load_settings({}))
+    def __init__(self, pipeline: Answerer) -> None:
+        self.pipeline = pipeline
+        self.threshold = pipeline.threshold
+        self.turns: dict[tuple, Turn] = {}
+
+    def answer(self, question: str | None, lang: str | None = None, *, use_validator: bool = True,
+               question_lang: str | None = None, context: Context | None = None) -> Turn:
+        if context is not None:
+            return self.pipeline.answer(question, lang, use_validator=use_validator, question_lang=question_lang,
+                                        context=context)
+        key = (question, lang, use_validator, question_lang)
+        if key not in self.turns:
+            self.turns[key] = self.pipeline.answer(question, lang, use_validator=use_validator,
+                                                   question_lang=question_lang)
+        return self.turns[key]
+
+
+@pytest.fixture(scope="module")
+def pipeline(shared_kg_source, configured_pipeline) -> _Remembering:
+    """The pipeline as the configuration builds it (built once per session: tests/conftest.py)."""
+    return _Remembering(configured_pipeline)
 
 
 @pytest.fixture(scope="module")

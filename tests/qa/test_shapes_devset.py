@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from kg.client import EmbeddedKG
-
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,13 +16,10 @@ ITEMS = json.loads((ROOT / "benchmarks" / "data" / "recall" / "shapes.json").rea
 
 
 @pytest.fixture(scope="module")
-def full(shared_kg_source):
-    from core.settings import PROJECT_ROOT, load_settings
-    from kg.build import build_kg
-    from kg.store import open_store
+def full(full_store_kg):
+    from core.settings import load_settings
 
-    paths = build_kg(shared_kg_source, PROJECT_ROOT / ".cache", progress=False)
-    return EmbeddedKG(open_store(paths)), load_settings({}, validator=True)
+    return full_store_kg[0], load_settings({}, validator=True)
 
 
 def test_the_set_is_large_multilingual_and_covers_the_shapes():

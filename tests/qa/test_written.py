@@ -96,7 +96,6 @@ def test_namesakes_are_never_answered(pipeline):
     assert not answered, answered
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 @pytest.mark.parametrize("form", [str.lower, str.upper], ids=["in lower case", "in capitals"])
 def test_namesakes_are_never_answered_without_case(pipeline, form):
     # no capitals mark the name: "where was tom brady born?" was answered with the
@@ -106,7 +105,6 @@ def test_namesakes_are_never_answered_without_case(pipeline, form):
     assert not answered, answered
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 @pytest.mark.parametrize("form", [str.upper, str.title], ids=["in capitals", "every word capitalized"])
 def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, verdicts, form):
     # the validator rejected most shouted questions' right readings (7 of the 48 answered
@@ -118,7 +116,6 @@ def test_written_questions_keep_their_answers_when_case_says_nothing(pipeline, v
     assert wrong == 0 and right >= 0.7 * len(cased)
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 def test_written_questions_typed_in_lower_case_keep_their_answers(pipeline, verdicts):
     # outside English the validator learned cased questions: of the 64 answered as written,
     # 54 kept their answer typed in lower case; paired with the reading's capitals, 63
@@ -128,7 +125,6 @@ def test_written_questions_typed_in_lower_case_keep_their_answers(pipeline, verd
     assert wrong == 0 and right >= 0.9 * len(answered)
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 def test_written_questions_typed_without_accents_are_still_answered(pipeline, verdicts):
     # « Was ist die Hauptstadt von Osterreich? » scored 0.10 against « Österreich … » (0.98
     # with the accent); with the reading's accents borrowed, 12 of the 16 accented questions
@@ -157,7 +153,6 @@ def _with_courtesies(q: dict) -> list[str]:
     return [p + q["question"] for p in PREAMBLES[q["lang"]]] + [bare + c for c in CLOSINGS[q["lang"]]]
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 def test_written_questions_keep_their_answers_with_chat_courtesies(pipeline):
     # the validator learned from benchmark questions, which have no greeting, "can you tell
     # me" or "please": of these 206, 103 were answered right and 2 wrongly (a yes/no reading
@@ -198,7 +193,6 @@ REQUESTS = [
 ]
 
 
-@pytest.mark.parametrize("pipeline", ["calibrated gate"], indirect=True)
 def test_requests_are_read_as_questions(pipeline):
     # 6 of these 24 were answered (0 wrong) while the request stayed in the question the
     # validator read ("Nenne die Hauptstadt von Japan." scored 0.004); 16 since with the
