@@ -4,6 +4,7 @@ nothing left, and answers questions a closed drain left behind."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from backends.fake import FakeBackend
@@ -20,6 +21,13 @@ def _fn(app, name: str):
     return next(f.fn for f in app.fns.values() if f.name == name)
 
 
+def _run(coroutine):
+    """Run ``coroutine`` on an event loop of its own, in a thread of its own: the worker's
+    shared browser (tests/chat/conftest.py) keeps Playwright's loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_settle_answers_what_a_closed_drain_left(tiny_kg_client, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("chat.ui.ORPHAN_S", 0.3)
     pipeline = Pipeline(FakeBackend({"Where was Albert Einstein born?": [Candidate(BIRTHPLACE, 0.9)]}),
@@ -34,7 +42,7 @@ def test_settle_answers_what_a_closed_drain_left(tiny_kg_client, tmp_path: Path,
         next(drain)  # the first answer is shown, then the event is closed (the tab's stream went away)
         drain.close()
         assert len(state.pending) == 2 and not state.draining
-        update, stored = asyncio.run(settle(state, None))
+        update, stored = _run(settle(state, None))
         rows = list(log.turns())
     assert len(rows) == 3 and not state.pending
     assert [m["role"] for m in update["value"]] == ["user"] * 3 + ["assistant"] * 3
