@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from chat.render import ui_language
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -107,7 +109,11 @@ class Chat:
         self.page.goto(app.url)
         self.page.wait_for_selector("#kgqa-question textarea", timeout=60_000)
         self.page.wait_for_function("document.querySelector('#kgqa-header-inner') !== null", timeout=60_000)
-        time.sleep(0.5)  # let the load event apply the UI language
+        # the load event has applied the browser's language once the header carries it (a shared
+        # app may take a moment when other tabs keep it busy)
+        ui = ui_language(accept_language.split(",")[0].split(";")[0].split("-")[0].strip().lower())
+        self.page.wait_for_selector(f'#kgqa-header-inner[lang="{ui}"]', timeout=60_000)
+        time.sleep(0.5)  # let the load event's other updates (examples, language menus) land
 
     def _on_dialog(self, dialog) -> None:
         self.dialogs.append(dialog.message)
