@@ -66,6 +66,7 @@ def _shown(turn) -> tuple:
 
 @pytest.mark.slow
 def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_store(caplog):
+    caplog.set_level(logging.WARNING, logger="kg.client")  # failed reads of the endpoint, from start-up on
     source = _source()
     settings = load_settings(os.environ, kg_source=source, validator=False)
     paths = build_kg(source, settings.cache_dir, progress=False)
@@ -80,20 +81,19 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
         url = query_url("127.0.0.1", port)
         keyed, portable = (_remote(source, url, name_keys=k) for k in (True, False))
         answered, differing_keyed, same, differing = 0, [], 0, []
-        failed_reads = []  # items where a read of the endpoint failed (a loaded box: a query past its deadline)
-        for item in items:
+        failed_reads = []  # items answered after a read of the endpoint failed (a query past its deadline on a
+        for item in items:  # loaded box, the once-per-process class statistics included)
             expected = embedded.answer(item.text, item.lang)
-            caplog.clear()
-            with caplog.at_level(logging.WARNING, logger="kg.client"):
-                a = keyed.answer(item.text, item.lang)
+            a = keyed.answer(item.text, item.lang)
             failed = [r.getMessage() for r in caplog.records if "SPARQL endpoint failed" in r.getMessage()]
             b = portable.answer(item.text, item.lang)
             assert a.status != "service_error" and b.status != "service_error", (item.id, item.text, a.error, b.error)
             answered += expected.answered
-            if failed:  # what the endpoint did not answer cannot be answered alike: a fault, not a disagreement
-                failed_reads.append((item.id, failed[0]))
-            elif _shown(a) != _shown(expected):
-                differing_keyed.append((item.id, item.text, _shown(a), _shown(expected)))
+            if _shown(a) != _shown(expected):
+                if failed:  # what the endpoint did not answer cannot be answered alike: a fault, not a disagreement
+                    failed_reads.append((item.id, failed[-1]))
+                else:
+                    differing_keyed.append((item.id, item.text, _shown(a), _shown(expected)))
             if _shown(b) == _shown(expected):
                 same += 1
                 continue
@@ -105,7 +105,7 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
         print(f"with name keys: {len(items) - len(differing_keyed)}/{len(items)} items answered alike "
               f"({answered} answered); without: {same}/{len(items)}, the others linked by sound, surname or a "
               f"fuzzy word only the label index has: {differing}")
-        print(f"items with a failed endpoint read, not compared: {failed_reads}")
+        print(f"items answered otherwise after a failed endpoint read, not compared: {failed_reads}")
         assert differing_keyed == []  # with the name keys: every item as the embedded store answers it
         assert len(failed_reads) <= 3  # a fault on a few items under load, not a way around the comparison
         assert same >= len(items) - 12  # without: 66 of 78 since the gate judges five readings (71 with one)
