@@ -287,8 +287,10 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             kept = restore(stored) if not state.history else None  # a reload: the conversation the browser
             if kept is not None and kept.history and admission.admit_load(request) and \
                     sessions.charge(request.session_hash, kept.size):  # kept (chat.conversation), bounded
-                notice = [{"role": "assistant", "content": message_html("conversation_cut", state.ui_lang)}]
-                state.history = (notice if kept.cut else []) + kept.history  # a cut is said, not hidden
+                state.history = kept.history
+                if kept.cut:  # a cut is said, not hidden
+                    state.history = [{"role": "assistant", "content": message_html("conversation_cut", state.ui_lang)},
+                                     *kept.history]
                 state.context = kept.context
                 state.session_id = kept.session_id or state.session_id
             history = list(state.history)
