@@ -42,6 +42,7 @@ class Link:
     span: tuple[int, int] | None = None  # the mention's question tokens [start, end) (core.text.tokenize)
     name_words: int = 0  # capitalized words of the mention when it is written as a name (0: not, or no case)
     is_class: bool = False  # the entity is a class (a noun such as "country" names it): a type constraint
+    sound: float = 0.0  # a sound-alike link's sound similarity to the name (core.text.sound_similarity)
 
 
 Explained = tuple[int, int, str]

@@ -73,6 +73,11 @@ LINKED_KINDS = ("label", "alias", "folded", "inflected")
 name alone or a sound-alike): only these may name an entity in a verbalization."""
 
 
+SAID_AS_HEARD = 0.82
+"""The sound similarity from which a name linked by sound is said as the user wrote it
+(:func:`heard_name`; the linker's close sound-alike)."""
+
+
 class PropertyNames(Protocol):
     """Names of properties by language, for those the KG has no label for
     (implemented by :class:`qa.reading.lexicon.PropertyLexicon`)."""
@@ -341,6 +346,9 @@ class Verbalizer:
             own = own_label(table.get(node, {}), lang)
             if own is not None and (name := linked_name(table.get(node, {}), key, lang)) and fuller_name(name, own):
                 out[node] = name
+        heard = {WD + link.qid: spoken for link in links if (spoken := heard_name(link))}
+        out.update({node: spoken for node, spoken in heard.items()
+                    if node not in found and not has_own_label(table.get(node, {}), lang)})
         wanted = {node: key for node, key in found.items() if not has_own_label(table.get(node, {}), lang)}
         if not wanted:
             return out
@@ -398,6 +406,21 @@ def linked_name(labels: Labels, key: str, lang: str) -> str | None:
             if key in name_keys(name):
                 return name
     return None
+
+
+def heard_name(link: Link) -> str | None:
+    """The name a person's name linked by sound is said by, when the entity has no label in
+    the question's language: the user's own words, capitalized as they wrote them (« Клинт
+    Иствуд » for Clint Eastwood, whom the validator reads in a Russian question as another
+    person: 0.002 against 0.998).  Only a name of two or more capitalized words in a non-Latin
+    script that sounds closely alike (:data:`SAID_AS_HEARD`); a single word or a looser
+    sound-alike keeps the KG's name, so the validator still sees a namesake's or a chance
+    match's own name."""
+    words = link.mention.split()
+    if (link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words)
+            or link.mention.isascii()):
+        return None
+    return " ".join(w[:1].upper() + w[1:] for w in words)
 
 
 def own_label(labels: Labels, lang: str) -> str | None:

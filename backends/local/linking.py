@@ -91,6 +91,7 @@ class Mention:
     kind: str = ""  # "label" | "alias" | "folded" | "inflected" | "fuzzy" | "partial" | "phonetic"
     char_start: int = -1  # the span in the question's cue text (the complex layer's; -1: unknown)
     char_end: int = -1
+    sound: float = 0.0  # a sound-alike's sound similarity to the name it matched (0.0: not matched by sound)
 
     @property
     def is_class(self) -> bool:
@@ -100,7 +101,7 @@ class Mention:
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
         return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
-                    span=(self.start, self.end), is_class=self.is_class)
+                    span=(self.start, self.end), is_class=self.is_class, sound=self.sound)
 
 
 @dataclass
@@ -293,7 +294,7 @@ class Linker:
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
                               instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
-                              _match_kind(m, h))
+                              _match_kind(m, h), sound=round(sim, 4) if m.phonetic else 0.0)
             old = best.get(h.qid)
             if old is None or _preferred(mention, old):
                 best[h.qid] = mention

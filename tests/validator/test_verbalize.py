@@ -195,3 +195,18 @@ def test_a_second_reading_names_properties_the_kg_has_no_label_for(tiny_kg_clien
     assert named.many([CAPITAL], "uk") == ["Німеччина capital ?answer"]
     assert named.readings([CAPITAL], "de") == [("Deutschland Hauptstadt ?answer",)]
     assert Verbalizer(tiny_kg_client).readings([CAPITAL], "uk") == [("Німеччина capital ?answer",)]
+
+
+def test_a_full_name_heard_closely_alike_in_another_script_is_said_as_the_user_wrote_it(verbalizer):
+    # Ulm has no German label; linked by the sound of two capitalized non-Latin words that
+    # sound closely alike, it is said by those words (capitalized as typed), not by its
+    # English label (the validator reads « Клинт Иствуд » against "Clint Eastwood" as another man)
+    def heard(mention: str, sound: float, words: int) -> Link:
+        return Link("Q3012", mention, "ulm", "phonetic", 0.7, name_words=words, sound=sound)
+
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.9, 2)]]) == ["Ульм Донау Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.7, 2)]]) == ["Ulm Staat ?x"]  # loosely
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм", 0.95, 1)]]) == ["Ulm Staat ?x"]  # one word
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.9, 0)]]) == ["Ulm Staat ?x"]  # not a name
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ulm donau", 0.9, 2)]]) == ["Ulm Staat ?x"]  # Latin
+    assert verbalizer.many([ULM_COUNTRY], "en", [[heard("ульм донау", 0.9, 2)]]) == ["Ulm country ?x"]  # own label
