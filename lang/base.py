@@ -214,6 +214,11 @@ class Language:
     cased_names: bool = False
     """Whether every word of a name changes by grammatical case (« Новой Зеландии »): the
     linker then matches a name's words by their inflection prefix (:mod:`backends.local.linking`)."""
+    name_ending: int = 0
+    """The most letters a name's word carries beyond its stem when it changes by case (Russian
+    « -ого », « -ями »: 3); a word its stemmer cuts more from is another part of speech, a verb
+    such as « родился » (stem « род »), never another form of a name (:func:`lang.morphology.same_word`;
+    0: no limit)."""
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""

@@ -19,6 +19,17 @@ def _lemmatizer(lang: str) -> str:
     return language(lang).lemmatizer if is_supported(lang) else ""
 
 
+def _name_ending(lang: str) -> int:
+    return language(lang).name_ending if is_supported(lang) else 0
+
+
+def _case_form(word: str, word_stem: str | None, lang: str) -> bool:
+    """Whether ``word`` can be a case form of a name with ``word_stem``: its stemmer cut at most
+    the language's ``name_ending`` letters (« франции », « франц »; not « родился », « род »)."""
+    limit = _name_ending(lang)
+    return word_stem is not None and (not limit or len(word) - len(word_stem) <= limit)
+
+
 def stem(token: str, lang: str) -> str | None:
     """The Snowball stem of a normalized token in ``lang`` ("франции" and "франция" both
     give "франц"), ``None`` without a stemmer for ``lang`` or when the stem is shorter than
@@ -34,12 +45,15 @@ def lemmas(token: str, lang: str) -> frozenset[str]:
 
 def same_word(written: str, other: str, lang: str) -> bool:
     """Whether ``other`` (a word of the KG's names, maybe diacritic-folded) is the question's
-    ``written`` word in another inflection: the same Snowball stem in ``lang``, or for a
-    lemmatized language a shared dictionary form ("франції" and "франція")."""
+    ``written`` word in another inflection: the same Snowball stem in ``lang``, each word
+    longer than it by at most the language's ``name_ending`` (« родился » is not « Роден »,
+    though both stem to « род »), or for a lemmatized language a shared dictionary form
+    ("франції" and "франція")."""
     if _lemmatizer(lang):
         return bool(lemmas(written, lang) & (lemmas(other, lang) | {other}))
-    stems = {stem(written, lang), stem(fold(written), lang)} - {None}
-    return bool(stems) and stem(other, lang) in stems
+    stems = {s for w in (written, fold(written)) if _case_form(w, s := stem(w, lang), lang)}
+    other_stem = stem(other, lang)
+    return bool(stems) and other_stem in stems and _case_form(other, other_stem, lang)
 
 
 def inflection_prefix(written: str, lang: str) -> str | None:
@@ -52,4 +66,6 @@ def inflection_prefix(written: str, lang: str) -> str | None:
         prefix = os.path.commonprefix([written, *forms]) if forms else ""
     else:
         prefix = stem(written, lang) or ""
+        if not _case_form(written, prefix, lang):
+            return None  # a verb form (« родился »): no name's word inflects so
     return prefix if len(prefix) >= MIN_STEM and written.startswith(prefix) else None

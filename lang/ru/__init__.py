@@ -3,7 +3,7 @@
 from lang.base import Language
 from lang.ru.courtesies import COURTESIES
 from lang.ru.cue_words import CUE_LETTERS, CUE_WORDS
-from lang.ru.endings import INFLECTION_ENDING
+from lang.ru.endings import INFLECTION_ENDING, NAME_ENDING
 from lang.ru.examples import EXAMPLES
 from lang.ru.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.ru.pronouns import PRONOUNS
@@ -25,6 +25,7 @@ LANGUAGE = Language(
     cue_words=CUE_WORDS,
     filter_words_before=FILTER_WORDS_BEFORE,
     inflection_ending=INFLECTION_ENDING,
+    name_ending=NAME_ENDING,
     pronouns=PRONOUNS,
     examples=EXAMPLES,
     stop_words=STOP_WORDS,

@@ -62,6 +62,8 @@ def test_label_script_share_and_katakana():
     ("україни", "украіна", "uk", True),  # ... also against a diacritic-folded name
     ("франції", "фрази", "uk", False),
     ("на", "на", "ru", False),  # stems shorter than three letters say nothing
+    ("родился", "роден", "ru", False),  # a verb (stem « род » and four letters more) is no form of a name
+    ("италией", "италия", "ru", True),  # ... a case ending of three letters is
 ])
 def test_same_word_is_the_snowball_stem_or_the_dictionary_form(a: str, b: str, lang: str, same: bool):
     assert same_word(a, b, lang) is same
@@ -71,6 +73,7 @@ def test_same_word_is_the_snowball_stem_or_the_dictionary_form(a: str, b: str, l
     ("новой", "ru", "нов"),
     ("франції", "uk", "франці"),  # shared with its dictionary form « франція »
     ("на", "ru", None),
+    ("родился", "ru", None),  # a verb form: no name's word inflects so
     ("東京", "ja", None),  # no stemmer, no dictionary
 ])
 def test_inflection_prefix_is_what_the_word_shares_with_its_other_forms(word: str, lang: str, prefix: str | None):
