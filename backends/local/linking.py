@@ -431,12 +431,24 @@ def _inflection_variants(text: str) -> set[tuple[str, str]]:
             if w.startswith(prefix) and len(w) - len(prefix) >= 3:
                 variants.add(" ".join([*words[:w_i], w[len(prefix):], *words[w_i + 1:]]))
                 break
+    variants |= {_latin_j(v) for v in variants}
     out = set()
     for v in variants:
         key = phonetic_key(v)
         if key:
             out.add((key, latin_form(v)))
     return out
+
+
+_IOTATED = {"я": "ja", "ю": "ju", "й": "j"}
+"""Word-initial Cyrillic letters that render the Latin "j" of Germanic and Slavic names (« Якоб »
+Jakob or Jacob, « Юрген » Jürgen, « Йозеф » Josef): a Latin name keys its "j" as a consonant
+(:func:`core.text.phonetic_keys`), the transliteration keys « я » as a vowel."""
+
+
+def _latin_j(text: str) -> str:
+    """``text`` with each word-initial iotated letter written as the Latin "j" it renders."""
+    return " ".join(_IOTATED[w[0]] + w[1:] if w[:1] in _IOTATED else w for w in text.split())
 
 
 def _strip_ending(word: str) -> str:

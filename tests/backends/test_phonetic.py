@@ -34,6 +34,18 @@ def test_sound_alike_names_share_a_key(latin: str, foreign: str):
     assert sound_similarity(latin_form(foreign), latin_form(latin)) >= 0.7
 
 
+def test_a_word_initial_iotated_letter_is_also_heard_as_the_latin_j():
+    # « Якоб » keys as "kb" (« я » a vowel), Jacob as "skb" (a Latin "j" a consonant): the span
+    # also gets the key and sound form with "j", and "Jacob Grimm" sounds exactly alike
+    from backends.local.linking import _inflection_variants
+
+    variants = dict(_inflection_variants("якоб гримм"))
+    assert phonetic_key("Якоб Гримм") not in phonetic_keys("Jacob Grimm")
+    assert set(variants) & phonetic_keys("Jacob Grimm")
+    assert sound_similarity(variants[phonetic_keys("Jacob Grimm").pop()], latin_form("Jacob Grimm")) == 1.0
+    assert all("j" not in sound for sound in dict(_inflection_variants("эльба")).values())  # only я, ю, й
+
+
 def test_keys_need_a_transliterable_script_and_some_length():
     assert phonetic_key("Berlin") is None  # Latin spans use the ordinary (fuzzy) lookup
     assert phonetic_key("北京") is None  # Han characters are not transliterated
@@ -89,3 +101,4 @@ def test_cross_script_names_over_the_full_kg(shared_kg_source: Path):
     for question, lang, qid in cases:
         top = [m.qid for m in linker.link(question, lang)[:5]]
         assert qid in top, (question, top)
+
