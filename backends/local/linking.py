@@ -31,10 +31,10 @@ from core.text import (
     tokenize,
 )
 from kg.index import KGIndex, NameHit
-from lang import SUPPORTED
+from lang import SUPPORTED, is_supported
 from lang import get as language
 from lang.morphology import inflection_prefix, same_word
-from lang.stopwords import is_stopword
+from lang.stopwords import is_stopword, uninformative_case
 from qa.candidate import Link
 from qa.reading.names import aligned_cased
 
@@ -132,7 +132,9 @@ class Linker:
             return []
         phonetic = self._phonetic_matches(question, tokens) + _latin_sound_spans(tokens)
         self._prefetch(tokens, lang, phonetic)
-        matches = self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
+        grammar = _grammar_words(question, tokens, lang)
+        matches = [m for m in self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
+                   if not (m.end - m.start == 1 and m.start in grammar)]
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
                                                                written=written).items()
@@ -305,6 +307,21 @@ class Linker:
 def _inflection_prefix(token: str, lang: str) -> str | None:
     """The start a word shares with its inflections, in a language whose names change by case."""
     return inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
+
+
+def _grammar_words(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:
+    """Positions of the words that are function words of the question's language written in
+    lower case, in a question whose capitals mark its names (Dutch « van » in « Wat is de
+    hoofdstad van Spanje? »): such a word alone names no entity (not Vanuatu by its code
+    « VAN »); inside a longer name it still counts.  A question all in one case says nothing."""
+    if not is_supported(lang) or uninformative_case(question) or question == question.lower():
+        return frozenset()
+    cased = aligned_cased(question, len(tokens))
+    if cased is None:
+        return frozenset()
+    words = language(lang).stop_words
+    return frozenset(i for i, (token, as_written) in enumerate(zip(tokens, cased, strict=True))
+                     if token in words and as_written == as_written.lower())
 
 
 def _written(question: str, tokens: Sequence[str], matches: Sequence[_Match]) -> dict[str, str]:

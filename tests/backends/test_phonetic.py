@@ -102,3 +102,19 @@ def test_cross_script_names_over_the_full_kg(shared_kg_source: Path):
         top = [m.qid for m in linker.link(question, lang)[:5]]
         assert qid in top, (question, top)
 
+
+def test_a_function_word_of_the_question_language_in_lower_case_links_nothing_alone():
+    # « van » (Dutch "of") is Vanuatu's code « VAN »: written in lower case in a question whose
+    # capitals mark its names, it is grammar; capitalized, or in a question all in one case, it may be a name
+    from backends.local.linking import _grammar_words
+    from core.text import tokenize
+
+    def grammar(question: str, lang: str) -> set[str]:
+        tokens = tokenize(question)
+        return {tokens[i] for i in _grammar_words(question, tokens, lang)}
+
+    assert "van" in grammar("Wat is de hoofdstad van Spanje?", "nl")
+    assert "spanje" not in grammar("Wat is de hoofdstad van Spanje?", "nl")
+    assert "van" not in grammar("Wie schilderde Van Gogh?", "nl")  # capitalized: a name's word
+    assert grammar("wat is de hoofdstad van spanje", "nl") == set()  # all in lower case: no case evidence
+    assert "van" not in grammar("What is the capital of van?", "en")  # not an English function word
