@@ -412,13 +412,13 @@ def heard_name(link: Link) -> str | None:
     """The name a person's name linked by sound is said by, when the entity has no label in
     the question's language: the user's own words, capitalized as they wrote them (« Клинт
     Иствуд » for Clint Eastwood, whom the validator reads in a Russian question as another
-    person: 0.002 against 0.998).  Only a name of two or more capitalized words in a non-Latin
-    script that sounds closely alike (:data:`SAID_AS_HEARD`); a single word or a looser
-    sound-alike keeps the KG's name, so the validator still sees a namesake's or a chance
-    match's own name."""
+    person: 0.002 against 0.998; Italian « Repubblica Ceca », heard as the Czech Republic's
+    Spanish alias, is read against "Czech Republic" as another country).  Only a name of two or
+    more capitalized words that sounds closely alike (:data:`SAID_AS_HEARD`); a single word, a
+    looser sound-alike or words in lower case keep the KG's name, so the validator still sees
+    a namesake's or a chance match's own name."""
     words = link.mention.split()
-    if (link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words)
-            or link.mention.isascii()):
+    if link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words):
         return None
     return " ".join(w[:1].upper() + w[1:] for w in words)
 

@@ -208,5 +208,5 @@ def test_a_full_name_heard_closely_alike_in_another_script_is_said_as_the_user_w
     assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.7, 2)]]) == ["Ulm Staat ?x"]  # loosely
     assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм", 0.95, 1)]]) == ["Ulm Staat ?x"]  # one word
     assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.9, 0)]]) == ["Ulm Staat ?x"]  # not a name
-    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ulm donau", 0.9, 2)]]) == ["Ulm Staat ?x"]  # Latin
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ulmo donau", 0.9, 2)]]) == ["Ulmo Donau Staat ?x"]  # Latin
     assert verbalizer.many([ULM_COUNTRY], "en", [[heard("ульм донау", 0.9, 2)]]) == ["Ulm country ?x"]  # own label
