@@ -1,0 +1,247 @@
+"""The validator's tokenizer without building ``tokenizers``' 250k-piece vocabulary.
+
+``Tokenizer.from_file`` of XLM-R's ``tokenizer.json`` takes ~1 s, almost all of it building
+the Unigram model's vocabulary (the Rust trie and maps), once per process.  Questions and
+verbalizations are a few dozen characters, so :class:`UnigramPairTokenizer` keeps
+``tokenizers`` for the text's normalization (the file's own ``Precompiled`` charsmap and
+``Replace`` normalizers) and its ``Metaspace`` pre-tokenizer, built from their JSON in
+milliseconds, and does the Unigram model's Viterbi search in Python over a compact table
+(:data:`TABLE_FILE`, a marshal'd piece list and their scores) written beside the model.
+It replicates ``tokenizers``' ``Unigram::encode_optimized`` (ties keep the first, shorter
+piece; a character no piece covers is ``<unk>``, consecutive ones fused), the
+``<s> A </s></s> B </s>`` template and ``longest_first`` truncation.  A text that holds an
+added token's content (``<s>``, ``<mask>`` ...) goes to ``tokenizers`` itself, loaded then.
+
+The table records the ``tokenizer.json`` it came from (size and modification time); a
+missing or stale table is written again by the next :func:`validator.tokenize.PairTokenizer.load`,
+which meanwhile uses ``tokenizers``.  ``benchmarks/tokenizer_identity.py`` compares the two
+on every bench string.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import marshal
+import os
+from array import array
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+TABLE_FILE = "tokenizer.unigram.marshal"
+_FORMAT = 1
+MEMO_SIZE = 4096  # sequences remembered (then forgotten at once)
+UNK_PENALTY = 10.0  # tokenizers' K_UNK_PENALTY: an unknown character scores min_score - 10
+
+
+def file_stamp(path: Path) -> list[int]:
+    """Size and modification time (ns) of ``tokenizer.json``: a rewrite changes it."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def table_from_json(data: dict[str, Any]) -> list[Any] | None:
+    """The compact table of a ``tokenizer.json`` (parsed), or ``None`` when the file is not
+    the kind this module replicates (then ``tokenizers`` stays)."""
+    model = data.get("model") or {}
+    post = data.get("post_processor") or {}
+    pre = data.get("pre_tokenizer") or {}
+    if (model.get("type") != "Unigram" or model.get("byte_fallback") or model.get("unk_id") is None
+            or pre.get("type") != "Metaspace" or not pre.get("split", True)
+            or post.get("type") != "TemplateProcessing" or data.get("truncation") or data.get("padding")):
+        return None
+    specials = {name: entry["ids"] for name, entry in (post.get("special_tokens") or {}).items()}
+
+    def template(items: list[dict[str, Any]]) -> list[Any] | None:
+        out: list[Any] = []
+        for item in items:
+            if "Sequence" in item:
+                out.append(item["Sequence"]["id"])
+            elif "SpecialToken" in item and item["SpecialToken"]["id"] in specials:
+                out.extend(specials[item["SpecialToken"]["id"]])
+            else:
+                return None
+        return out
+
+    pair = template(post.get("pair") or [])
+    if pair is None or pair.count("A") != 1 or pair.count("B") != 1:
+        return None
+    pieces = [piece for piece, _ in model["vocab"]]
+    scores = array("d", [float(score) for _, score in model["vocab"]]).tobytes()
+    added = [token["content"] for token in data.get("added_tokens") or []]
+    pad = next((token["id"] for token in data.get("added_tokens") or [] if token["content"] == "<pad>"), None)
+    if pad is None:
+        pad = pieces.index("<pad>") if "<pad>" in pieces else 1
+    return [json.dumps(data.get("normalizer")), json.dumps(pre), pieces, scores, int(model["unk_id"]), added,
+            pair, pad]
+
+
+def write_table(tokenizer_json: Path) -> Path | None:
+    """Write :data:`TABLE_FILE` beside ``tokenizer_json`` (atomically); ``None`` when the
+    file is of another kind or the place is read-only (``tokenizers`` then stays)."""
+    out = tokenizer_json.with_name(TABLE_FILE)
+    part = out.with_name(f"{out.name}.{os.getpid()}.part")
+    try:
+        stamp = file_stamp(tokenizer_json)
+        table = table_from_json(json.loads(tokenizer_json.read_text(encoding="utf-8")))
+        if table is None:
+            return None
+        part.write_bytes(marshal.dumps([_FORMAT, stamp, *table]))
+        os.replace(part, out)
+        return out
+    except (OSError, ValueError, KeyError, TypeError):
+        with contextlib.suppress(OSError):
+            part.unlink()
+        return None
+
+
+class UnigramPairTokenizer:
+    """``tokenizers``' encoding of (question, verbalization) pairs, ids for ids (module doc)."""
+
+    def __init__(self, table: list[Any], fallback: Callable[[], Any]) -> None:
+        from tokenizers import Tokenizer
+
+        normalizer, pre_tokenizer, pieces, scores, unk_id, added, pair, pad = table
+        shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+                 "normalizer": json.loads(normalizer), "pre_tokenizer": json.loads(pre_tokenizer),
+                 "post_processor": None, "decoder": None,
+                 "model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0]], "byte_fallback": False}}
+        tiny = Tokenizer.from_str(json.dumps(shell))
+        self._normalize = tiny.normalizer.normalize_str if tiny.normalizer is not None else (lambda s: s)
+        self._pre_tokenize = tiny.pre_tokenizer.pre_tokenize_str
+        self._ids = dict(zip(pieces, range(len(pieces)), strict=True))
+        values = array("d")
+        values.frombytes(scores)
+        self._scores = values.tolist()
+        self._longest = max((len(p) for p in pieces), default=1)
+        self._unk_id = unk_id
+        self._unk_score = min(self._scores, default=0.0) - UNK_PENALTY
+        self._added = tuple(a for a in added if a)
+        self._pair = pair
+        self._n_added = sum(1 for item in pair if isinstance(item, int))
+        self.pad_token_id = pad
+        self._fallback_factory = fallback
+        self._fallback: Any = None
+        self._memo: dict[str, list[int] | None] = {}  # a turn's question recurs in each of its pairs
+
+    @classmethod
+    def load(cls, tokenizer_json: Path, fallback: Callable[[], Any]) -> UnigramPairTokenizer | None:
+        """The tokenizer from the table beside ``tokenizer_json`` when it is current, else ``None``."""
+        try:
+            data = marshal.loads(tokenizer_json.with_name(TABLE_FILE).read_bytes())
+            if data[0] != _FORMAT or data[1] != file_stamp(tokenizer_json):
+                return None
+            return cls(data[2:], fallback)
+        except (OSError, EOFError, ValueError, TypeError, IndexError, KeyError):
+            return None
+        except Exception:  # tokenizers raises plain Exception on a bad normalizer  # noqa: BLE001
+            return None
+
+    # ------------------------------------------------------------------ encoding
+
+    def _viterbi(self, text: str) -> list[int]:
+        """``Unigram::encode_optimized`` then ``tokenize``'s ids, for one pre-token."""
+        size = len(text)
+        if not size:
+            return []
+        ids, scores, unk_id, unk_score = self._ids, self._scores, self._unk_id, self._unk_score
+        best = [0.0] * (size + 1)
+        starts: list[int] = [-1] * (size + 1)
+        node_id = [0] * (size + 1)
+        for start in range(size):
+            till_here = best[start]
+            single = False
+            for end in range(start + 1, min(size, start + self._longest) + 1):
+                piece = ids.get(text[start:end])
+                if piece is None:
+                    continue
+                candidate = scores[piece] + till_here
+                if starts[end] < 0 or candidate > best[end]:
+                    best[end], starts[end], node_id[end] = candidate, start, piece
+                if end == start + 1:
+                    single = True
+            if not single:
+                end = start + 1
+                candidate = unk_score + till_here
+                if starts[end] < 0 or candidate > best[end]:
+                    best[end], starts[end], node_id[end] = candidate, start, unk_id
+        pieces: list[str] = []
+        unknown: list[str] = []
+        end = size
+        while end > 0:
+            start = starts[end]
+            if node_id[end] == unk_id:
+                unknown.append(text[start:end])
+            else:
+                if unknown:
+                    pieces.append("".join(reversed(unknown)))
+                    unknown = []
+                pieces.append(text[start:end])
+            end = start
+        if unknown:
+            pieces.append("".join(reversed(unknown)))
+        pieces.reverse()
+        return [ids.get(piece, unk_id) for piece in pieces]
+
+    def encode_one(self, text: str) -> list[int] | None:
+        """The model's ids of one sequence, or ``None`` when it holds an added token."""
+        if text in self._memo:
+            return self._memo[text]
+        out: list[int] | None = None
+        if not any(token in text for token in self._added):
+            out = []
+            for piece, _ in self._pre_tokenize(self._normalize(text)):
+                out.extend(self._viterbi(piece))
+        if len(self._memo) >= MEMO_SIZE:
+            self._memo.clear()
+        self._memo[text] = out
+        return out
+
+    def _truncated(self, first: list[int], second: list[int], max_length: int) -> tuple[list[int], list[int]]:
+        """``longest_first`` truncation of a pair to ``max_length`` with the template's tokens."""
+        limit = max_length - self._n_added
+        n1, n2 = len(first), len(second)
+        if n1 + n2 <= limit:
+            return first, second
+        swap = n1 > n2
+        if swap:
+            n1, n2 = n2, n1
+        n2 = n1 if n1 > limit else max(n1, limit - n1)
+        if n1 + n2 > limit:
+            n1 = limit // 2
+            n2 = n1 + limit % 2
+        if swap:
+            n1, n2 = n2, n1
+        return first[:n1], second[:n2]
+
+    def _with_template(self, first: list[int], second: list[int]) -> list[int]:
+        out: list[int] = []
+        for item in self._pair:
+            if item == "A":
+                out.extend(first)
+            elif item == "B":
+                out.extend(second)
+            else:
+                out.append(item)
+        return out
+
+    def __call__(self, firsts: Sequence[str], seconds: Sequence[str], *, truncation: bool = True,
+                 max_length: int = 512, return_token_type_ids: bool = False,
+                 return_attention_mask: bool = False) -> dict[str, list[list[int]]]:
+        """``{"input_ids": [...]}`` for each (first, second) pair, as ``tokenizers`` gives them."""
+        rows: list[list[int]] = []
+        for first, second in zip(firsts, seconds, strict=True):
+            a, b = self.encode_one(first), self.encode_one(second)
+            if a is None or b is None or (truncation and max_length <= self._n_added):
+                rows.append(self._slow([first], [second], truncation, max_length)[0])
+                continue
+            if truncation:
+                a, b = self._truncated(a, b, max_length)  # slices: the remembered lists stay whole
+            rows.append(self._with_template(a, b))
+        return {"input_ids": rows}
+
+    def _slow(self, firsts: list[str], seconds: list[str], truncation: bool, max_length: int) -> list[list[int]]:
+        if self._fallback is None:
+            self._fallback = self._fallback_factory()
+        return self._fallback(firsts, seconds, truncation=truncation, max_length=max_length)["input_ids"]
