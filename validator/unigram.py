@@ -6,7 +6,8 @@ verbalizations are a few dozen characters, so :class:`UnigramPairTokenizer` keep
 ``tokenizers`` for the text's normalization (the file's own ``Precompiled`` charsmap and
 ``Replace`` normalizers) and its ``Metaspace`` pre-tokenizer, built from their JSON in
 milliseconds, and does the Unigram model's Viterbi search in Python over a compact table
-(:data:`TABLE_FILE`, a marshal'd piece list and their scores) written beside the model.
+(:data:`TABLE_FILE`: the pieces as one UTF-8 blob, an open-addressing hash table of their
+ids and their scores, marshal'd) written beside the model.
 It replicates ``tokenizers``' ``Unigram::encode_optimized`` (ties keep the first, shorter
 piece; a character no piece covers is ``<unk>``, consecutive ones fused), the
 ``<s> A </s></s> B </s>`` template and ``longest_first`` truncation.  A text that holds an
@@ -28,9 +29,10 @@ from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from zlib import crc32
 
 TABLE_FILE = "tokenizer.unigram.marshal"
-_FORMAT = 1
+_FORMAT = 2
 MEMO_SIZE = 4096  # sequences remembered (then forgotten at once)
 UNK_PENALTY = 10.0  # tokenizers' K_UNK_PENALTY: an unknown character scores min_score - 10
 
@@ -68,13 +70,34 @@ def table_from_json(data: dict[str, Any]) -> list[Any] | None:
     if pair is None or pair.count("A") != 1 or pair.count("B") != 1:
         return None
     pieces = [piece for piece, _ in model["vocab"]]
-    scores = array("d", [float(score) for _, score in model["vocab"]]).tobytes()
+    scores = array("d", [float(score) for _, score in model["vocab"]])
     added = [token["content"] for token in data.get("added_tokens") or []]
     pad = next((token["id"] for token in data.get("added_tokens") or [] if token["content"] == "<pad>"), None)
     if pad is None:
         pad = pieces.index("<pad>") if "<pad>" in pieces else 1
-    return [json.dumps(data.get("normalizer")), json.dumps(pre), pieces, scores, int(model["unk_id"]), added,
-            pair, pad]
+    blob, offsets, slots = _hash_table(pieces)
+    return [json.dumps(data.get("normalizer")), json.dumps(pre), blob, offsets.tobytes(), slots.tobytes(),
+            scores.tobytes(), min(scores, default=0.0), max((len(p) for p in pieces), default=1),
+            int(model["unk_id"]), added, pair, pad]
+
+
+def _hash_table(pieces: list[str]) -> tuple[bytes, array, array]:
+    """The pieces as one UTF-8 blob with their offsets, and an open-addressing table (CRC-32 of
+    the UTF-8, linear probing) of piece ids: read back without hashing 250k strings.  A piece
+    written twice keeps its last id, as ``tokenizers``' map does."""
+    encoded = [piece.encode() for piece in pieces]
+    offsets = array("I", [0])
+    for raw in encoded:
+        offsets.append(offsets[-1] + len(raw))
+    size = 1 << max(len(pieces) * 2, 1).bit_length()
+    slots = array("i", [-1]) * size
+    mask = size - 1
+    for index, raw in enumerate(encoded):
+        slot = crc32(raw) & mask
+        while slots[slot] >= 0 and encoded[slots[slot]] != raw:
+            slot = (slot + 1) & mask
+        slots[slot] = index
+    return b"".join(encoded), offsets, slots
 
 
 def write_table(tokenizer_json: Path) -> Path | None:
@@ -102,7 +125,7 @@ class UnigramPairTokenizer:
     def __init__(self, table: list[Any], fallback: Callable[[], Any]) -> None:
         from tokenizers import Tokenizer
 
-        normalizer, pre_tokenizer, pieces, scores, unk_id, added, pair, pad = table
+        normalizer, pre_tokenizer, blob, offsets, slots, scores, min_score, longest, unk_id, added, pair, pad = table
         shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
                  "normalizer": json.loads(normalizer), "pre_tokenizer": json.loads(pre_tokenizer),
                  "post_processor": None, "decoder": None,
@@ -110,13 +133,19 @@ class UnigramPairTokenizer:
         tiny = Tokenizer.from_str(json.dumps(shell))
         self._normalize = tiny.normalizer.normalize_str if tiny.normalizer is not None else (lambda s: s)
         self._pre_tokenize = tiny.pre_tokenizer.pre_tokenize_str
-        self._ids = dict(zip(pieces, range(len(pieces)), strict=True))
-        values = array("d")
-        values.frombytes(scores)
-        self._scores = values.tolist()
-        self._longest = max((len(p) for p in pieces), default=1)
+        self._blob = blob
+        self._offsets = array("I")
+        self._offsets.frombytes(offsets)
+        self._slots = array("i")
+        self._slots.frombytes(slots)
+        self._mask = len(self._slots) - 1
+        self._scores = array("d")
+        self._scores.frombytes(scores)
+        if len(self._offsets) != len(self._scores) + 1 or len(self._slots) & self._mask:
+            raise ValueError("inconsistent tokenizer table")
+        self._longest = longest
         self._unk_id = unk_id
-        self._unk_score = min(self._scores, default=0.0) - UNK_PENALTY
+        self._unk_score = min_score - UNK_PENALTY
         self._added = tuple(a for a in added if a)
         self._pair = pair
         self._n_added = sum(1 for item in pair if isinstance(item, int))
@@ -140,12 +169,25 @@ class UnigramPairTokenizer:
 
     # ------------------------------------------------------------------ encoding
 
+    def _id(self, piece: str) -> int | None:
+        """The id of ``piece`` in the vocabulary, ``None`` when it is not one."""
+        raw = piece.encode()
+        slots, offsets, blob, mask = self._slots, self._offsets, self._blob, self._mask
+        slot = crc32(raw) & mask
+        while True:
+            index = slots[slot]
+            if index < 0:
+                return None
+            if blob[offsets[index]:offsets[index + 1]] == raw:
+                return index
+            slot = (slot + 1) & mask
+
     def _viterbi(self, text: str) -> list[int]:
         """``Unigram::encode_optimized`` then ``tokenize``'s ids, for one pre-token."""
         size = len(text)
         if not size:
             return []
-        ids, scores, unk_id, unk_score = self._ids, self._scores, self._unk_id, self._unk_score
+        lookup, scores, unk_id, unk_score = self._id, self._scores, self._unk_id, self._unk_score
         best = [0.0] * (size + 1)
         starts: list[int] = [-1] * (size + 1)
         node_id = [0] * (size + 1)
@@ -153,7 +195,7 @@ class UnigramPairTokenizer:
             till_here = best[start]
             single = False
             for end in range(start + 1, min(size, start + self._longest) + 1):
-                piece = ids.get(text[start:end])
+                piece = lookup(text[start:end])
                 if piece is None:
                     continue
                 candidate = scores[piece] + till_here
@@ -182,7 +224,11 @@ class UnigramPairTokenizer:
         if unknown:
             pieces.append("".join(reversed(unknown)))
         pieces.reverse()
-        return [ids.get(piece, unk_id) for piece in pieces]
+        out = []
+        for piece in pieces:
+            index = lookup(piece)
+            out.append(unk_id if index is None else index)
+        return out
 
     def encode_one(self, text: str) -> list[int] | None:
         """The model's ids of one sequence, or ``None`` when it holds an added token."""
