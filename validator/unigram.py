@@ -291,3 +291,30 @@ class UnigramPairTokenizer:
         if self._fallback is None:
             self._fallback = self._fallback_factory()
         return self._fallback(firsts, seconds, truncation=truncation, max_length=max_length)["input_ids"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m validator.unigram``: write the table beside the configured base model's
+    ``tokenizer.json`` unless a current one is there (the set-up runs it; a missing table is
+    otherwise written by the first process that loads the tokenizer)."""
+    import argparse
+
+    from core.settings import load_settings
+
+    argparse.ArgumentParser(description=main.__doc__).parse_args(argv)
+    path = load_settings(os.environ).model_dir / "tokenizer.json"
+    if not path.is_file():
+        print(f"{path}: no such file (run: python -m validator.convert)")
+        return 2
+    try:
+        current = marshal.loads(path.with_name(TABLE_FILE).read_bytes())[:2] == [_FORMAT, file_stamp(path)]
+    except (OSError, EOFError, ValueError, TypeError):
+        current = False
+    if current or write_table(path) is not None:
+        return 0
+    print(f"{path}: no table written (another kind of tokenizer, or a read-only directory); tokenizers is used")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
