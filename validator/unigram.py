@@ -34,7 +34,8 @@ from zlib import crc32
 TABLE_FILE = "tokenizer.unigram.marshal"
 _FORMAT = 2
 MEMO_SIZE = 4096  # sequences remembered (then forgotten at once)
-UNK_PENALTY = 10.0  # tokenizers' K_UNK_PENALTY: an unknown character scores min_score - 10
+UNK_PENALTY = 10.0
+_UNSEEN: Any = object()  # tokenizers' K_UNK_PENALTY: an unknown character scores min_score - 10
 
 
 def file_stamp(path: Path) -> list[int]:
@@ -231,14 +232,18 @@ class UnigramPairTokenizer:
         return out
 
     def encode_one(self, text: str) -> list[int] | None:
-        """The model's ids of one sequence, or ``None`` when it holds an added token."""
-        if text in self._memo:
-            return self._memo[text]
+        """The model's ids of one sequence, or ``None`` when it holds an added token (as
+        written, or once normalized)."""
+        known = self._memo.get(text, _UNSEEN)
+        if known is not _UNSEEN:
+            return known
         out: list[int] | None = None
         if not any(token in text for token in self._added):
-            out = []
-            for piece, _ in self._pre_tokenize(self._normalize(text)):
-                out.extend(self._viterbi(piece))
+            normalized = self._normalize(text)
+            if not any(token in normalized for token in self._added):
+                out = []
+                for piece, _ in self._pre_tokenize(normalized):
+                    out.extend(self._viterbi(piece))
         if len(self._memo) >= MEMO_SIZE:
             self._memo.clear()
         self._memo[text] = out
