@@ -214,11 +214,13 @@ def property_text(kg_labels: dict[str, dict[str, list[str]]], lexicon: PropertyL
     key = _cache_key(kg_labels, lexicon)
     try:
         raw = path.read_bytes()
+        enabled = gc.isenabled()
         gc.disable()  # ~100k objects at once: the collector would walk them again and again
         try:
             stored = pickle.loads(raw)
         finally:
-            gc.enable()
+            if enabled:  # kgqa ask and the services load with it paused (core.memory.loading): leave it so
+                gc.enable()
         if isinstance(stored, list) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], dict):
             props = PropertyText.__new__(PropertyText)
             props.__dict__.update(stored[1])

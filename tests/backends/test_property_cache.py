@@ -29,3 +29,19 @@ def test_other_labels_or_a_broken_file_derive_it_again(tmp_path):
     assert again.__dict__ == PropertyText(LABELS, lexicon).__dict__
     assert "zorblax" not in again.by_token
     assert property_text(LABELS, None, None).__dict__ == PropertyText(LABELS, None).__dict__
+
+
+def test_reading_it_back_leaves_the_collector_as_it_was(tmp_path):
+    import gc
+
+    lexicon = default_lexicon()
+    property_text(LABELS, lexicon, tmp_path)
+    assert gc.isenabled()
+    gc.disable()  # as kgqa ask loads (core.memory.loading)
+    try:
+        property_text(LABELS, lexicon, tmp_path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    property_text(LABELS, lexicon, tmp_path)
+    assert gc.isenabled()
