@@ -17,9 +17,6 @@ from functools import cache
 from io import BytesIO
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from lang import SUPPORTED
 from qa.turn import Turn
 
@@ -204,6 +201,9 @@ def translations(lang: str) -> gettext.NullTranslations:
         with mo.open("rb") as stream:
             table = gettext.GNUTranslations(stream)
     else:
+        from babel.messages.mofile import write_mo  # babel's catalog modules: only without a compiled .mo
+        from babel.messages.pofile import read_po
+
         with po.open("rb") as stream:
             catalog = read_po(stream, locale=lang, domain=DOMAIN)
         compiled = BytesIO()

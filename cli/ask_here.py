@@ -55,11 +55,17 @@ def _answer(settings: Settings, question: str, lang: str | None, *, use_validato
                               require_validator=True)
     spent["load"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
-                          session_id="cli-" + new_session_id()[:8], source="cli",
-                          use_validator=use_validator, question_lang=lang)
-    spent["answer"] = time.perf_counter() - mark
     scorer = pipeline.validation.scorer if pipeline.validation is not None else None
+    if isinstance(scorer, LazyEncoder) and use_validator:
+        scorer.prefetch()  # ONNX Runtime's session is built beside the question's generation
+    try:
+        done = answer_and_log(pipeline, question, lang, session_log, render=lambda turn, _turn_id: "",
+                              session_id="cli-" + new_session_id()[:8], source="cli",
+                              use_validator=use_validator, question_lang=lang)
+    finally:
+        if isinstance(scorer, LazyEncoder):
+            scorer.wait()  # the process ends only after a load under way
+    spent["answer"] = time.perf_counter() - mark
     if isinstance(scorer, LazyEncoder) and scorer.error is not None:
         raise scorer.error  # a corrupt model: an error exit, not "something went wrong"
     return done.turn

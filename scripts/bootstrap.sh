@@ -31,6 +31,9 @@ export GRADIO_ANALYTICS_ENABLED=False
 if [ -f validator/convert.py ]; then
   "$VENV/bin/python" -m validator.convert --if-missing
 fi
+if [ -f validator/unigram.py ]; then  # the tokenizer's compact table (kgqa ask loads it in milliseconds)
+  "$VENV/bin/python" -m validator.unigram
+fi
 if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
   "$VENV/bin/python" -m validator.export --if-missing
 fi

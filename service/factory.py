@@ -15,6 +15,7 @@ from kg.client import KG, RemoteKG
 from kg.endpoint import endpoint_profile
 from qa.generate import Backend
 from qa.pipeline import Pipeline, Validation
+from qa.reading import profiles
 from qa.reading.expect import AnswerTypes
 from qa.reading.lexicon import default_lexicon
 from validator.runtime import load_runtime
@@ -60,6 +61,7 @@ def build_pipeline(settings: Settings, *, kg: KG | None = None, backend: Backend
     ``lazy_validator``: load the cross-encoder (and ONNX Runtime) only when it first scores
     (``kgqa ask``); its weights are then checked at that point, not here, and
     ``before_validator_load`` runs just before."""
+    profiles.use_dir(settings.cache_dir / "models")
     kg = kg or open_kg(settings)
     backend = backend or make_backend(settings, kg)
     validation = None

@@ -83,23 +83,47 @@ def load_torch_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | Non
 
 
 class LazyEncoder:
-    """The shipped encoder, loaded when it first scores (``kgqa ask``: most questions end
-    before the cross-encoder runs, and then ONNX Runtime is never loaded).  ``before_load`` runs
-    once, just before the encoder loads (``kgqa ask`` frees the language models there)."""
+    """The shipped encoder, loaded when it first scores, or in the background from
+    :meth:`prefetch` on (``kgqa ask``).  ``before_load`` runs once, before the encoder first
+    scores (``kgqa ask`` frees the language models there; a prefetched encoder may be loaded
+    by then: a question whose language needed lingua's models holds both for its generation)."""
 
     def __init__(self, model_dir: Path, base_dir: Path, *, before_load: Callable[[], None] | None = None) -> None:
         self.model_dir = Path(model_dir)
         self.base_dir = Path(base_dir)
         self.before_load = before_load
         self._encoder: OnnxCrossEncoder | None = None
+        self._prefetch: threading.Thread | None = None
         self.error: ModelLoadError | None = None  # why loading failed (``kgqa ask`` exits non-zero then)
+
+    def prefetch(self) -> None:
+        """Start loading the encoder in a background thread (``kgqa ask``: ONNX Runtime builds
+        its session without the interpreter lock, so the load overlaps the question's
+        generation).  :meth:`predict` waits for it and still runs ``before_load`` first; a
+        failed load is simply tried again there (which raises)."""
+        if self._encoder is None and self._prefetch is None:
+            self._prefetch = threading.Thread(target=self._load_quietly, name="encoder-prefetch", daemon=True)
+            self._prefetch.start()
+
+    def wait(self) -> None:
+        """Wait for a :meth:`prefetch` still under way (a process ends only after it)."""
+        if self._prefetch is not None:
+            self._prefetch.join()
+
+    def _load_quietly(self) -> None:
+        try:
+            encoder, _ = load_encoder(self.model_dir, self.base_dir)
+        except Exception:  # noqa: BLE001 - predict loads again and raises it where it is handled
+            return
+        self._encoder = encoder
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """:meth:`CrossEncoder.predict`, loading the encoder first (raises :class:`ModelLoadError`)."""
+        self.wait()
+        if self.before_load is not None:
+            before, self.before_load = self.before_load, None
+            before()
         if self._encoder is None:
-            if self.before_load is not None:
-                before, self.before_load = self.before_load, None
-                before()
             try:
                 self._encoder, _ = load_encoder(self.model_dir, self.base_dir)
             except ModelLoadError as exc:

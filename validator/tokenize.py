@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from core.errors import ModelLoadError
+from validator.unigram import UnigramPairTokenizer, write_table
 
 TOKENIZER_FILE = "tokenizer.json"
 
@@ -23,11 +25,27 @@ class PairTokenizer:
         self.pad_token_id = pad_token_id
 
     @classmethod
-    def load(cls, base_dir: Path) -> PairTokenizer:
-        """Read ``tokenizer.json``; :class:`ModelLoadError` names a missing or bad file."""
+    def load(cls, base_dir: Path) -> PairTokenizer | UnigramPairTokenizer:
+        """The tokenizer of ``base_dir``: from the compact table beside ``tokenizer.json``
+        when it is current (:mod:`validator.unigram`, the same ids without building the
+        250k-piece vocabulary), else ``tokenizers`` itself (the table is then written for
+        the next process where the directory allows).  :class:`ModelLoadError` names a
+        missing or bad file."""
+        path = Path(base_dir) / TOKENIZER_FILE
+        fast = UnigramPairTokenizer.load(path, lambda: cls.load_file(path))
+        if fast is not None:
+            return fast
+        tokenizer = cls.load_file(path)
+        if os.access(path.parent, os.W_OK):
+            write_table(path)
+        return tokenizer
+
+    @classmethod
+    def load_file(cls, path: Path) -> PairTokenizer:
+        """``tokenizers``' own tokenizer of ``tokenizer.json`` (:class:`ModelLoadError` names
+        a missing or bad file)."""
         from tokenizers import Tokenizer
 
-        path = Path(base_dir) / TOKENIZER_FILE
         try:
             tokenizer = Tokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises plain Exception

@@ -69,7 +69,8 @@ class LocalBackend:
 
     def __init__(self, kg: KG, index: KGIndex, *, lexicon: PropertyLexicon | None = None,
                  ranker: Ranker | None = None, timeout_s: float = QUERY_TIMEOUT_S,
-                 budget_s: float = 10.0, probe_limit: int | None = None, batch_probes: bool = False) -> None:
+                 budget_s: float = 10.0, probe_limit: int | None = None, batch_probes: bool = False,
+                 cache_dir: Path | None = None) -> None:
         self.kg = kg
         self.index = index
         self.linker = Linker(index)
@@ -78,7 +79,8 @@ class LocalBackend:
         self.timeout_s = timeout_s
         self.budget_s = budget_s
         self.batch_probes = batch_probes  # every anchor's properties in two requests (an endpoint's round trips)
-        self.reads = KGReads(kg, index, lexicon=lexicon, timeout_s=timeout_s, probe_limit=probe_limit)
+        self.reads = KGReads(kg, index, lexicon=lexicon, timeout_s=timeout_s, probe_limit=probe_limit,
+                             cache_dir=cache_dir)
         self.graphs = QueryGraphs(self.reads, batch_probes=batch_probes)
         self.complex = ComplexGenerator(kg, timeout_s=timeout_s)  # complex shapes: backends/local/complex.py
         if not batch_probes:  # the embedded index
@@ -117,7 +119,7 @@ class LocalBackend:
         return cls(kg, index, lexicon=lexicon, ranker=Ranker.load_default(settings.ranker_path),
                    timeout_s=min(settings.timeout_s, QUERY_TIMEOUT_S),
                    budget_s=settings.timeout_s, probe_limit=profile.probe_limit if profile is not None else None,
-                   batch_probes=profile is not None)
+                   batch_probes=profile is not None, cache_dir=settings.cache_dir if profile is None else None)
 
     # ------------------------------------------------------------------ API
 

@@ -18,9 +18,10 @@ import logging
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from backends.local.linking import Mention
-from backends.local.properties import PropertyText
+from backends.local.properties import PropertyText, property_text
 from backends.local.shapes import P31, P279, IdTriple, select, sparql_node, where
 from core.errors import BackendUnavailable, KGQueryError, KGTimeout, KGUnavailable
 from kg.client import KG, Term, fetch_labels, value_kind, whole_number
@@ -109,8 +110,10 @@ class KGReads:
     """The generator's reads of one KG and its index (bounded; batched over an endpoint)."""
 
     def __init__(self, kg: KG, index: KGIndex, *, lexicon: PropertyLexicon | None = None,
-                 timeout_s: float = QUERY_TIMEOUT_S, probe_limit: int | None = None) -> None:
+                 timeout_s: float = QUERY_TIMEOUT_S, probe_limit: int | None = None,
+                 cache_dir: Path | None = None) -> None:
         self.kg = kg
+        self.cache_dir = cache_dir  # where the derived property text is kept (None: derived each time)
         self.index = index
         self.lexicon = lexicon
         self.timeout_s = timeout_s
@@ -142,7 +145,7 @@ class KGReads:
         with self._props_lock:
             if self._props is None or self._types is None:
                 try:
-                    props = PropertyText(self.index.property_labels(), self.lexicon)
+                    props = property_text(self.index.property_labels(), self.lexicon, self.cache_dir)
                     types = TypeModel(self.index.property_classes(), props.answer_types)
                 except (KGUnavailable, KGTimeout) as exc:
                     raise BackendUnavailable(f"the KG's property labels are unavailable: {exc}") from exc

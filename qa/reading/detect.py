@@ -217,6 +217,9 @@ def _langdetect_scores(text: str) -> dict[str, float]:
     from langdetect import DetectorFactory, detect_langs
     from langdetect.lang_detect_exception import LangDetectException
 
+    from qa.reading import profiles
+
+    profiles.ready()
     DetectorFactory.seed = 0
     try:
         guesses = detect_langs(text)
