@@ -17,6 +17,11 @@ would hang the workers' own), so forking a replacement later is safe and takes
 milliseconds.  Each worker's pipe is handed to the calling process over the template's
 control socket.
 
+Early start (``early=True``: the chat and ``kgqa serve``): the template reports ready
+before lingua's n-gram models load (3-4 s of CPU under the interpreter lock, about 290 MB),
+loads them right after forking the first workers, and the parent then replaces those
+workers by forks that share the models; the detection is the same either way.
+
 Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows the UI
 at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
 
