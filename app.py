@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     concurrency = args.concurrency or None
     processes = args.workers if args.workers is not None else (concurrency or DEFAULT_WORKERS)
-    pool = WorkerPipeline(settings, processes, wait=False) if processes > 0 else None
+    pool = WorkerPipeline(settings, processes, wait=False, early=True) if processes > 0 else None
 
     with loading():  # gradio's import: no collections meanwhile, then frozen
         from chat.ui import launch

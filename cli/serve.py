@@ -81,7 +81,7 @@ def run_serve(args: argparse.Namespace) -> int:
         check_start(settings)
         session_log = SessionLog(settings.log_path)
         # workers: started from this (main) thread, loading in the background
-        pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False)
+        pipeline: Pipeline | WorkerPipeline = (WorkerPipeline(settings, args.workers, wait=False, early=True)
                                                if args.workers > 0 else build_warm_pipeline(settings))
     except (KGSourceError, ModelLoadError, SessionLogError, KGUnavailable) as exc:
         return start_error("serve", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")

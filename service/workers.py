@@ -17,6 +17,11 @@ would hang the workers' own), so forking a replacement later is safe and takes
 milliseconds.  Each worker's pipe is handed to the calling process over the template's
 control socket.
 
+Early start (``early=True``: the chat and ``kgqa serve``): the template reports ready
+before lingua's n-gram models load (3-4 s of CPU under the interpreter lock, about 290 MB),
+loads them right after forking the first workers, and the parent then replaces those
+workers by forks that share the models; the detection is the same either way.
+
 Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows the UI
 at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
 
@@ -57,7 +62,7 @@ from core.settings import Settings
 from kg.build import build_kg
 from qa.context import Context
 from qa.pipeline import Generated, Pipeline
-from qa.reading.detect import SUPPORTED_LANGUAGES, warm_up
+from qa.reading.detect import SUPPORTED_LANGUAGES, load_lingua, warm_up
 from qa.turn import Status, Turn
 from service.factory import build_pipeline
 
@@ -99,15 +104,16 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     return pipeline
 
 
-def warm(pipeline: Pipeline) -> None:
-    """What a service does before its first user: load the language detectors and answer
+def warm(pipeline: Pipeline, *, lingua: bool = True) -> None:
+    """What a service does before its first user: load the language detectors (lingua's
+    n-gram models only with ``lingua``) and answer
     one question (lazy models), then move every object made so far (tables, models, the
     store's handles) out of the garbage collector's sight (:func:`gc.freeze`): a collection
     of the oldest generation otherwise walks them all, hundreds of milliseconds in the
     question that triggers it (``benchmarks/stage_latency.py`` prints the collector's time).
     ``benchmarks/trust.py`` and ``stage_latency.py`` time questions after it, as a user of
     the chat or of ``kgqa serve`` meets them."""
-    warm_up()
+    warm_up(lingua=lingua)
     try:
         pipeline.answer(WARM_UP_QUESTION)
     except Exception:  # an upstream's reply the pipeline did not foresee: the service still starts
@@ -138,13 +144,18 @@ class _Worker:
     pid: int
     conn: Connection
     busy_since: float | None = None
+    generation: int = 0  # 1: forked after the template loaded lingua's models (early start)
 
 
 # ---------------------------------------------------------------------- the template process
 
 
-def _template_main(control: Connection, settings: Settings, questions_at_once: int) -> None:
-    """Build and warm one pipeline, report, then fork a worker for each ``spawn`` request."""
+def _template_main(control: Connection, settings: Settings, questions_at_once: int, early: bool = False) -> None:
+    """Build and warm one pipeline, report, then fork a worker for each ``spawn`` request.
+
+    ``early``: report ready before lingua's n-gram models load (3-4 s of CPU); once the
+    first ``questions_at_once`` workers are forked, load them, report ``upgraded``, and
+    fork every later worker with them (the parent replaces the earlier ones)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
@@ -158,7 +169,8 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
 
                 set_threads(1)  # no thread pool before fork: each worker runs its forward pass on one core
             _prepare_kg(settings)
-            pipeline = build_warm_pipeline(settings)
+            pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
+            warm(pipeline, lingua=not early)
     except KGQAError as exc:  # a named fault (a corrupt model or cache): one line, reported to the parent
         log.error("could not build the pipeline: %s: %s", type(exc).__name__, exc)
         control.send(("failed", error_to_data(exc)))
@@ -171,7 +183,15 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     control.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
                             "max_question_chars": pipeline.max_question_chars,
                             "backend": pipeline.backend.name}))
+    forked = 0
     while True:
+        if early and forked >= questions_at_once:  # the first workers answer: load the rest now
+            early = False
+            if _load_lingua_later():
+                try:
+                    control.send(("upgraded", None))
+                except OSError:
+                    os._exit(0)
         try:
             request = control.recv()
         except (EOFError, OSError):  # the parent went away
@@ -186,12 +206,27 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
             _worker_main(theirs, pipeline, settings, questions_at_once)
             os._exit(0)
         theirs.close()
+        forked += 1
         try:
             control.send(("spawned", pid))
             send_handle(control, ours.fileno(), os.getppid())
         except OSError:
             os._exit(0)
         ours.close()
+
+
+def _load_lingua_later() -> bool:
+    """In the template, after its first forks: lingua's n-gram models, frozen and trimmed as
+    the rest of the pipeline; ``False`` when they failed to load (each worker then loads them
+    on its first close call, as before)."""
+    try:
+        with loading():
+            load_lingua()
+    except Exception:
+        log.exception("lingua's models failed to load in the template")
+        return False
+    release_free_memory()
+    return True
 
 
 def _worker_main(conn: Connection, pipeline: Pipeline, settings: Settings, questions_at_once: int) -> None:
@@ -249,11 +284,18 @@ class WorkerPipeline:
     :meth:`answer` blocks until a worker is free (at most ``wait_s``), so callers may
     outnumber workers.  With ``wait=True`` construction waits until the workers are ready
     (raises :class:`WorkerStartError` when loading fails); with ``wait=False`` it returns at
-    once and the first questions wait for :attr:`ready`."""
+    once and the first questions wait for :attr:`ready`.
+
+    ``early`` (the chat, ``kgqa serve``): the workers answer before lingua's n-gram models
+    are loaded (3-4 s of CPU, holding the template's interpreter lock); the template loads
+    them right after forking the first workers, and each of those is then replaced by a fork
+    that shares them (an idle one at once, a busy one when its reply is in).  Until then a
+    question that needs lingua loads the models in its worker (the same detection; those
+    workers are replaced).  :meth:`wait_upgraded` waits for that."""
 
     def __init__(self, settings: Settings, workers: int = 2, *, wait_s: float = 120.0,
                  start_timeout_s: float = 900.0, deadline_s: float = DEFAULT_DEADLINE_S,
-                 wait: bool = True) -> None:
+                 wait: bool = True, early: bool = False) -> None:
         if workers < 1:
             raise ValueError("need at least one worker")
         self.settings = settings
@@ -277,12 +319,16 @@ class WorkerPipeline:
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()
         self._closed = False
+        self._generation = 0  # 1 once the template has loaded lingua's models (early start)
+        self._upgraded = threading.Event()
+        if not early:
+            self._upgraded.set()
         # spawned, not forked: a fork of a process with other threads may inherit a held lock
         # and hang; the template dies with the thread that starts it (PR_SET_PDEATHSIG), so
         # start it from one that lives as long as the pool (the main thread)
         ctx = multiprocessing.get_context("spawn")
         self._control, child = ctx.Pipe()
-        self._template = ctx.Process(target=_template_main, args=(child, settings, workers),
+        self._template = ctx.Process(target=_template_main, args=(child, settings, workers, early),
                                      name="kgqa-template", daemon=True)
         self._template.start()
         child.close()
@@ -312,6 +358,11 @@ class WorkerPipeline:
     def wait_ready(self, timeout_s: float | None = None) -> bool:
         """Wait until :attr:`ready` (at most ``timeout_s``); returns :attr:`ready`."""
         return self._ready.wait(timeout_s)
+
+    def wait_upgraded(self, timeout_s: float | None = None) -> bool:
+        """Wait until every idle worker shares lingua's models loaded by the template (at once
+        without ``early``); ``False`` when ``timeout_s`` passed first."""
+        return self._upgraded.wait(timeout_s)
 
     def stuck(self) -> list[int]:
         """Workers busy with one request for more than half of ``deadline_s`` (killed at the deadline)."""
@@ -389,7 +440,10 @@ class WorkerPipeline:
             self._replace(worker, kill=True)
             raise _Unavailable("unreadable reply from the worker (worker replaced)") from exc
         worker.busy_since = None
-        self._idle.put(worker)
+        if worker.generation < self._generation:  # forked before lingua's models were shared
+            self._replace(worker, kill=True)
+        else:
+            self._idle.put(worker)
         return reply
 
     def _free_worker(self, wait_s: float) -> _Worker | None:
@@ -401,6 +455,9 @@ class WorkerPipeline:
             except queue.Empty:
                 if time.monotonic() >= deadline or self._failure is not None:
                     return None
+                continue
+            if worker.generation < self._generation:  # forked before lingua's models were shared
+                self._replace(worker, kill=True)
                 continue
             if _alive(worker.pid) and not worker.conn.poll():  # EOF or a stray byte: not usable
                 return worker
@@ -434,6 +491,7 @@ class WorkerPipeline:
             for _ in range(self.workers):
                 self._idle.put(self._spawn())
         except (WorkerStartError, EOFError, OSError) as exc:
+            self._upgraded.set()
             self._failure = str(exc) if isinstance(exc, WorkerStartError) else (
                 f"the loading process exited (status {self._template.exitcode})")
             log.error("workers could not start: %s", self._failure)
@@ -442,14 +500,50 @@ class WorkerPipeline:
             log.info("%d worker processes ready in %.1f s (validator %s)", self.workers, self.ready_s,
                      self.validator_state)
         self._ready.set()
+        if not self._upgraded.is_set():
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Early start: wait for the template's ``upgraded`` (lingua's models loaded), then
+        replace the idle workers forked before it (busy ones are replaced after their reply)."""
+        try:
+            while not self._closed and self._generation == 0:
+                with self._spawn_lock:  # no spawn meanwhile: this is the only message that may come
+                    if self._control.poll(0.1):
+                        self._note(self._control.recv())
+                time.sleep(0.01)
+        except (EOFError, OSError, TypeError, ValueError):  # the template or the pool went away
+            self._upgraded.set()
+            return
+        idle = []
+        with contextlib.suppress(queue.Empty):
+            while True:
+                idle.append(self._idle.get_nowait())
+        for worker in reversed(idle):  # back in their order (the queue is last in, first out)
+            if worker.generation < self._generation:
+                self._replace(worker, kill=True)
+            else:
+                self._idle.put(worker)
+        log.info("lingua's models loaded %.1f s after start; workers replaced", time.monotonic() - self.started_at)
+        self._upgraded.set()
+
+    def _note(self, message: tuple[str, Any]) -> None:
+        """A message of the template that answers no request: ``upgraded``."""
+        kind, _ = message
+        if kind == "upgraded":
+            self._generation = 1
 
     def _spawn(self) -> _Worker:
         """Fork one worker from the template and take its pipe."""
         with self._spawn_lock:
             self._control.send("spawn")
             kind, pid = self._control.recv()
+            while kind != "spawned":  # ``upgraded`` came first
+                self._note((kind, pid))
+                kind, pid = self._control.recv()
             fd = recv_handle(self._control)
-        worker = _Worker(pid, Connection(fd))
+            generation = self._generation
+        worker = _Worker(pid, Connection(fd), generation=generation)
         with self._lock:
             self._all.append(worker)
         return worker

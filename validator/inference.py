@@ -12,8 +12,9 @@ Files:
   configuration, the base model's configuration, :data:`EXPORT_FORMAT`), so a retrained
   validator never runs on a stale export;
 * the word embeddings (250k x 384 fp32), read from the base model's ``model.safetensors``
-  through a read-only memory map: only the rows of the tokens seen are paged in, and every
-  process shares them.
+  row by row (:class:`WordEmbeddings`): only the rows of a batch's tokens are read, into
+  the batch's own buffer.  (A memory map of the matrix held about 120 MB of it per worker
+  after 20 questions: each row touched paged in its neighbours too, by read-ahead.)
 
 A missing or broken file is a :class:`ModelLoadError` naming it and the command that
 rebuilds it: the pipeline never answers without the validator it was configured with.
@@ -124,9 +125,41 @@ def check_weights(path: Path) -> None:
         raise ModelLoadError(path, f"corrupt or unreadable weights: {exc}") from exc
 
 
-def word_embeddings(base_dir: Path) -> np.ndarray:
-    """The base model's word-embedding matrix, memory-mapped read-only from its safetensors
-    file (no copy: the rows of the tokens seen are read when used)."""
+class WordEmbeddings:
+    """The rows of a float32 matrix stored in a file, read on demand with ``pread``: indexing
+    with token ids (an int or an integer array) gives their rows, as indexing the matrix
+    would; nothing of the file stays mapped in the process (the page cache holds what is
+    read, once for every process).  The file is opened once; a forked worker shares the
+    descriptor (``pread`` uses no file position)."""
+
+    def __init__(self, path: Path, offset: int, rows: int, cols: int) -> None:
+        self.path = Path(path)
+        self.offset = offset
+        self.shape = (rows, cols)
+        self._row_bytes = cols * 4
+        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+
+    def __getitem__(self, ids: Any) -> np.ndarray:
+        ids = np.asarray(ids)
+        unique, inverse = np.unique(ids, return_inverse=True)
+        if unique.size and (unique[0] < 0 or unique[-1] >= self.shape[0]):
+            raise IndexError(f"token ids outside 0..{self.shape[0] - 1}")
+        table = np.empty((unique.size, self.shape[1]), dtype="<f4")
+        for i, row in enumerate(unique.tolist()):
+            data = os.pread(self._fd, self._row_bytes, self.offset + row * self._row_bytes)
+            if len(data) != self._row_bytes:
+                raise ModelLoadError(self.path, "the word embeddings end early (run: python -m validator.convert)")
+            table[i] = np.frombuffer(data, dtype="<f4")
+        return table[inverse.reshape(ids.shape)]
+
+    def __del__(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):
+            os.close(self._fd)
+
+
+def word_embeddings(base_dir: Path) -> WordEmbeddings:
+    """The base model's word-embedding matrix in its safetensors file, read row by row when
+    indexed (:class:`WordEmbeddings`)."""
     path = Path(base_dir) / WEIGHTS_FILE
     try:
         size, header = _safetensors_header(path)
@@ -137,7 +170,7 @@ def word_embeddings(base_dir: Path) -> np.ndarray:
         rows, cols = (int(n) for n in entry["shape"])
         if end - start != rows * cols * 4:
             raise ValueError(f"{WORD_EMBEDDINGS} has {end - start} bytes for shape {entry['shape']}")
-        return np.memmap(path, dtype="<f4", mode="r", offset=8 + size + start, shape=(rows, cols))
+        return WordEmbeddings(path, 8 + size + start, rows, cols)
     except FileNotFoundError as exc:
         raise ModelLoadError(path, "no such file (run: python -m validator.convert)") from exc
     except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error) as exc:
@@ -179,8 +212,8 @@ class OnnxCrossEncoder:
     first.  Identical pairs are scored once; pairs are sorted by token length and run in
     batches of ``batch_size`` padded to their longest."""
 
-    def __init__(self, session: Any, embeddings: np.ndarray, tokenizer: PairTokenizer, *, max_length: int = 80,
-                 batch_size: int = 64, path: Path | None = None) -> None:
+    def __init__(self, session: Any, embeddings: WordEmbeddings | np.ndarray, tokenizer: PairTokenizer, *,
+                 max_length: int = 80, batch_size: int = 64, path: Path | None = None) -> None:
         self.session = session
         self.embeddings = embeddings
         self.tokenizer = tokenizer

@@ -200,10 +200,17 @@ def release_models() -> None:
     release_free_memory()
 
 
-def warm_up() -> None:
-    """Load the statistical models now: langdetect's profiles and lingua's n-gram models
-    (a detection that needs them otherwise loads them first, ~3 s)."""
+def warm_up(*, lingua: bool = True) -> None:
+    """Load the statistical models now: langdetect's profiles and (``lingua``) lingua's
+    n-gram models (a detection that needs them otherwise loads them first, ~3 s)."""
     _langdetect_scores("Who is the mayor of Berlin?")
+    if lingua:
+        load_lingua()
+
+
+def load_lingua() -> None:
+    """Load lingua's n-gram models (Latin and Cyrillic detectors) now: 3-4 s of CPU holding
+    the interpreter lock, about 290 MB."""
     _lingua_scores("Who is the mayor of Berlin?")
     _lingua_scores("кто мэр берлина?", CYRILLIC_LANGUAGES)
 

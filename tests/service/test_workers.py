@@ -163,3 +163,29 @@ def test_the_warm_up_freezes_what_it_made_and_answers_stay_the_same(tiny_setting
         assert [_comparable(pipeline.answer(question, lang)) for question, lang in QUESTIONS] == expected
     finally:
         gc.unfreeze()
+
+
+def test_an_early_pool_answers_before_lingua_loads_then_its_workers_share_the_template_s_models(tiny_settings):
+    """Early start (the chat, ``kgqa serve``): the workers answer at once, lingua's models load
+    in the template right after, and every worker forked before is replaced by one that
+    shares them; answers are the same throughout."""
+    local = build_pipeline(tiny_settings)
+    with WorkerPipeline(tiny_settings, 2, early=True) as early:
+        first = sorted(early.pids())
+        assert len(first) == 2
+        question, lang = QUESTIONS[0]
+        assert _comparable(early.answer(question, lang)) == _comparable(local.answer(question, lang))
+        assert early.wait_upgraded(120)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (len(early.pids()) < 2 or set(early.pids()) & set(first)):
+            time.sleep(0.05)
+        assert len(early.pids()) == 2 and not set(early.pids()) & set(first)  # all forked after the load
+        upgraded = sorted(early.pids())
+        for question, lang in QUESTIONS:
+            assert _comparable(early.answer(question, lang)) == _comparable(local.answer(question, lang))
+        assert sorted(early.pids()) == upgraded  # replaced once, not again
+        assert all(w.generation == 1 for w in early._all)
+
+
+def test_a_pool_that_is_not_early_is_fully_loaded_when_ready(pool: WorkerPipeline):
+    assert pool.wait_upgraded(0) and all(w.generation == 0 for w in pool._all)
