@@ -20,20 +20,56 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-if [ "${1:-}" = "--with-browser" ] && { ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi "noto.*cjk"; }; then
+# grep reads fc-list's whole output: with `grep -q` and pipefail, fc-list's SIGPIPE made the
+# check fail on a machine that has the fonts, and apt-get ran on every set-up
+if [ "${1:-}" = "--with-browser" ] && { ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -i "noto.*cjk" >/dev/null; }; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q chromium fonts-noto-cjk >/dev/null
 fi
 
 export GRADIO_ANALYTICS_ENABLED=False
-"$VENV/bin/python" -m chat.catalogs compile >/dev/null  # UI text: chat/locale/*/LC_MESSAGES/messages.po -> .mo
-"$VENV/bin/kgqa" build-kg --quiet
-if [ -f validator/convert.py ]; then
-  "$VENV/bin/python" -m validator.convert --if-missing
+# UI text: chat/locale/*/LC_MESSAGES/messages.po -> .mo, when a .mo is missing or older than its .po
+for po in chat/locale/*/LC_MESSAGES/messages.po; do
+  if [ ! -f "${po%.po}.mo" ] || [ "$po" -nt "${po%.po}.mo" ]; then
+    "$VENV/bin/python" -m chat.catalogs compile >/dev/null
+    break
+  fi
+done
+
+# On a set-up machine everything below is built: one cheap check (the store and label index
+# open, the base model is complete, the ONNX export opens) instead of the steps' own checks,
+# which import the whole CLI and torch first.  Anything missing or damaged: the steps run.
+built() {
+  "$VENV/bin/python" - >/dev/null 2>&1 <<'PY'
+import os
+import sys
+from pathlib import Path
+
+from core.settings import load_settings
+from kg.build import build_kg
+
+settings = load_settings(os.environ)
+build_kg(settings.kg_source, settings.cache_dir, progress=False)  # reuses (and verifies) what is built
+if Path("validator/convert.py").is_file():
+    from validator.convert import is_complete
+
+    if not is_complete(settings.model_dir):
+        sys.exit(1)
+if Path("validator/export.py").is_file():
+    from validator.inference import onnx_path, open_session
+
+    open_session(onnx_path(settings.validator_dir, settings.model_dir), 1)  # ModelLoadError: not built
+PY
+}
+if ! built; then
+  "$VENV/bin/kgqa" build-kg --quiet
+  if [ -f validator/convert.py ]; then
+    "$VENV/bin/python" -m validator.convert --if-missing
+  fi
+  if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
+    "$VENV/bin/python" -m validator.export --if-missing
+  fi
 fi
 if [ -f validator/unigram.py ]; then  # the tokenizer's compact table (kgqa ask loads it in milliseconds)
   "$VENV/bin/python" -m validator.unigram
-fi
-if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
-  "$VENV/bin/python" -m validator.export --if-missing
 fi

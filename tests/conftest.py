@@ -85,21 +85,49 @@ def bench_dir() -> Path:
     return DEFAULT_BENCH_DIR
 
 
+# Seconds each heavy file took (its slow tests, summed over phases; ``--durations`` on this
+# 2-core box, 2026-11-27, rounded).  Only an ordering hint: a file not listed is weighed by
+# its number of slow tests and of tests; a wrong figure costs time, never a result.
+_MEASURED_S = {
+    "tests/qa/test_guard.py": 360,
+    "tests/kg/test_endpoint_union.py": 215,
+    "tests/qa/test_written.py": 185,
+    "tests/chat/test_browser.py": 160,
+    "tests/chat/test_browser_trust.py": 125,
+    "tests/chat/test_lost_questions.py": 125,
+    "tests/chat/test_browser_conversation.py": 90,
+    "tests/chat/test_panels.py": 85,
+    "tests/cli/test_serve.py": 55,
+    "tests/service/test_worker_lifetime.py": 55,
+    "tests/service/test_hostile_endpoint_ask.py": 47,
+    "tests/backends/test_complex.py": 46,
+    "tests/chat/test_followups.py": 40,
+    "tests/chat/test_examples.py": 37,
+    "tests/evaluation/test_results.py": 36,
+    "tests/chat/test_forged_state.py": 32,
+    "tests/service/test_serve_after_abuse.py": 30,
+    "tests/qa/test_shapes_devset.py": 24,
+    "tests/chat/test_browser_replies.py": 23,
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files with the most ``slow`` tests first (each file stays in its own order), the
-    browser files side by side: with ``--dist loadfile`` a worker takes the next file when
-    it is free, and the longest files then start first instead of last (``make test``
-    passes ``--no-loadscope-reorder``, or pytest-xdist would order the files by their
-    number of tests instead).  The browser and the chat apps it drives are started once
-    per worker (``tests/chat/conftest.py``)."""
-    browser_files = {item.nodeid.split("::")[0] for item in items if "browser" in getattr(item, "fixturenames", ())}
-
-    def group(item: pytest.Item) -> str:
-        path = item.nodeid.split("::")[0]
-        return "browser" if path in browser_files else path
-
+    """The longest files first (each file stays in its own order): with ``--dist loadfile`` a
+    worker takes the next file when it is free, so the longest files start first and the
+    short ones fill in at the end, instead of one worker finishing a long file alone
+    (``make test`` passes ``--no-loadscope-reorder``, or pytest-xdist would order the files
+    by their number of tests instead).  A file's weight is its measured time
+    (``_MEASURED_S``), else a rough one from its slow tests and its tests.  The browser and
+    the chat apps it drives are started once per worker (``tests/chat/conftest.py``)."""
     slow: dict[str, int] = {}
+    count: dict[str, int] = {}
     for item in items:
+        path = item.nodeid.split("::")[0]
+        count[path] = count.get(path, 0) + 1
         if item.get_closest_marker("slow") is not None:
-            slow[group(item)] = slow.get(group(item), 0) + 1
-    items.sort(key=lambda item: (-slow.get(group(item), 0), group(item)))
+            slow[path] = slow.get(path, 0) + 1
+
+    def weight(path: str) -> float:
+        return _MEASURED_S.get(path, 3.0 * slow.get(path, 0) + 0.05 * count[path])
+
+    items.sort(key=lambda item: (-weight(item.nodeid.split("::")[0]), item.nodeid.split("::")[0]))

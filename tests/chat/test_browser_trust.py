@@ -31,9 +31,13 @@ def scripted(browser, scripted_app) -> Iterator[Chat]:
     chat.close()
 
 
-def _choose(chat: Chat, selector: str, option: str) -> None:
+def _choose(chat: Chat, selector: str, option: str, *, ui: str | None = None) -> None:
+    """Pick ``option`` in a dropdown; for the language menu (``ui``), until the header is
+    rendered in that language (a busy app may take longer than the pause)."""
     chat.page.locator(f"{selector} input").click()
     chat.page.get_by_role("option", name=option).click()
+    if ui is not None:
+        chat.page.wait_for_selector(f'#kgqa-header-inner[lang="{ui}"]', timeout=60_000)
     time.sleep(0.8)
 
 
@@ -94,7 +98,7 @@ def test_ui_language_is_stable_within_a_session(browser, scripted_app) -> None:
         zh = chat.ask("德国的首都是什么？")
         assert zh.get_attribute("lang") == "zh" and "柏林" in zh.inner_text()
         assert "Frag Wikidata" in chat.header()  # the browser's language, not the last question's
-        _choose(chat, "#kgqa-language", "Français")
+        _choose(chat, "#kgqa-language", "Français", ui="fr")
         assert "Demandez à Wikidata" in chat.header()
         fr = chat.ask("Where was Einstein born?")
         assert fr.get_attribute("lang") == "fr" and "Ulm" in fr.inner_text()
@@ -146,7 +150,7 @@ def test_examples_are_answered_when_clicked(full: Chat) -> None:
 
 
 def test_a_selector_choice_keeps_the_answer(full: Chat) -> None:
-    _choose(full, "#kgqa-language", "Deutsch")
+    _choose(full, "#kgqa-language", "Deutsch", ui="de")
     answer = full.ask("Where was Albert Einstein born?", timeout_ms=120_000)
     assert answer.get_attribute("lang") == "de"
     assert answer.locator("a[href='https://www.wikidata.org/wiki/Q3012']").count() == 1  # Ulm

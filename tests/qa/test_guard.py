@@ -3,6 +3,7 @@ and that every candidate the local generator makes on the dev questions passes."
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -133,7 +134,11 @@ def test_allowed_shapes_pass_and_every_select_gets_a_limit(name: str):
     assert "#" not in out and "\n" not in out.removesuffix(f"\nLIMIT {DEFAULT_LIMIT}")  # no comment, one line
 
 
+@functools.lru_cache(maxsize=8192)
 def _algebra(sparql: str):
+    """rdflib's algebra of a query, read once per text (the dev-questions test reads each
+    written query twice and meets the same query under many questions; the result is only
+    read, never changed)."""
     return translateQuery(parseQuery(sparql), initNs=_NAMESPACES).algebra
 
 
