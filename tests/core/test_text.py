@@ -123,3 +123,23 @@ def test_borrow_case_writes_a_lower_case_question_as_the_reading_does():
     assert borrow_case("Wo wurde albert einstein geboren?", "Albert Einstein Geburtsort") == (
         "Wo wurde albert einstein geboren?")
     assert borrow_case("¿dónde nació einstein?", "Albert Einstein lugar de nacimiento") == "¿dónde nació Einstein?"
+
+
+def test_the_punctuation_table_spaces_exactly_the_punctuation_of_the_basic_plane():
+    """The table filled as characters are met maps every code point as the rule says: a
+    punctuation, symbol, separator or other character of the Basic Multilingual Plane to a
+    space (but the prolonged sound and iteration marks), anything else to itself."""
+    import unicodedata
+
+    from core.text import _PUNCT
+
+    def expected(cp: int) -> str:
+        char = chr(cp)
+        if cp < 0x10000 and unicodedata.category(char)[0] in "PSZC" and char not in "\u30fc\u3005":
+            return " "
+        return char
+
+    code_points = [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000]
+    text = "".join(map(chr, code_points))
+    assert text.translate(_PUNCT) == "".join(map(expected, code_points))
+    assert "¿Qué?—«ça» ー々 🙂".translate(_PUNCT) == " Qué   ça  ー々 🙂"
