@@ -120,6 +120,16 @@ def write_table(tokenizer_json: Path) -> Path | None:
         return None
 
 
+def current_table(tokenizer_json: Path) -> list[Any] | None:
+    """The table beside ``tokenizer_json`` (what :func:`table_from_json` made of it) when it was
+    written from this version of the file, else ``None`` (missing, stale or unreadable)."""
+    try:
+        data = marshal.loads(tokenizer_json.with_name(TABLE_FILE).read_bytes())
+        return data[2:] if data[:2] == [_FORMAT, file_stamp(tokenizer_json)] else None
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
 class UnigramPairTokenizer:
     """``tokenizers``' encoding of (question, verbalization) pairs, ids for ids (module doc)."""
 
@@ -158,12 +168,12 @@ class UnigramPairTokenizer:
     @classmethod
     def load(cls, tokenizer_json: Path, fallback: Callable[[], Any]) -> UnigramPairTokenizer | None:
         """The tokenizer from the table beside ``tokenizer_json`` when it is current, else ``None``."""
+        table = current_table(tokenizer_json)
+        if table is None:
+            return None
         try:
-            data = marshal.loads(tokenizer_json.with_name(TABLE_FILE).read_bytes())
-            if data[0] != _FORMAT or data[1] != file_stamp(tokenizer_json):
-                return None
-            return cls(data[2:], fallback)
-        except (OSError, EOFError, ValueError, TypeError, IndexError, KeyError):
+            return cls(table, fallback)
+        except (ValueError, TypeError, IndexError, KeyError):
             return None
         except Exception:  # tokenizers raises plain Exception on a bad normalizer  # noqa: BLE001
             return None
@@ -209,8 +219,8 @@ class UnigramPairTokenizer:
                 candidate = unk_score + till_here
                 if starts[end] < 0 or candidate > best[end]:
                     best[end], starts[end], node_id[end] = candidate, start, unk_id
-        pieces: list[str] = []
-        unknown: list[str] = []
+        ids: list[int] = []  # backwards: a piece's id as the search found it; a run of unknown
+        unknown: list[str] = []  # characters fused into one piece, looked up as tokenizers does
         end = size
         while end > 0:
             start = starts[end]
@@ -218,18 +228,20 @@ class UnigramPairTokenizer:
                 unknown.append(text[start:end])
             else:
                 if unknown:
-                    pieces.append("".join(reversed(unknown)))
+                    ids.append(self._fused(unknown))
                     unknown = []
-                pieces.append(text[start:end])
+                ids.append(node_id[end])
             end = start
         if unknown:
-            pieces.append("".join(reversed(unknown)))
-        pieces.reverse()
-        out = []
-        for piece in pieces:
-            index = lookup(piece)
-            out.append(unk_id if index is None else index)
-        return out
+            ids.append(self._fused(unknown))
+        ids.reverse()
+        return ids
+
+    def _fused(self, backwards: list[str]) -> int:
+        """The id of unknown characters fused into one piece (met backwards): ``<unk>`` unless
+        the run is itself a piece."""
+        index = self._id("".join(reversed(backwards)))
+        return self._unk_id if index is None else index
 
     def encode_one(self, text: str) -> list[int] | None:
         """The model's ids of one sequence, or ``None`` when it holds an added token (as
@@ -311,11 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not path.is_file():
         print(f"{path}: no such file (run: python -m validator.convert)")
         return 2
-    try:
-        current = marshal.loads(path.with_name(TABLE_FILE).read_bytes())[:2] == [_FORMAT, file_stamp(path)]
-    except (OSError, EOFError, ValueError, TypeError):
-        current = False
-    if current or write_table(path) is not None:
+    if current_table(path) is not None or write_table(path) is not None:
         return 0
     print(f"{path}: no table written (another kind of tokenizer, or a read-only directory); tokenizers is used")
     return 0
