@@ -154,8 +154,8 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     """Build and warm one pipeline, report, then fork a worker for each ``spawn`` request.
 
     ``early``: report ready before lingua's n-gram models load (3-4 s of CPU); once the
-    first ``questions_at_once`` workers are forked, load them, report ``upgraded``, and
-    fork every later worker with them (the parent replaces the earlier ones)."""
+    first ``questions_at_once`` workers are forked, load them, report ``upgraded`` (whether
+    they loaded), and fork every later worker with them (the parent replaces the earlier ones)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
@@ -187,11 +187,10 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     while True:
         if early and forked >= questions_at_once:  # the first workers answer: load the rest now
             early = False
-            if _load_lingua_later():
-                try:
-                    control.send(("upgraded", None))
-                except OSError:
-                    os._exit(0)
+            try:
+                control.send(("upgraded", _load_lingua_later()))  # False: the workers stay as they are
+            except OSError:
+                os._exit(0)
         try:
             request = control.recv()
         except (EOFError, OSError):  # the parent went away
@@ -320,6 +319,7 @@ class WorkerPipeline:
         self._spawn_lock = threading.Lock()
         self._closed = False
         self._generation = 0  # 1 once the template has loaded lingua's models (early start)
+        self._lingua_reported = not early  # the template said whether it loaded them
         self._upgraded = threading.Event()
         if not early:
             self._upgraded.set()
@@ -504,10 +504,11 @@ class WorkerPipeline:
             self._upgrade()
 
     def _upgrade(self) -> None:
-        """Early start: wait for the template's ``upgraded`` (lingua's models loaded), then
-        replace the idle workers forked before it (busy ones are replaced after their reply)."""
+        """Early start: wait for the template's ``upgraded``; when lingua's models loaded, replace
+        the idle workers forked before it (busy ones are replaced after their reply).  When they
+        failed to load, the workers stay (each loads them on its first close call, as before)."""
         try:
-            while not self._closed and self._generation == 0:
+            while not self._closed and not self._lingua_reported:
                 with self._spawn_lock:  # no spawn meanwhile: this is the only message that may come
                     if self._control.poll(0.1):
                         self._note(self._control.recv())
@@ -524,14 +525,19 @@ class WorkerPipeline:
                 self._replace(worker, kill=True)
             else:
                 self._idle.put(worker)
-        log.info("lingua's models loaded %.1f s after start; workers replaced", time.monotonic() - self.started_at)
+        if self._generation:
+            log.info("lingua's models loaded %.1f s after start; workers replaced",
+                     time.monotonic() - self.started_at)
         self._upgraded.set()
 
     def _note(self, message: tuple[str, Any]) -> None:
-        """A message of the template that answers no request: ``upgraded``."""
-        kind, _ = message
+        """A message of the template that answers no request: ``upgraded`` and whether lingua's
+        models loaded."""
+        kind, loaded = message
         if kind == "upgraded":
-            self._generation = 1
+            self._lingua_reported = True
+            if loaded:
+                self._generation = 1
 
     def _spawn(self) -> _Worker:
         """Fork one worker from the template and take its pipe."""
