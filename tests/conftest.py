@@ -1,5 +1,5 @@
-"""Shared fixtures: the tiny in-memory KG and paths to the shared data; and the groups and
-order pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
+"""Shared fixtures: the tiny in-memory KG and paths to the shared data; and the order
+pytest-xdist hands out test files in (``make test`` runs ``-n auto --dist loadfile``)."""
 
 from __future__ import annotations
 
