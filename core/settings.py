@@ -91,6 +91,7 @@ class Settings:
     kg_concurrency: int = 0  # requests at once to one endpoint (0: the profile's)
     kg_name_keys: bool = True  # read the name keys an own endpoint holds beside its KG (kg.name_keys)
     kg_budget_s: float = 8.0  # an endpoint's time per question; past it the answer is "service unavailable"
+    kg_read_timeout_s: float = 5.0  # one linking read of an endpoint (a name's lookup, a search), at most timeout_s
     cache_dir: Path = PROJECT_ROOT / ".cache"
     backend: str = "local"
     qanswer_url: str | None = None
@@ -225,6 +226,8 @@ def _problems(s: Settings) -> Iterator[tuple[str, str]]:
         yield "kg_profile", f"must be one of {', '.join(KG_PROFILES)}"
     if not math.isfinite(s.kg_budget_s) or s.kg_budget_s <= 0:
         yield "kg_budget_s", "must be a finite number of seconds above 0"
+    if not math.isfinite(s.kg_read_timeout_s) or s.kg_read_timeout_s <= 0:
+        yield "kg_read_timeout_s", "must be a finite number of seconds above 0"
     if s.kg_concurrency < 0:
         yield "kg_concurrency", "must be 0 (the profile's) or more"
     for name in ("trusted_proxies", "allowed_hosts"):

@@ -770,7 +770,8 @@ def open_index(settings: Settings, kg: KG) -> KGIndex:
     profile = endpoint_profile(settings)
     if profile is None:
         return ensure_label_index(Path(settings.kg_source), Path(settings.cache_dir))
-    search = (EntitySearch(profile.search_url, timeout_s=min(settings.timeout_s, 5.0), user_agent=settings.user_agent)
+    read_s = min(settings.timeout_s, settings.kg_read_timeout_s)
+    search = (EntitySearch(profile.search_url, timeout_s=read_s, user_agent=settings.user_agent)
               if profile.search_url else None)
-    return EndpointIndex(kg, profile, timeout_s=min(settings.timeout_s, 5.0), search=search,
+    return EndpointIndex(kg, profile, timeout_s=read_s, search=search,
                          startup_timeout_s=settings.kg_budget_s)

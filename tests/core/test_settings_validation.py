@@ -21,7 +21,8 @@ BAD_ENV = [
     ("KGQA_KG_ENDPOINT", "ftp://example.org/sparql"), ("KGQA_KG_ENDPOINT", "http://[::1/sparql"),
     ("KGQA_KG_ENDPOINT", "http://host:99999/q"), ("KGQA_QANSWER_URL", "http:///api"),
     ("KGQA_KG_SOURCE", "/etc/passwd"), ("KGQA_TRUSTED_PROXIES", "10.0.0.1, not-an-ip"),
-    ("KGQA_ALLOWED_HOSTS", "example.org, bad host"),
+    ("KGQA_ALLOWED_HOSTS", "example.org, bad host"), ("KGQA_KG_READ_TIMEOUT_S", "0"),
+    ("KGQA_KG_READ_TIMEOUT_S", "nan"),
 ]
 
 

@@ -55,10 +55,12 @@ def _bench(source: Path) -> Path:
 
 def _remote(source: Path, url: str, *, name_keys: bool) -> Pipeline:
     settings = load_settings(os.environ, kg_source=source.parent / "no-such-kg.nt.gz", kg_endpoint=url,
-                             kg_name_keys=name_keys, validator=False, kg_budget_s=120.0, timeout_s=60.0)
+                             kg_name_keys=name_keys, validator=False, kg_budget_s=120.0, timeout_s=60.0,
+                             kg_read_timeout_s=60.0)
     kg = RemoteKG(url, timeout_s=60)
-    # the answer's own query gets the reads' deadline too (the pipeline's default, 5 s, was
-    # passed on a loaded box: a service error, not an answer to compare)
+    # the linking reads (default 5 s each) and the answer's own query (the pipeline's default,
+    # 5 s) get the 60 s deadline: each was passed on a loaded box, a service error, not an
+    # answer to compare
     return Pipeline(LocalBackend.from_settings(settings, kg), kg, kg_budget_s=120.0, query_timeout_s=60.0)
 
 
