@@ -11,6 +11,7 @@ import re
 import sys
 import threading
 import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -191,6 +192,17 @@ def cased_tokens(text: str) -> list[str]:
 def is_cjk(token: str) -> bool:
     """True for a token made of CJK characters (Han, kana; one character or more)."""
     return bool(_CJK_ONLY.fullmatch(token))
+
+
+def join_tokens(tokens: Sequence[str]) -> str:
+    """Tokens written back as text: CJK tokens side by side with no space between them
+    (:func:`tokenize` spaces each CJK character apart), the others spaced."""
+    out = ""
+    for token in tokens:
+        if out and not (is_cjk(token) and is_cjk(out[-1])):
+            out += " "
+        out += token
+    return out
 
 
 def name_keys(text: str) -> tuple[str, str]:

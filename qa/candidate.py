@@ -43,6 +43,7 @@ class Link:
     name_words: int = 0  # capitalized words of the mention when it is written as a name (0: not, or no case)
     is_class: bool = False  # the entity is a class (a noun such as "country" names it): a type constraint
     sound: float = 0.0  # a sound-alike link's sound similarity to the name (core.text.sound_similarity)
+    namesakes: int = 0  # how many entities the matched name names in the KG (0: not known)
 
 
 Explained = tuple[int, int, str]

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from core.text import fold, name_keys, normalize, script_share
+from core.text import fold, join_tokens, name_keys, normalize, script_share
 from kg.cldr import written_name
 from kg.client import KG
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
@@ -347,6 +347,7 @@ class Verbalizer:
             if own is not None and (name := linked_name(table.get(node, {}), key, lang)) and fuller_name(name, own):
                 out[node] = name
         heard = {WD + link.qid: spoken for link in links if (spoken := heard_name(link))}
+        out.update({WD + link.qid: typed for link in links if (typed := surname_as_typed(link))})
         out.update({node: spoken for node, spoken in heard.items()
                     if node not in found and not has_own_label(table.get(node, {}), lang)})
         wanted = {node: key for node, key in found.items() if not has_own_label(table.get(node, {}), lang)}
@@ -421,6 +422,21 @@ def heard_name(link: Link) -> str | None:
     if link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words):
         return None
     return " ".join(w[:1].upper() + w[1:] for w in words)
+
+
+def surname_as_typed(link: Link) -> str | None:
+    """The name a person linked by their last name alone is said by: that name as the user
+    typed it, capitalized (« Пушкин », not the label « А. С. Пушкин »; « アインシュタイン »,
+    not « アルベルト・アインシュタイン »).  The validator judges the relation, and read a name
+    that is not the question's as another person: « Где родился Пушкин? » against the
+    label's reading 0.81, against « Пушкин место рождения ?answer » 0.99, against « Пушкин
+    место смерти ?answer » 0.001.  Only a last name that names one entity in the KG: where
+    it names several, the full name is what lets the validator see a namesake ("Where was
+    Bach born?" against "Johann Aegidius Bach place of birth ?answer": 0.05; against "Bach
+    place of birth ?answer": 0.99)."""
+    if link.kind != "partial" or link.namesakes != 1 or not link.mention.strip():
+        return None
+    return join_tokens([w[:1].upper() + w[1:] for w in link.mention.split()])
 
 
 def own_label(labels: Labels, lang: str) -> str | None:

@@ -101,7 +101,7 @@ class Mention:
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
         return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
-                    span=(self.start, self.end), is_class=self.is_class, sound=self.sound)
+                    span=(self.start, self.end), is_class=self.is_class, sound=self.sound, namesakes=self.ambiguity)
 
 
 @dataclass

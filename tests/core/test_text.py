@@ -13,6 +13,7 @@ from core.text import (
     borrow_case,
     fold_yo,
     is_katakana,
+    join_tokens,
     normalize,
     normalize_cue_text,
     normalize_phrase,
@@ -143,3 +144,10 @@ def test_the_punctuation_table_spaces_exactly_the_punctuation_of_the_basic_plane
     text = "".join(map(chr, code_points))
     assert text.translate(_PUNCT) == "".join(map(expected, code_points))
     assert "¿Qué?—«ça» ー々 🙂".translate(_PUNCT) == " Qué   ça  ー々 🙂"
+
+
+def test_tokens_are_joined_back_with_cjk_characters_side_by_side():
+    assert join_tokens(["ア", "イ", "ン", "シ", "ュ", "タ", "イ", "ン"]) == "アインシュタイン"
+    assert join_tokens(["albert", "einstein"]) == "albert einstein"
+    assert join_tokens(["莫", "扎", "特", "mozart", "莫"]) == "莫扎特 mozart 莫"
+    assert join_tokens([]) == ""

@@ -210,3 +210,17 @@ def test_a_full_name_heard_closely_alike_in_another_script_is_said_as_the_user_w
     assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм донау", 0.9, 0)]]) == ["Ulm Staat ?x"]  # not a name
     assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ulmo donau", 0.9, 2)]]) == ["Ulmo Donau Staat ?x"]  # Latin
     assert verbalizer.many([ULM_COUNTRY], "en", [[heard("ульм донау", 0.9, 2)]]) == ["Ulm country ?x"]  # own label
+
+
+def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_as_typed(verbalizer):
+    # linked by its last name alone, an entity is said by the name the user typed when that
+    # name names it alone in the KG (capitalized; CJK characters written side by side); a last
+    # name several entities bear keeps the full name, by which the validator sees a namesake
+    def by_last_name(mention: str, namesakes: int) -> Link:
+        return Link("Q3012", mention, "ulm", "partial", 0.6, namesakes=namesakes)
+
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1)]]) == ["Ульм Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "en", [[by_last_name("ulm", 1)]]) == ["Ulm country ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ウ ル ム", 1)]]) == ["ウルム Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 2)]]) == ["Ulm Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 0)]]) == ["Ulm Staat ?x"]  # not known
