@@ -150,6 +150,23 @@ def without_asides(text: str) -> str:
     return bare if bare.strip(" ?？!.") else text
 
 
+def without_titles(text: str, titles: Sequence[str]) -> str:
+    """``text`` without the honorifics ``titles`` said with a name (« ホーキング博士ってどこで
+    生まれたの？ » reads « ホーキングってどこで生まれたの？ »; "Where was Dr. Salk born?" reads
+    "Where was Salk born?"), or ``text`` itself when it has none or nothing else.  A
+    reading says a person by their name alone, and the cross-encoder judged the pair by
+    the title (« ホーキング place of birth ?answer »: 0.001 with « 博士 », 0.998 without).  A
+    CJK title goes wherever it stands (it follows the name, unspaced); any other only as a
+    whole word before another word, a dot after it allowed."""
+    out = text
+    for title in titles:
+        if is_cjk(title):
+            out = out.replace(title, "")
+        else:
+            out = re.sub(rf"(?<!\w){re.escape(title)}\.?\s+(?=\w)", "", out, flags=re.IGNORECASE)
+    return out if out.strip(" ?？!.") else text
+
+
 def borrow_case(question: str, reading: str) -> str:
     """``question``, typed all in lower case, with each word that ``reading`` writes with
     capitals written as the reading writes it ("wo wurde albert einstein geboren?" paired

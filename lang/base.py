@@ -230,6 +230,9 @@ class Language:
     « дз »; :mod:`qa.reading.detect`; empty: none)."""
     courtesies: Courtesies = Courtesies()
     """Greetings, requests and thanks around a question (:class:`Courtesies`)."""
+    titles: tuple[str, ...] = ()
+    """Honorifics a person's name is said with ("Dr", « 博士 », « さん »; lower case, without a
+    dot): the validator also reads the question without them (:func:`core.text.without_titles`)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.text import borrow_accents, borrow_case, without_asides
+from core.text import borrow_accents, borrow_case, without_asides, without_titles
+from lang import get as language
+from lang import is_supported
 
 # languages whose questions the validator learned in lower case (SimpleQuestions and
 # WebQuestions are typed so); in every other language it learned cased questions
@@ -31,8 +33,10 @@ def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequen
     cased questions (:data:`LOWER_CASE_TRAINED`: "wo wurde albert einstein geboren?" 0.78,
     with "Albert Einstein" 0.88 or more).  A question with a parenthesized aside ("bill walsh
     (producer)") is also paired without it (:func:`core.text.without_asides`), and the
-    higher score counts."""
-    asked = list(dict.fromkeys((question, without_asides(question))))
+    higher score counts; so is one with an honorific said with a name (« ホーキング博士 »:
+    :func:`core.text.without_titles`, the titles of :attr:`lang.base.Language.titles`)."""
+    titles = language(lang).titles if is_supported(lang) else ()
+    asked = list(dict.fromkeys((question, without_asides(question), without_titles(question, titles))))
     pairs = [(_as_read(q, text, lang), text) for texts in readings for text in texts for q in asked]
     scores = iter(scorer.predict(pairs)) if pairs else iter(())
     return [max(next(scores) for _ in range(len(texts) * len(asked))) for texts in readings]

@@ -14,6 +14,7 @@ from lang.de.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "de",
+    titles=('dr', 'herr', 'frau', 'prof', 'professor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,

@@ -14,6 +14,7 @@ from lang.en.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "en",
+    titles=('dr', 'mr', 'mrs', 'ms', 'prof', 'professor', 'sir'),
     name_articles=("the",),
     numbers=NUMBER_WORDS,
     courtesies=COURTESIES,

@@ -14,6 +14,7 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    titles=('dr', 'doctor', 'sr', 'sra', 'señor', 'señora', 'profesor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,

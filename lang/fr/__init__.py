@@ -14,6 +14,7 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    titles=('dr', 'docteur', 'monsieur', 'madame', 'mme', 'professeur'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,

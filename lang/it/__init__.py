@@ -14,6 +14,7 @@ from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "it",
+    titles=('dott', 'dottor', 'dottore', 'signor', 'signora', 'prof', 'professor', 'professore'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,

@@ -11,6 +11,7 @@ from lang.ja.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "ja",
+    titles=('博士', '先生', 'さん', '氏', '様', '教授'),
     numbers=NUMBER_WORDS,
     courtesies=COURTESIES,
     foreign_spelling=r"ヴ(?=$|[・\s])",

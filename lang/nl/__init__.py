@@ -8,6 +8,7 @@ from lang.nl.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "nl",
+    titles=('dr', 'meneer', 'mevrouw', 'prof', 'professor'),
     cue_letters=CUE_LETTERS,
     stemmer="dutch",
     seed=True,

@@ -15,6 +15,7 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    titles=('dr', 'doutor', 'senhor', 'senhora', 'prof', 'professor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,

@@ -14,6 +14,7 @@ from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "ru",
+    titles=('доктор', 'профессор', 'господин', 'госпожа'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,

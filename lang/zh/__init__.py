@@ -13,6 +13,7 @@ from lang.zh.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "zh",
+    titles=('博士', '先生', '女士', '教授'),
     numbers=NUMBER_WORDS,
     courtesies=COURTESIES,
     script="cjk", own_scripts=("Han",),

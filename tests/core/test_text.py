@@ -18,6 +18,7 @@ from core.text import (
     normalize_cue_text,
     normalize_phrase,
     script_share,
+    without_titles,
 )
 from lang import get as language
 from lang.morphology import inflection_prefix, same_word
@@ -151,3 +152,14 @@ def test_tokens_are_joined_back_with_cjk_characters_side_by_side():
     assert join_tokens(["albert", "einstein"]) == "albert einstein"
     assert join_tokens(["莫", "扎", "特", "mozart", "莫"]) == "莫扎特 mozart 莫"
     assert join_tokens([]) == ""
+
+
+def test_honorifics_said_with_a_name_are_read_away():
+    ja, en = language("ja").titles, language("en").titles
+    assert without_titles("ホーキング博士ってどこで生まれたの？", ja) == "ホーキングってどこで生まれたの？"
+    assert without_titles("Where was Dr. Salk born?", en) == "Where was Salk born?"
+    assert without_titles("where was mrs thatcher born", en) == "where was thatcher born"
+    assert without_titles("Who directed Mrs. Doubtfire?", en) == "Who directed Doubtfire?"
+    assert without_titles("Where is the Drina?", en) == "Where is the Drina?"  # a word, not a title
+    assert without_titles("Dr.", en) == "Dr." and without_titles("博士", ja) == "博士"  # nothing else: kept
+    assert without_titles("Where was Dr. Salk born?", ()) == "Where was Dr. Salk born?"

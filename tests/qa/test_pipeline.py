@@ -491,3 +491,13 @@ def test_the_learned_gate_judges_the_first_readings_whatever_their_backend_score
                                                     LearnedGate(model)), threshold=model.threshold)
     abstained = unsure.answer("Where was Einstein born?", "en")
     assert not abstained.answered and abstained.confidence is None and abstained.withheld_by == "gate"
+
+
+def test_a_question_with_an_honorific_is_paired_with_and_without_it():
+    from qa.score import best_reading_scores
+
+    seen = _PairsSeen()
+    best_reading_scores(seen, "ホーキング博士ってどこで生まれたの？", [("ホーキング 出生地 ?answer",)], "ja")
+    assert [q for q, _ in seen.pairs] == ["ホーキング博士ってどこで生まれたの？", "ホーキングってどこで生まれたの？"]
+    best_reading_scores(seen, "ホーキング博士ってどこで生まれたの？", [("ホーキング 出生地 ?answer",)], "xx")
+    assert [q for q, _ in seen.pairs] == ["ホーキング博士ってどこで生まれたの？"]  # a language without titles
