@@ -76,7 +76,8 @@ class TypeCheck:
         if missing:
             named = self._class_names(uris)
             for c in missing:
-                words = set(tokenize(c.mention)) | {fold(w) for w in tokenize(c.mention)}
+                said = [*tokenize(c.mention), *tokenize(c.name)]  # « городе », as the class is named: « город »
+                words = set(said) | {fold(w) for w in said}
                 if named is not None and not any(words & names for names in named.values()):
                     return withheld(self.name, f"{c.mention!r} ({c.qid}) was asked for, but no answer is one")
         return passed(self.name, "the answers are of the kind asked for")

@@ -281,6 +281,35 @@ def test_a_class_noun_written_inflected_is_checked_against_the_answers_classes(t
     assert not check(_case(question, [born, looser], lang="ru", result=_uris("Q183"))).withheld
 
 
+def test_a_class_noun_written_inflected_is_found_in_the_answers_class_names_as_the_class_is_named() -> None:
+    """« В каком *городе* родился Пушкин? »: Moscow is a « город федерального значения » with no
+    ``P279`` path to "city" in the KG; its class's name holds the word the class is named by
+    (« город »), not the word as the question inflects it (« городе »)."""
+    import pyoxigraph as ox
+
+    from kg.client import EmbeddedKG
+
+    wd, label = "http://www.wikidata.org/entity/", ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    p31 = ox.NamedNode("http://www.wikidata.org/prop/direct/P31")
+    store = ox.Store()
+    federal = ox.Literal("город федерального значения", language="ru")
+    store.extend([ox.Quad(ox.NamedNode(wd + "Q649"), p31, ox.NamedNode(wd + "Q183342")),
+                  ox.Quad(ox.NamedNode(wd + "Q183342"), label, federal),
+                  ox.Quad(ox.NamedNode(wd + "Q1"), p31, ox.NamedNode(wd + "Q2")),
+                  ox.Quad(ox.NamedNode(wd + "Q2"), label, ox.Literal("река", language="ru"))])
+    check = TypeCheck(EmbeddedKG(store), default_lexicon())
+    question = "В каком городе родился Пушкин?"
+    pushkin = Link("Q7200", "пушкин", "пушкин", "partial", 0.6, span=(4, 5))
+    born = Candidate("SELECT ?answer WHERE { wd:Q7200 wdt:P19 ?answer }", 0.9, entities=("Q7200",),
+                     properties=("P19",), links=(pushkin,), explains=((4, 5, "entity"), (3, 4, "property")))
+    city = Link("Q515", "городе", "город", "inflected", 0.8, span=(2, 3), is_class=True)
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q515 }", 0.1, entities=("Q515",), links=(city,),
+                      explains=((2, 3, "class"),))
+    assert not check(_case(question, [born, typed], lang="ru", result=_uris("Q649"))).withheld
+    verdict = check(_case(question, [born, typed], lang="ru", result=_uris("Q1")))
+    assert verdict.withheld and "Q515" in verdict.reason  # a river is no city, by any name
+
+
 def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> None:
     """"Where is Germany?" read as Germany's country answers Germany: no place was told."""
     check = TypeCheck(tiny_kg_client, default_lexicon())
