@@ -409,6 +409,12 @@ def linked_name(labels: Labels, key: str, lang: str) -> str | None:
     return None
 
 
+KNOWN_BY_LAST_NAME = 20
+"""The KG degree from which a person linked by a last name alone is said by that name
+(:func:`surname_as_typed`): one that people call by their last name is well connected (the
+examples above: 36 to 82 statements)."""
+
+
 def heard_name(link: Link) -> str | None:
     """The name a person's name linked by sound is said by, when the entity has no label in
     the question's language: the user's own words, capitalized as they wrote them (« Клинт
@@ -433,8 +439,10 @@ def surname_as_typed(link: Link) -> str | None:
     место смерти ?answer » 0.001.  Only a last name that names one entity in the KG: where
     it names several, the full name is what lets the validator see a namesake ("Where was
     Bach born?" against "Johann Aegidius Bach place of birth ?answer": 0.05; against "Bach
-    place of birth ?answer": 0.99)."""
-    if link.kind != "partial" or link.namesakes != 1 or not link.mention.strip():
+    place of birth ?answer": 0.99).  And only a person the KG knows well
+    (:data:`KNOWN_BY_LAST_NAME` statements): « набоков » names one entity in Russian, Dmitri
+    Nabokov (1 statement), where Vladimir, whom the KG names in English only, is meant."""
+    if link.kind != "partial" or link.namesakes != 1 or link.degree < KNOWN_BY_LAST_NAME or not link.mention.strip():
         return None
     return join_tokens([w[:1].upper() + w[1:] for w in link.mention.split()])
 

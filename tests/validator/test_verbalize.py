@@ -216,11 +216,12 @@ def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_a
     # linked by its last name alone, an entity is said by the name the user typed when that
     # name names it alone in the KG (capitalized; CJK characters written side by side); a last
     # name several entities bear keeps the full name, by which the validator sees a namesake
-    def by_last_name(mention: str, namesakes: int) -> Link:
-        return Link("Q3012", mention, "ulm", "partial", 0.6, namesakes=namesakes)
+    def by_last_name(mention: str, namesakes: int, degree: int = 40) -> Link:
+        return Link("Q3012", mention, "ulm", "partial", 0.6, degree=degree, namesakes=namesakes)
 
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1)]]) == ["Ульм Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "en", [[by_last_name("ulm", 1)]]) == ["Ulm country ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ウ ル ム", 1)]]) == ["ウルム Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 2)]]) == ["Ulm Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 0)]]) == ["Ulm Staat ?x"]  # not known
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1, degree=3)]]) == ["Ulm Staat ?x"]  # obscure
