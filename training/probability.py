@@ -18,6 +18,13 @@ string's most probable reading and shows it when it reaches the threshold and re
 answers.  The lowest threshold at which every left-out source's precision reaches
 :data:`TARGET_PRECISION` is shipped with the model fitted on every source.  The ``test``
 strings are only read: per source, as the shipped model and threshold would answer them.
+
+The shipped gate falls back on the calibrated score gate of ``config.json`` where no
+probability reaches the threshold (:class:`validator.gate.LearnedGate`); ``fit`` also reports
+the left-out figures of that whole gate (``left_out_with_score_gate``) and of the score gate
+alone (``score_gate_alone``), so what the model adds over it is read off the asset.  Every
+model tried must give a probability that never falls as the validator score rises, the rest of
+the evidence held (:func:`monotone_in_validator`); one that does not is not shipped.
 """
 
 from __future__ import annotations
@@ -38,8 +45,10 @@ from core.settings import DEFAULT_BENCH_DIR, Settings, load_settings
 from evaluation.formats import load_datasets
 from evaluation.harness import EvalItem, gold_values, select_items
 from evaluation.splits import split_of
+from qa.candidate import COMPLEX_SHAPES, Link
 from qa.gate import Decision, Gate, Reading
 from training.data import execute_candidate
+from validator.gate import GatePolicy, backend_rank_weight
 from validator.probability import GATE_FILE, JUDGED, AnswerModel, features
 
 TARGET_PRECISION = 0.92
@@ -229,24 +238,44 @@ class Shown:
     probability: float
     right: bool | None
     answerable: bool
+    fallback: bool | None = None  # the score gate's kept reading is right (None: none kept, or it returns nothing)
 
 
-def shown(model: AnswerModel, records: Sequence[Record]) -> list[Shown]:
-    """Per string with a judged reading, the most probable one."""
+ScoreGate = tuple[GatePolicy, float]
+"""The calibrated score gate the learned gate falls back on, and its threshold."""
+
+
+def score_gate_choice(named: Sequence[dict[str, float]], score_gate: ScoreGate) -> int | None:
+    """The judged reading the score gate keeps, read from the recorded evidence (validator and
+    backend score, shape)."""
+    policy, threshold = score_gate
+    complex_mask = [any(v and k.startswith("shape=") and k[6:] in COMPLEX_SHAPES for k, v in f.items())
+                    for f in named]
+    return policy.choose([f.get("backend", 0.0) for f in named], [f.get("validator", 0.0) for f in named],
+                         threshold, complex_mask)
+
+
+def shown(model: AnswerModel, records: Sequence[Record], score_gate: ScoreGate | None = None) -> list[Shown]:
+    """Per string with a judged reading, the most probable one (and, with ``score_gate``,
+    whether the reading that gate keeps is right)."""
     out = []
     for r in records:
         if not r.features:
             continue
         ps = [model.probability(f) for f in r.features]
         best = max(range(len(ps)), key=lambda i: (ps[i], -i))
-        out.append(Shown(ps[best], None if r.n_answers[best] == 0 else r.right[best], r.answerable))
+        kept = None if score_gate is None else score_gate_choice(r.features, score_gate)
+        out.append(Shown(ps[best], None if r.n_answers[best] == 0 else r.right[best], r.answerable,
+                         None if kept is None or r.n_answers[kept] == 0 else r.right[kept]))
     return out
 
 
-def figures(items: Sequence[Shown], threshold: float) -> dict[str, Any]:
-    """Right, wrong and precision of what is shown at ``threshold``."""
-    right = sum(1 for s in items if s.probability >= threshold and s.right is True)
-    wrong = sum(1 for s in items if s.probability >= threshold and s.right is False)
+def figures(items: Sequence[Shown], threshold: float, with_fallback: bool = False) -> dict[str, Any]:
+    """Right, wrong and precision of what is shown at ``threshold`` (``with_fallback``: below
+    it, what the score gate keeps is shown)."""
+    said = [s.right if s.probability >= threshold else s.fallback if with_fallback else None for s in items]
+    right = sum(1 for v in said if v is True)
+    wrong = sum(1 for v in said if v is False)
     return {"right": right, "wrong": wrong, "n": len(items),
             "precision": round(right / (right + wrong), 4) if right + wrong else None}
 
@@ -259,12 +288,33 @@ def baseline(records: Sequence[Record]) -> dict[str, Any]:
             "precision": round(right / (right + wrong), 4) if right + wrong else None}
 
 
-def left_out(records: Sequence[Record], keep: tuple[str, ...] | None = None, c: float = C
-             ) -> dict[str, list[Shown]]:
+def left_out(records: Sequence[Record], keep: tuple[str, ...] | None = None, c: float = C,
+             score_gate: ScoreGate | None = None) -> dict[str, list[Shown]]:
     """Per source: its ``dev`` strings as read by the model fitted on the other sources' ``dev``."""
     dev = [r for r in records if r.split == "dev"]
-    return {s: shown(fit([r for r in dev if r.source != s], keep=keep, c=c), [r for r in dev if r.source == s])
-            for s in SOURCES if any(r.source == s for r in dev)}
+    return {s: shown(fit([r for r in dev if r.source != s], keep=keep, c=c), [r for r in dev if r.source == s],
+                     score_gate) for s in SOURCES if any(r.source == s for r in dev)}
+
+
+MONOTONE_GRID = (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.995, 0.999)
+"""The validator scores :func:`monotone_in_validator` walks through."""
+
+
+def monotone_in_validator(model: AnswerModel, grid: Sequence[float] = MONOTONE_GRID) -> bool:
+    """Whether the model's probability for a reading never falls as its validator score rises
+    along ``grid``, for each of a set of evidence profiles held fixed (backend score and rank,
+    the other reading's validator score, link score and kind; a plain English reading)."""
+    for b, rank, other, link, kind in ((b, rank, o, lk, k) for b in (0.0, 0.3, 0.6, 1.0) for rank in (0, 1, 4)
+                                       for o in (0.0, 0.5, 0.99) for lk in (0.4, 0.9) for k in ("label", "fuzzy")):
+        links = (Link("Q1", "x", "x", kind, link),)
+        previous = -1.0
+        for v in grid:
+            readings = [Reading(v, b, rank, "plain", False, "en", links), Reading(other, 0.5, 1 if rank == 0 else 0)]
+            p = model.probability(features(readings, 0))
+            if p < previous - 1e-9:
+                return False
+            previous = p
+    return True
 
 
 def holds(per_source: dict[str, list[Shown]], t: float, target: float) -> bool:
@@ -295,23 +345,31 @@ def choose_threshold(per_source: dict[str, list[Shown]], target: float = TARGET_
     return float(chosen)
 
 
-def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> AnswerModel:
+def build(records: Sequence[Record], target: float = TARGET_PRECISION,
+          score_gate: ScoreGate | None = None) -> AnswerModel:
     """The shipped model: of :data:`FEATURE_SETS` and :data:`CS`, the one that shows most right
     answers on the left-out sources at its left-out threshold (:func:`choose_threshold`), fitted
     on every source's ``dev`` strings at that threshold; the left-out and ``test`` figures (and
-    what the gate of the collecting pipeline answered on ``test``) are in its ``info``."""
+    what the gate of the collecting pipeline answered on ``test``) are in its ``info``, and with
+    ``score_gate`` (the gate it falls back on) the left-out figures of both together and of the
+    score gate alone.  A variant whose probability falls as the validator score rises anywhere
+    (:func:`monotone_in_validator`, fitted on every source) is not chosen."""
     tried: dict[str, dict[str, Any]] = {}
     best: tuple[int, int, str, float, float, dict[str, list[Shown]]] | None = None
+    dev = [r for r in records if r.split == "dev"]
     for name, keep in FEATURE_SETS.items():
         for c in CS:
-            per_source = left_out(records, keep, c)
+            per_source = left_out(records, keep, c, score_gate)
             threshold = round(choose_threshold(per_source, target), 4)
             total = figures([s for items in per_source.values() for s in items], threshold)
-            tried[f"{name} C={c}"] = {"threshold": threshold, "right": total["right"], "wrong": total["wrong"]}
+            monotone = monotone_in_validator(fit(dev, keep=keep, c=c))
+            tried[f"{name} C={c}"] = {"threshold": threshold, "right": total["right"], "wrong": total["wrong"],
+                                      "monotone": monotone}
             key = (total["right"] - total["wrong"], -total["wrong"])
-            if best is None or key > best[:2]:
+            if monotone and (best is None or key > best[:2]):
                 best = (*key, name, c, threshold, per_source)
-    assert best is not None
+    if best is None:
+        raise ValueError("no model's probability rises with the validator score")
     _, _, name, c, threshold, per_source = best
     dev = [r for r in records if r.split == "dev"]
     model = fit(dev, threshold, keep=FEATURE_SETS[name], c=c)
@@ -323,7 +381,24 @@ def build(records: Sequence[Record], target: float = TARGET_PRECISION) -> Answer
         "test": {s: figures(shown(model, [r for r in test if r.source == s]), threshold) for s in SOURCES},
         "test_before": {s: baseline([r for r in test if r.source == s]) for s in SOURCES},
     }
+    if score_gate is not None:
+        info["left_out_with_score_gate"] = {s: figures(items, threshold, True) for s, items in per_source.items()}
+        info["score_gate_alone"] = {s: figures(items, 2.0, True) for s, items in per_source.items()}
     return replace(model, info=info)
+
+
+def score_gate(settings: Settings) -> ScoreGate | None:
+    """The calibrated score gate of the validator's ``config.json`` (``None`` without one)."""
+    from core.errors import ModelLoadError
+    from validator.config import read_config
+
+    try:
+        config = read_config(settings.validator_dir)
+        policy = GatePolicy(config.gate, backend_rank_weight(config.rank_weight, settings.backend),
+                            config.complex_threshold)
+        return policy, config.threshold
+    except (ModelLoadError, ValueError):
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -350,14 +425,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not records:
         print(f"no records at {path}: run kgqa train probability collect first", file=sys.stderr)
         return 1
-    model = build(records, args.target)
+    model = build(records, args.target, score_gate(settings))
     out = args.out or settings.validator_dir / GATE_FILE
     model.save(out)
     print(f"wrote {out}: threshold {model.threshold}, features {model.info['features']}, C {model.info['C']}")
     for variant, figs in model.info["tried"].items():
         print(f"  tried {variant:22s} {figs}")
-    for key in ("left_out", "test", "test_before"):
-        for source, figs in model.info[key].items():
+    for key in ("left_out", "left_out_with_score_gate", "score_gate_alone", "test", "test_before"):
+        for source, figs in model.info.get(key, {}).items():
             print(f"  {key:12s} {source:8s} {figs}")
     return 0
 

@@ -17,6 +17,7 @@ from training.probability import build as build_answer_model
 from training.probability import collect as collect_answers
 from training.probability import read_records as read_answer_records
 from training.probability import records_path as answer_records_path
+from training.probability import score_gate as answer_score_gate
 from training.ranker import collect as collect_candidates
 from training.ranker import file_items, fit, fit_trees, recall_at
 from training.recipe import STEPS, Recipe, RecipeError
@@ -122,8 +123,8 @@ def fit_probability(recipe: Recipe, ws: Workspace) -> dict[str, Any]:
     collect_answers(settings, path, ws.bench(), kg=ws.kg, backend=ws.backend or _backend(ws))
     out = settings.validator_dir / GATE_FILE
     try:
-        model = build_answer_model(read_answer_records(path))
-    except ValueError as exc:  # too few right or wrong readings to fit on
+        model = build_answer_model(read_answer_records(path), score_gate=answer_score_gate(settings))
+    except ValueError as exc:  # too few right or wrong readings, or no model rises with the validator score
         ws.log(f"gate: no answer model ({exc}); the calibrated score gate of config.json decides")
         out.unlink(missing_ok=True)  # an older model would mislead
         return {"threshold": None}

@@ -10,8 +10,17 @@ import pytest
 from core.errors import ModelLoadError
 from qa.candidate import Link
 from qa.gate import Reading
-from training.probability import Record, Shown, choose_threshold, figures, fit, shown
-from validator.gate import LearnedGate
+from training.probability import (
+    Record,
+    Shown,
+    choose_threshold,
+    figures,
+    fit,
+    monotone_in_validator,
+    score_gate_choice,
+    shown,
+)
+from validator.gate import GatePolicy, LearnedGate
 from validator.probability import GATE_FILE, AnswerModel, features, load_answer_model
 
 
@@ -88,6 +97,28 @@ def test_the_threshold_is_the_lowest_every_left_out_source_holds_precision_at() 
     assert choose_threshold(few, 0.8) == pytest.approx(0.9) and choose_threshold(few, 0.92) == pytest.approx(0.95)
 
 
+def test_what_the_score_gate_keeps_is_read_from_the_recorded_evidence_and_shown_below_the_threshold() -> None:
+    score_gate = (GatePolicy("mix", 0.3, complex_threshold=0.8), 0.915)
+    readings = [Reading(0.97, 0.3, 0), Reading(0.99, 0.9, 1), Reading(0.85, 0.1, 2, "count", True)]
+    named = [features(readings, i) for i in range(3)]
+    assert score_gate_choice(named, score_gate) == 1  # 0.7 * 0.99 + 0.3 * 0.9 passes; 0.97 with 0.3 does not
+    assert score_gate_choice(named[2:], score_gate) == 0  # a count, by its validator score alone
+    assert score_gate_choice(named[:1], score_gate) is None
+    record = Record("x", "a", "en", "dev", True, "q", named, [False, True, False], [1, 1, 1])
+    model = AnswerModel(("backend",), (0.5,), (0.25,), (-4.0,), 0.0, 0.5)  # prefers the weak backend score
+    (item,) = shown(model, [record], score_gate)
+    assert item.right is False and item.fallback is True
+    assert figures([item], 0.0, True)["wrong"] == 1  # the model's reading reaches the threshold: it is shown
+    assert figures([item], 1.0, True)["right"] == 1 and figures([item], 1.0)["right"] == 0
+
+
+def test_a_probability_that_falls_as_the_validator_score_rises_is_found() -> None:
+    assert monotone_in_validator(_model())
+    assert not monotone_in_validator(AnswerModel(("validator",), (0.5,), (0.25,), (-1.0,), 0.0, 0.5))
+    bump = AnswerModel(("validator", "validator_logit"), (0.5, 0.0), (0.25, 3.0), (-3.0, 1.0), 0.0, 0.5)
+    assert not monotone_in_validator(bump)  # rises with the logit, but the raw score pulls it down in between
+
+
 def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures() -> None:
     from validator.probability import GATE_PATH
 
@@ -98,3 +129,4 @@ def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures(
     strong = [Reading(0.99, 0.9, 0), Reading(0.01, 0.3, 1)]
     weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
     assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
+    assert monotone_in_validator(model)  # a higher validator score never lowers the probability
