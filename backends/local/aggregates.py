@@ -52,6 +52,9 @@ class EntitySet:
     triples: tuple[Triple, ...]
     score: float
     origin: str
+    min_coverage: float = MIN_COVERAGE_ORDER
+    """Share of its comparable members that must have the ordered value (a set the question
+    names by a class and a place needs them all: the largest known is not the largest)."""
 
 
 _TOKEN = re.compile(r"wd:Q[1-9]\d*|wdt:P[1-9]\d*|\?[A-Za-z_]\w*")
@@ -227,7 +230,7 @@ class Aggregates:
                     continue  # a superlative over fewer than two entities says nothing
                 if others[0].get("value") == rows[0].get("value"):
                     continue  # a tie for the first place
-                if self.coverage(es.triples, r.pid) < MIN_COVERAGE_ORDER:
+                if self.coverage(es.triples, r.pid) < es.min_coverage:
                     continue
                 emit(superlative_query(es.triples, r.pid, r.direction), 0.5 + 0.45 * es.score * r.weight,
                      "superlative", shape="order", triples=[*es.triples, ("?answer", wdt(r.pid), "?value")],

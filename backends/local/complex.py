@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_body, squash
-from backends.local.constraints import ConstraintGenerator, ConstraintSet
+from backends.local.constraints import LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
 from backends.local.linking import Mention
 from backends.local.shapes import (
     ask_query,
@@ -118,7 +118,8 @@ class ComplexGenerator:
         constrained = self._constraint_sets(a, mentions, classes, named, base, emit)
         sets = [*constrained, *self.aggregates.sets(mentions, classes, instances, base, named)]
         if a.superlative and not a.yes_no and not a.comparison_form:
-            self.aggregates.superlatives(a, sets, instances, emit)
+            sets = [*self._place_sets(a, mentions, classes), *sets]
+            self.aggregates.superlatives(a, _without_partial_places(sets), instances, emit)
             group = self.listed(a, instances) if not a.alternative else None
             if group and len(group) >= 3:
                 self.aggregates.superlative_among(a, group, emit)
@@ -145,6 +146,15 @@ class ComplexGenerator:
         # counted, ordered and filtered: only sets whose every condition the question's words name
         named_sets = [s for s in found if s.named == 1.0][:MAX_CONSTRAINT_SETS]
         return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in named_sets]
+
+    def _place_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]]
+                    ) -> list[EntitySet]:
+        """A class within a place, to order ("the largest country in Africa"):
+        :meth:`ConstraintGenerator.place_sets`.  Ordered only when every comparable member
+        has the value: the KG lacks the area of some countries, and the largest of the
+        others is then a guess."""
+        found = self.constraints.place_sets(a, mentions, classes)[:MAX_CONSTRAINT_SETS]
+        return [EntitySet(s.triples, s.score, PLACE_ORIGIN, min_coverage=1.0) for s in found]
 
     @staticmethod
     def _emit_set(s: ConstraintSet, emit) -> None:
@@ -349,6 +359,25 @@ class ComplexGenerator:
             if body and feats.get("prop_min", feats.get("prop_score", 0.0)) >= 0.5:
                 named.update(p.split(":")[1] for _, p, _ in body if p != "wdt:P31")
         return frozenset(named)
+
+
+PLACE_ORIGIN = "constraint:place"
+
+
+def _without_partial_places(sets: Sequence[EntitySet]) -> list[EntitySet]:
+    """The sets to order, without a class tied to a place by another locative property than
+    the place set's (the most frequent one): "countries located in South America" holds 8
+    of the continent's 15 countries, and its largest is not the continent's."""
+    placed = {(s.triples[0][2], s.triples[1]): s.triples[0][1] for s in sets if s.origin == PLACE_ORIGIN}
+    out = []
+    for s in sets:
+        partial = s.origin != PLACE_ORIGIN and len(s.triples) == 2 and any(
+            (tie[0] == "?answer" and tie[1].removeprefix("wdt:") in LOCATIVE_PROPERTIES
+             and placed.get((tie[2], kind), tie[1]) != tie[1])
+            for tie, kind in ((s.triples[0], s.triples[1]), (s.triples[1], s.triples[0])))
+        if not partial:
+            out.append(s)
+    return out
 
 
 def asks_for_set(a: Analysis) -> bool:
