@@ -23,6 +23,7 @@ from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_bo
 from backends.local.constraints import LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
 from backends.local.linking import Mention
 from backends.local.shapes import (
+    alive_query,
     ask_query,
     comparison_query,
     entities_of,
@@ -35,6 +36,7 @@ from backends.local.shapes import (
 from core.errors import LexiconError
 from core.text import normalize_cue_text
 from kg.client import KG
+from kg.sparql import local_id
 from qa.candidate import EXACT_LINKS, Candidate, ComparisonSpec, Triple
 from qa.reading.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
 from qa.reading.lexicon import default_lexicon
@@ -42,6 +44,7 @@ from qa.reading.numbers import NumberFilter
 from qa.reading.words import (
     COMPLETE_PROPERTIES,
     COUNTABLE_PROPERTIES,
+    DEATH_PROPERTIES,
     FUNCTIONAL_PROPERTIES,
     LIST_WORDS,
     QUESTION_WORDS,
@@ -52,6 +55,10 @@ from qa.reading.words import (
 )
 
 # --------------------------------------------------------------------------- the generator
+
+MAX_ALIVE_TESTS = 3
+"""Death facts tested by one "still alive" candidate (the guard admits 3 ``NOT EXISTS``)."""
+HUMAN = "Q5"
 
 MAX_CONSTRAINT_SETS = 4
 """Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
@@ -97,14 +104,15 @@ class ComplexGenerator:
         out: dict[str, Candidate] = {}
 
         def emit(sparql: str, score: float, kind: str, *, shape: str, triples: Sequence[Triple],
-                 values: Sequence[str] = (), comparison: ComparisonSpec | None = None, **features: float) -> None:
+                 values: Sequence[str] = (), comparison: ComparisonSpec | None = None,
+                 excluded: Sequence[Triple] = (), **features: float) -> None:
             feats = (("complex", 1.0), (f"shape_{kind}", 1.0), *sorted(features.items()))
             if sparql not in out or out[sparql].score < score:
-                entities = entities_of(triples, values)
+                entities = entities_of([*triples, *excluded], values)
                 out[sparql] = Candidate(sparql, round(score, 6), feats, shape=shape, triples=tuple(triples),
-                                        entities=entities, properties=properties_of(triples),
+                                        entities=entities, properties=properties_of([*triples, *excluded]),
                                         links=tuple(evidence[q] for q in entities if q in evidence),
-                                        comparison=comparison)
+                                        comparison=comparison, excluded=tuple(excluded))
 
         if only_sets:
             self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
@@ -277,6 +285,8 @@ class ComplexGenerator:
 
     def _yes_no(self, a: Analysis, mentions: Sequence[Mention], instances: Sequence[Mention],
                 classes: Mapping[str, tuple[str, ...]], base: Sequence[Candidate], emit) -> None:
+        if a.alive and self._alive(instances, emit):
+            return  # "is X still alive?" asks nothing else
         graded = bool(a.readings) and (a.comparative or a.superlative or a.alternative)
         if len(instances) >= 2 and graded:
             self._ask_comparison(a, instances, emit)
@@ -293,6 +303,33 @@ class ComplexGenerator:
                         emit(ask_query([(wd(m.qid), wdt(pid), wd(c.qid))]), 0.5 + 0.4 * m.score * c.score,
                              "ask_type", shape="ask", triples=[(wd(m.qid), wdt(pid), wd(c.qid))],
                              link=m.score * c.score)
+
+    def _alive(self, instances: Sequence[Mention], emit) -> bool:
+        """"Is X still alive?": ``ASK`` that the person has none of the death facts
+        (:data:`DEATH_PROPERTIES`) the KG holds for them, always with the date of death
+        (which the validator reads as "alive" best).  Emitted only for a person the KG
+        holds a death fact for, so its answer is "no": a person without one is not known to
+        be alive (this KG lists a date of death for almost no one), and a "yes" would be a
+        guess."""
+        emitted = False
+        for m in instances[:2]:
+            if not self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt('P31')} {wd(HUMAN)} }}"):
+                continue
+            props = " ".join(wdt(p) for p in DEATH_PROPERTIES)
+            result = self.facts.query(f"SELECT DISTINCT ?p WHERE {{ VALUES ?p {{ {props} }} {wd(m.qid)} ?p ?value }}",
+                                      max_rows=len(DEATH_PROPERTIES))
+            held = {local_id(row["p"].value) for row in result.rows if "p" in row} if result else set()
+            if not held:
+                continue
+            pids = [p for p in DEATH_PROPERTIES if p == DEATH_PROPERTIES[0] or p in held][:MAX_ALIVE_TESTS]
+            excluded = [(wd(m.qid), wdt(pid), "?value") for pid in pids]
+            sparql = alive_query(excluded)
+            if self.facts.ask(sparql) is not False:
+                continue
+            emit(sparql, 0.55 + 0.4 * m.score, "ask_alive", shape="ask", triples=(), excluded=excluded,
+                 link=m.score)
+            emitted = True
+        return emitted
 
     def _ask_comparison(self, a: Analysis, instances: Sequence[Mention], emit) -> None:
         for first, second, pair_score in self._pairs(a, instances)[:2]:

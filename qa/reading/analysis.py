@@ -27,6 +27,7 @@ from qa.reading.words import (
     STRONG_GRADABLES,
     SUPERLATIVE_WORDS,
     THAN_WORDS,
+    WH_WORDS,
     find_words,
     is_yes_no,
     shape_words,
@@ -120,7 +121,11 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
     a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)))
-    a.alive = bool(find_words(text, words_for(ALIVE_WORDS, lang)))
+    alive_hits = find_words(text, words_for(ALIVE_WORDS, lang))
+    a.alive = bool(alive_hits)
+    a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
+    if a.alive and not a.yes_no and not find_words(text, words_for(WH_WORDS, lang)):
+        a.yes_no = True  # « ¿Sigue vivo Elvis? », « Gandhi è ancora vivo? »: whether, with no opener
     a.negated = bool(find_words(text, words_for(NEGATION_WORDS, lang)))
     a.superlative = bool(sup_hits)
     a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))
