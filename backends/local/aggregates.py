@@ -41,6 +41,7 @@ from qa.reading.words import (
     MIN_COVERAGE_LIST,
     MIN_COVERAGE_ORDER,
     SYMMETRIC_PROPERTIES,
+    TYPE_PROPERTIES,
 )
 
 
@@ -234,7 +235,8 @@ class Aggregates:
                     continue
                 if es.min_coverage >= 1.0:
                     if self.coverage(es.triples, r.pid) < 1.0:
-                        unknown.update((t, r.pid) for _, _, t in es.triples[:1] if t.startswith("wd:"))
+                        unknown.update((t, r.pid) for _, p, t in es.triples
+                                       if t.startswith("wd:") and p.removeprefix("wdt:") not in TYPE_PROPERTIES)
                         continue
                     if r.weight < top:
                         continue

@@ -405,7 +405,7 @@ def _without_partial_places(sets: Sequence[EntitySet]) -> list[EntitySet]:
     """The sets to order, without a class tied to a place by another locative property than
     the place set's (the most frequent one): "countries located in South America" holds 8
     of the continent's 15 countries, and its largest is not the continent's."""
-    placed = {(s.triples[0][2], s.triples[1]): s.triples[0][1] for s in sets if s.origin == PLACE_ORIGIN}
+    placed = {(s.triples[1][2], s.triples[0]): s.triples[1][1] for s in sets if s.origin == PLACE_ORIGIN}
     out = []
     for s in sets:
         partial = s.origin != PLACE_ORIGIN and len(s.triples) == 2 and any(

@@ -172,7 +172,8 @@ class ConstraintGenerator:
                     if len(counts) > 1 and counts[1][0] == n and not self._same_members(
                             type_triple, m.qid, [p for k, p in counts if k == n]):
                         continue  # two ties as frequent for other members: which one places them is unclear
-                    body = ((ANSWER, wdt(pid), wd(m.qid)), type_triple)
+                    body = (type_triple, (ANSWER, wdt(pid), wd(m.qid)))  # the class first: the validator reads
+                    # "max ?answer instance of island nation. ?answer continent Africa. ?answer area ?value" better
                     out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), n, c.score * m.score, 1.0))
         return sorted(out, key=lambda s: (-s.score, s.triples))
 
