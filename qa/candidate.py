@@ -81,10 +81,11 @@ class Candidate:
     excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
 
 
-SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions")
+SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")
 """``count``, ``ask``, ``order`` (ORDER BY: superlatives, two-entity comparisons),
 ``filter`` (comparatives), the constraint sets of :mod:`backends.local.constraints`
 (``list``: a class and a condition; ``intersection``: two anchors; ``conditions``: three or
-more) or ``plain``."""
+more), ``exclusion`` (a set without the members that match a pattern: ``FILTER NOT EXISTS``) or
+``plain``."""
 
-COMPLEX_SHAPES = ("count", "ask", "order", "filter", "list", "intersection", "conditions")
+COMPLEX_SHAPES = ("count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")

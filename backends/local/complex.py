@@ -27,7 +27,9 @@ from backends.local.shapes import (
     ask_query,
     comparison_query,
     entities_of,
+    exclusion_query,
     filter_condition,
+    not_exists,
     properties_of,
     render_body,
     wd,
@@ -48,6 +50,7 @@ from qa.reading.words import (
     FUNCTIONAL_PROPERTIES,
     LIST_WORDS,
     QUESTION_WORDS,
+    SYMMETRIC_PROPERTIES,
     TYPE_PROPERTIES,
     find_words,
     word_pattern,
@@ -59,6 +62,14 @@ from qa.reading.words import (
 MAX_ALIVE_TESTS = 3
 """Death facts tested by one "still alive" candidate (the guard admits 3 ``NOT EXISTS``)."""
 HUMAN = "Q5"
+
+MAX_EXCLUDED = 2
+"""Entities after the negation word read as what is excluded."""
+MAX_EXCLUSION_SETS = 3
+"""Simple candidates' sets an exclusion is built on (the best ranked)."""
+EXCLUSION_UNTYING = frozenset({"P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
+"""Properties that never tie a member to an excluded entity (catalogues, "different from")."""
+WDT_IRI = "http://www.wikidata.org/prop/direct/"
 
 MAX_CONSTRAINT_SETS = 4
 """Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
@@ -92,7 +103,7 @@ class ComplexGenerator:
         ``analysis`` is :func:`analyze` of the question with the mentions' name spans
         (made here when not given)."""
         a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
-        if not a.is_complex and not a.alternative and not asks_for_set(a):
+        if not a.is_complex and not a.alternative and not asks_for_set(a) and not a.negated:
             return []
         evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
@@ -114,6 +125,8 @@ class ComplexGenerator:
                                         links=tuple(evidence[q] for q in entities if q in evidence),
                                         comparison=comparison, excluded=tuple(excluded))
 
+        if a.negated and not a.yes_no and not a.count:
+            self._exclusions(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
         if only_sets:
             self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
             return sorted(out.values(), key=lambda c: -c.score)
@@ -154,6 +167,96 @@ class ComplexGenerator:
         # counted, ordered and filtered: only sets whose every condition the question's words name
         named_sets = [s for s in found if s.named == 1.0][:MAX_CONSTRAINT_SETS]
         return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in named_sets]
+
+    # ------------------------------------------------------------------ exclusions
+
+    def _exclusions(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
+                    named: frozenset[str], base: Sequence[Candidate], emit) -> None:
+        """"Countries that border Germany but do not have German as an official language":
+        a set the words before the negation describe (a simple candidate's body over the
+        entities named there, and the classes), without its members tied to an entity named
+        after it.  The tie is read off the KG (the most frequent properties between the
+        set's members and that entity; one the question's words name is preferred).  Only
+        emitted when every member of the set has a value for the tie's property (a member
+        the KG says nothing about is not known to lack it) and the exclusion leaves some
+        members but not all."""
+        start = a.negations[0][0]
+        placed = [m for m in mentions if m.char_start >= 0]
+        after = sorted(_separate_spans([m for m in placed if m.char_start > start]),
+                       key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
+        before = {wd(m.qid) for m in placed if m.char_end <= start}
+        named_classes = {wd(m.qid) for m in placed if m.char_end <= start and classes.get(m.qid)}
+        if not after or not before:
+            return
+        sets: dict[tuple[Triple, ...], float] = {}
+        for rank, cand in enumerate(base[:12]):
+            body = plain_body(cand)
+            feats = dict(cand.features)
+            if not body or len(body) > 2 or feats.get("prop_min", feats.get("prop_score", 1.0)) < 0.5:
+                continue
+            kept = tuple(tr for tr in body if not any(wd(m.qid) in (tr[0], tr[2]) for m in after))
+            tokens = {t for tr in kept for t in (tr[0], tr[2]) if t.startswith("wd:")}
+            if kept and tokens and tokens <= before and any("?answer" in tr for tr in kept):
+                # a simple reading's body over the entities before the negation (the rest of a
+                # conjunction whose other half names what is excluded: "border Germany")
+                score = squash(cand.score) * (0.97 ** rank)
+                typed = any(tr[0] == "?answer" and tr[1].removeprefix("wdt:") in TYPE_PROPERTIES for tr in kept)
+                if not typed and named_classes - tokens:
+                    score *= 0.5  # the question names a class ("countries") that this set leaves out
+                sets[kept] = max(sets.get(kept, 0.0), score)
+        for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
+            members = self._count(body)
+            if members < 2:
+                continue
+            for m in after:
+                for patterns, weight, is_named in self._exclusion_ties(body, m, named):
+                    remaining = self._count(body, patterns)
+                    if not 0 < remaining < members:
+                        continue
+                    emit(exclusion_query(body, patterns), 0.5 + 0.45 * set_score * m.score * weight, "exclusion",
+                         shape="exclusion", triples=body, excluded=patterns, set=set_score, link=m.score,
+                         named=1.0 if is_named else 0.0)
+
+    def _exclusion_ties(self, body: Sequence[Triple], m: Mention, named: frozenset[str]
+                        ) -> list[tuple[list[Triple], float, bool]]:
+        """The patterns tying the set's members to ``m`` (most frequent first, the named
+        ones only when the question names one), each whose property every member has; a
+        symmetric relation is excluded both ways (the KG's "shares border with" lists
+        Luxembourg from Luxembourg's side only)."""
+        found: list[tuple[int, Triple, str]] = []
+        for inverse in (False, True):
+            link = (wd(m.qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(m.qid))
+            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([*body, link])} }} "
+                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+            result = self.facts.query(sparql, max_rows=4)
+            for row in result.rows if result else []:
+                term = row.get("p")
+                pid = local_id(term.value) if term is not None and term.value.startswith(WDT_IRI) else None
+                if pid is None or pid in EXCLUSION_UNTYING or "n" not in row:
+                    continue
+                if pid in SYMMETRIC_PROPERTIES and not inverse:
+                    continue  # a symmetric relation is read from the anchor's own statements
+                triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
+                found.append((int(float(row["n"].value)), triple, pid))
+        found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
+        if any(pid in named for _, _, pid in found):
+            found = [t for t in found if t[2] in named]
+        out = []
+        for rank, (_, triple, pid) in enumerate(found[:2]):
+            own = triple[0] == "?answer"
+            if own and self._count(body) != self._count([*body, ("?answer", wdt(pid), "?value")]):
+                continue  # a member without a value for the property: not known to lack the tie
+            patterns = [triple, triple[::-1]] if pid in SYMMETRIC_PROPERTIES else [triple]
+            out.append((patterns, (1.0 if pid in named else 0.6) * (0.9 ** rank), pid in named))
+        return out
+
+    def _count(self, body: Sequence[Triple], excluded: Sequence[Triple] = ()) -> int:
+        """Members of a body's ``?answer`` set (without those matching ``excluded``)."""
+        sparql = (f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} "
+                  f"{not_exists(excluded)} }}")
+        result = self.facts.query(sparql, max_rows=1)
+        n = result.rows[0].get("n") if result and result.rows else None
+        return int(float(n.value)) if n is not None else 0
 
     def _place_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]]
                     ) -> list[EntitySet]:
@@ -417,6 +520,15 @@ def _without_partial_places(sets: Sequence[EntitySet]) -> list[EntitySet]:
     return out
 
 
+def _separate_spans(mentions: Sequence[Mention]) -> list[Mention]:
+    """The best mention of each span, spans that do not overlap a better one."""
+    kept: list[Mention] = []
+    for m in sorted(mentions, key=lambda m: -m.score):
+        if not any(m.char_start < k.char_end and k.char_start < m.char_end for k in kept):
+            kept.append(m)
+    return kept
+
+
 def asks_for_set(a: Analysis) -> bool:
     """Whether the question's words ask for a set a class and conditions describe ("which
     …", "list …", "both"), outside the forms that fix another answer (yes/no, "A or B?")."""
@@ -447,7 +559,8 @@ def mentions_from_links(question: str, linked: Iterable[Mention]) -> list[Mentio
         start = end = -1
         if surface:
             parts = [re.escape(t) for t in surface.split()]
-            found = re.search(r"[\W_]*".join(parts), text)
+            pattern = r"[\W_]*".join(parts)  # a whole word first: "german" is not inside "germany"
+            found = re.search(rf"(?<!\w){pattern}(?!\w)", text) or re.search(pattern, text)
             if found:
                 start, end = found.start(), found.end()
         out.append(replace(m, char_start=start, char_end=end))
@@ -473,7 +586,10 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
     answers another question, and abstaining beats guessing; for "how many" only a lookup
     of a quantity the question names survives."""
     kept: list[Candidate] = []
-    if not answer_form_is_fixed(a):
+    if a.negated and not a.yes_no:  # "… but do not have German as an official language": only an
+        # exclusion reads the negation; every other reading answers the question without it
+        complex_ = [c for c in complex_ if c.excluded]
+    elif not answer_form_is_fixed(a):
         for c in simple:
             pid = _body_pid(c)
             if a.count and not (pid in a.properties and pid in COUNTABLE_PROPERTIES):
@@ -495,7 +611,11 @@ def extend_candidates(generator: ComplexGenerator, question: str, lang: str, sim
     question's form is fixed)."""
     mentions = mentions_from_links(question, linked)
     a = analyze(question, lang, name_spans(mentions))
-    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a):
+    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a) and not a.negated:
         return list(simple)
     complex_ = generator.candidates(question, lang, mentions, simple, analysis=a)
+    excluded = frozenset(t for c in complex_ for tr in c.excluded for t in (tr, tr[::-1]))
+    if excluded:  # a reading that asserts what the question excludes answers its opposite
+        simple = [c for c in simple if not excluded & set(c.triples)]
+        complex_ = [c for c in complex_ if c.excluded or not excluded & set(c.triples)]
     return merge(a, simple, complex_)

@@ -69,6 +69,7 @@ class Analysis:
     both: bool = False  # what two things share ("both", "together")
     alive: bool = False  # whether someone is still alive
     negated: bool = False  # an exclusion ("not", "without")
+    negations: list[tuple[int, int]] = field(default_factory=list)  # where its negation words are
 
     @property
     def comparison_form(self) -> bool:
@@ -126,7 +127,9 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
     if a.alive and not a.yes_no and not find_words(text, words_for(WH_WORDS, lang)):
         a.yes_no = True  # « ¿Sigue vivo Elvis? », « Gandhi è ancora vivo? »: whether, with no opener
-    a.negated = bool(find_words(text, words_for(NEGATION_WORDS, lang)))
+    a.negations = [(s, e) for s, e, _ in find_words(text, words_for(NEGATION_WORDS, lang))
+                   if not any(ns <= s and e <= ne for ns, ne in names)]  # « No Country for Old Men » negates nothing
+    a.negated = bool(a.negations)
     a.superlative = bool(sup_hits)
     a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))
     prop_hits: dict[str, int] = {}
