@@ -381,11 +381,14 @@ def _translate(parsed: ParseResults, sparql: str) -> CompValue:
         _CONSTANT_FILTERS.found = []
         try:
             algebra = translateQuery(parsed, initNs=_NAMESPACES).algebra
-            for node in list(_nodes(algebra)):
-                if node.name == NOT_EXISTS:  # rdflib keeps the translated graph as an attribute (what it evaluates)
+            pending = list(_nodes(algebra))
+            while pending:  # a NOT EXISTS graph: rdflib keeps its translation as an attribute (what it evaluates)
+                node = pending.pop()
+                if node.name == NOT_EXISTS:
                     translated = vars(node).get("graph")
                     node["graph"] = translated if translated is not None else \
                         rdflib_algebra.translateGroupGraphPattern(node["graph"])
+                    pending.extend(_nodes(node["graph"]))
         except _PARSE_ERRORS as exc:
             raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         finally:

@@ -5,15 +5,21 @@ withheld, the allow-list they pass and how the validator reads them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyoxigraph as ox
+import pytest
 
 from backends.local.complex import ComplexGenerator, extend_candidates, merge
 from backends.local.linking import Mention
-from kg.client import EmbeddedKG
+from kg.client import KG, EmbeddedKG, RemoteKG
+from kg.store import build_store
 from qa.candidate import Candidate
 from qa.guard import check_query
 from qa.reading.analysis import analyze
-from tests.tiny_kg import LABEL, e, p
+from service.kgserve import query_url, start_oxigraph
+from tests.service.faulty_http import free_port
+from tests.tiny_kg import e, p
 from validator.verbalize import parse, render
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -29,24 +35,30 @@ def _at(question: str, name: str, qid: str, score: float = 0.9) -> Mention:
                    char_start=start, char_end=start + len(name))
 
 
-def _store(facts: list[tuple[str, str, object]]) -> EmbeddedKG:
-    store = ox.Store()
+def _quads(facts: list[tuple[str, str, object]]) -> list[ox.Quad]:
+    out = []
     for s, pid, o in facts:
         if isinstance(o, str) and o.startswith("Q"):
             obj: ox.NamedNode | ox.Literal = e(o)
         else:
             obj = ox.Literal(str(o), datatype=ox.NamedNode(XSD + "decimal"))
-        store.add(ox.Quad(e(s), p(pid), obj))
+        out.append(ox.Quad(e(s), p(pid), obj))
+    return out
+
+
+def _store(facts: list[tuple[str, str, object]]) -> EmbeddedKG:
+    store = ox.Store()
+    store.extend(_quads(facts))
     return EmbeddedKG(store)
 
 
-def _run(kg: EmbeddedKG, sparql: str) -> list[str]:
+def _run(kg: KG, sparql: str) -> list[str]:
     return sorted(t.value.rsplit("/", 1)[-1] for t in kg.query(sparql).column())
 
 
 # --------------------------------------------------------------------------- a class within a place
 
-def _countries(*, chad_area: bool = True) -> EmbeddedKG:
+def _country_facts(*, chad_area: bool = True) -> list[tuple[str, str, object]]:
     facts: list[tuple[str, str, object]] = []
     for qid, continent, area, people, landlocked in (
             ("Q657", AFRICA, 1284000, 15000000, True),  # Chad
@@ -60,10 +72,14 @@ def _countries(*, chad_area: bool = True) -> EmbeddedKG:
         if chad_area or qid != "Q657":
             facts.append((qid, "P2046", area))
     facts += [("Q657", "P361", AFRICA)]  # a less frequent locative tie of one member
-    return _store(facts)
+    return facts
 
 
-def _largest(kg: EmbeddedKG, question: str = "What is the largest landlocked country in Africa?") -> list[Candidate]:
+def _countries(*, chad_area: bool = True) -> EmbeddedKG:
+    return _store(_country_facts(chad_area=chad_area))
+
+
+def _largest(kg: KG, question: str = "What is the largest landlocked country in Africa?") -> list[Candidate]:
     """The superlatives about the place (others order the class alone, as before)."""
     mentions = [_at(question, "landlocked country", LANDLOCKED), _at(question, "Africa", AFRICA)]
     return [c for c in ComplexGenerator(kg).candidates(question, "en", mentions)
@@ -96,11 +112,15 @@ def test_a_named_property_orders_the_place_by_it():
 
 # --------------------------------------------------------------------------- alive or not
 
+PEOPLE: list[tuple[str, str, object]] = [
+    (MOZART, "P31", HUMAN), (MOZART, "P20", VIENNA), (KEITH, "P31", HUMAN), (KEITH, "P19", VIENNA)]
+
+
 def _people() -> EmbeddedKG:
-    return _store([(MOZART, "P31", HUMAN), (MOZART, "P20", VIENNA), (KEITH, "P31", HUMAN), (KEITH, "P19", VIENNA)])
+    return _store(PEOPLE)
 
 
-def _alive(kg: EmbeddedKG, question: str, name: str, qid: str, lang: str = "en") -> list[Candidate]:
+def _alive(kg: KG, question: str, name: str, qid: str, lang: str = "en") -> list[Candidate]:
     return [c for c in ComplexGenerator(kg).candidates(question, lang, [_at(question, name, qid)]) if c.excluded]
 
 
@@ -144,7 +164,7 @@ def test_alive_is_verbalized_as_alive():
 
 # --------------------------------------------------------------------------- exclusions
 
-def _neighbours(*, danish: bool = True) -> EmbeddedKG:
+def _neighbour_facts(*, danish: bool = True) -> list[tuple[str, str, object]]:
     facts: list[tuple[str, str, object]] = [
         (GERMANY, "P47", FRANCE), (GERMANY, "P47", AUSTRIA), (GERMANY, "P47", POLAND),
         (DENMARK, "P47", GERMANY),  # the border is listed from Denmark's side only
@@ -153,7 +173,11 @@ def _neighbours(*, danish: bool = True) -> EmbeddedKG:
         facts.append((DENMARK, "P37", DANISH))
     for qid in (GERMANY, FRANCE, AUSTRIA, POLAND, DENMARK):
         facts.append((qid, "P31", COUNTRY))
-    return _store(facts)
+    return facts
+
+
+def _neighbours(*, danish: bool = True) -> EmbeddedKG:
+    return _store(_neighbour_facts(danish=danish))
 
 
 QUESTION = "Which countries border Germany but do not have German as an official language?"
@@ -171,7 +195,7 @@ def _simple(*bodies: tuple[tuple[str, str, str], ...]) -> list[Candidate]:
 BOTH = (("wd:Q183", "wdt:P47", "?answer"), ("?answer", "wdt:P37", "wd:Q188"))
 
 
-def _exclusions(kg: EmbeddedKG, question: str = QUESTION) -> list[Candidate]:
+def _exclusions(kg: KG, question: str = QUESTION) -> list[Candidate]:
     mentions = [_at(question, "Germany", GERMANY), _at(question, "German ", GERMAN)]
     out = extend_candidates(ComplexGenerator(kg), question, "en", _simple(BOTH), mentions)
     return out
@@ -218,3 +242,32 @@ def test_a_negated_question_is_answered_by_an_exclusion_or_not_at_all():
     # a negation word inside a name negates nothing
     title = "Who directed No Country for Old Men?"
     assert not analyze(title, "en", [(title.index("No"), title.index("?"))]).negated
+
+
+# --------------------------------------------------------------------------- over an endpoint
+
+@pytest.fixture(scope="module")
+def endpoint(tmp_path_factory) -> RemoteKG:
+    """``oxigraph serve-read-only`` on 127.0.0.1 over the same facts."""
+    root = tmp_path_factory.mktemp("new_shapes")
+    nt = root / "facts.nt"
+    facts = [*_country_facts(), *PEOPLE, *_neighbour_facts()]
+    nt.write_bytes(ox.serialize(_quads(facts), format=ox.RdfFormat.N_TRIPLES))
+    paths = build_store(Path(nt), root / "cache", progress=False)
+    port = free_port()
+    process = start_oxigraph(paths.store, "127.0.0.1", port)
+    yield RemoteKG(query_url("127.0.0.1", port), timeout_s=10)
+    process.kill()
+    process.wait()
+
+
+def test_the_new_shapes_give_the_same_answers_over_an_endpoint(endpoint: RemoteKG):
+    embedded = _store([*_country_facts(), *PEOPLE, *_neighbour_facts()])
+    for kg in (embedded, endpoint):
+        largest = _largest(kg)
+        assert largest and _run(kg, check_query(largest[0].sparql)) == ["Q657"]
+        alive = _alive(kg, "Is Mozart still alive?", "Mozart", MOZART)
+        assert alive and kg.query(check_query(alive[0].sparql)).boolean is False
+        excluded = _exclusions(kg)
+        assert excluded and _run(kg, check_query(excluded[0].sparql)) == [FRANCE, POLAND]
+    assert [c.sparql for c in _largest(embedded)] == [c.sparql for c in _largest(endpoint)]
