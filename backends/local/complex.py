@@ -65,7 +65,9 @@ HUMAN = "Q5"
 
 MAX_EXCLUDED = 2
 """Entities after the negation word read as what is excluded."""
-MAX_EXCLUSION_SETS = 3
+MAX_EXCLUSION_SETS = 4
+MAX_NAMED_RELATIONS = 8
+"""Relations the question's words name, read per entity before the negation as a set to exclude from."""
 """Simple candidates' sets an exclusion is built on (the best ranked)."""
 EXCLUSION_UNTYING = frozenset({"P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
 """Properties that never tie a member to an excluded entity (catalogues, "different from")."""
@@ -204,6 +206,13 @@ class ComplexGenerator:
                 if not typed and named_classes - tokens:
                     score *= 0.5  # the question names a class ("countries") that this set leaves out
                 sets[kept] = max(sets.get(kept, 0.0), score)
+        anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
+        for m in anchors:  # a relation the words name, of an entity before the negation ("limitan con Alemania")
+            for pid in sorted(named - EXCLUSION_UNTYING - {"P31", "P106"})[:MAX_NAMED_RELATIONS]:
+                for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
+                        () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
+                    if body not in sets and self._count(body) >= 2:
+                        sets[body] = 0.85 * m.score
         for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
             members = self._count(body)
             if members < 2:
