@@ -271,3 +271,12 @@ def test_the_new_shapes_give_the_same_answers_over_an_endpoint(endpoint: RemoteK
         excluded = _exclusions(kg)
         assert excluded and _run(kg, check_query(excluded[0].sparql)) == [FRANCE, POLAND]
     assert [c.sparql for c in _largest(embedded)] == [c.sparql for c in _largest(endpoint)]
+
+
+def test_an_exclusion_is_built_from_a_relation_the_words_name_without_a_simple_reading():
+    kg = _neighbours()
+    question = "¿Qué países limitan con Alemania pero no tienen el alemán como idioma oficial?"
+    mentions = [_at(question, "Alemania", GERMANY), _at(question, "alemán", GERMAN)]
+    found = extend_candidates(ComplexGenerator(kg), question, "es", [], mentions)  # the lexicon names P47 and P37
+    assert found and found[0].shape == "exclusion", [c.sparql for c in found]
+    assert _run(kg, check_query(found[0].sparql)) == [FRANCE, POLAND]
