@@ -20,16 +20,16 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_body, squash
-from backends.local.constraints import LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
+from backends.local.constraints import DESCRIPTIVE_SHARE, LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
 from backends.local.linking import Mention
 from backends.local.shapes import (
     alive_query,
     ask_query,
     comparison_query,
     entities_of,
+    exclusion_group,
     exclusion_query,
     filter_condition,
-    not_exists,
     properties_of,
     render_body,
     wd,
@@ -69,8 +69,9 @@ MAX_EXCLUSION_SETS = 4
 MAX_NAMED_RELATIONS = 8
 """Relations the question's words name, read per entity before the negation as a set to exclude from."""
 """Simple candidates' sets an exclusion is built on (the best ranked)."""
-EXCLUSION_UNTYING = frozenset({"P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
-"""Properties that never tie a member to an excluded entity (catalogues, "different from")."""
+EXCLUSION_UNTYING = frozenset({"P31", "P106", "P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
+"""Properties that never tie a member to an excluded entity: typing ("… do not border an ocean"
+is no "not an ocean"), catalogues, "different from"."""
 WDT_IRI = "http://www.wikidata.org/prop/direct/"
 
 MAX_CONSTRAINT_SETS = 4
@@ -208,7 +209,7 @@ class ComplexGenerator:
                 sets[kept] = max(sets.get(kept, 0.0), score)
         anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
         for m in anchors:  # a relation the words name, of an entity before the negation ("limitan con Alemania")
-            for pid in sorted(named - EXCLUSION_UNTYING - {"P31", "P106"})[:MAX_NAMED_RELATIONS]:
+            for pid in sorted(named - EXCLUSION_UNTYING)[:MAX_NAMED_RELATIONS]:
                 for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
                         () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
                     if body not in sets and self._count(body) >= 2:
@@ -217,6 +218,8 @@ class ComplexGenerator:
             members = self._count(body)
             if members < 2:
                 continue
+            if named_classes and not self._of_class(body, members, named_classes):
+                continue  # "countries in South America that …": its neighbours are continents
             for m in after:
                 for patterns, weight, is_named in self._exclusion_ties(body, m, named):
                     remaining = self._count(body, patterns)
@@ -259,10 +262,17 @@ class ComplexGenerator:
             out.append((patterns, (1.0 if pid in named else 0.6) * (0.9 ** rank), pid in named))
         return out
 
+    def _of_class(self, body: Sequence[Triple], members: int, named_classes: set[str]) -> bool:
+        """Whether the set is typed by a class the question names, or most of its members
+        (:data:`~backends.local.constraints.DESCRIPTIVE_SHARE`) are instances of one."""
+        if any(tr[0] == "?answer" and tr[1] in ("wdt:P31", "wdt:P106") and tr[2] in named_classes for tr in body):
+            return True
+        return any(self._count([*body, ("?answer", "wdt:P31", c)]) >= DESCRIPTIVE_SHARE * members
+                   for c in sorted(named_classes))
+
     def _count(self, body: Sequence[Triple], excluded: Sequence[Triple] = ()) -> int:
-        """Members of a body's ``?answer`` set (without those matching ``excluded``)."""
-        sparql = (f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} "
-                  f"{not_exists(excluded)} }}")
+        """Members of a body's ``?answer`` set (without those :func:`exclusion_query` leaves out)."""
+        sparql = f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {exclusion_group(body, excluded)}"
         result = self.facts.query(sparql, max_rows=1)
         n = result.rows[0].get("n") if result and result.rows else None
         return int(float(n.value)) if n is not None else 0

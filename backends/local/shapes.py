@@ -209,8 +209,17 @@ def alive_query(excluded: Sequence[Triple]) -> str:
 
 def exclusion_query(triples: Sequence[Triple], excluded: Sequence[Triple]) -> str:
     """The ``?answer`` set of a body without the members that match ``excluded`` ("countries
-    that border Germany but do not have German as an official language")."""
-    return f"SELECT DISTINCT ?answer WHERE {{ {render_body(triples)} {not_exists(excluded)} }}"
+    that border Germany but do not have German as an official language"), nor the excluded
+    entity itself (Germany does not border Germany, but is no answer to "which countries
+    do not border Germany")."""
+    return f"SELECT DISTINCT ?answer WHERE {exclusion_group(triples, excluded)}"
+
+
+def exclusion_group(triples: Sequence[Triple], excluded: Sequence[Triple]) -> str:
+    """The group graph pattern of :func:`exclusion_query` (what it counts, too)."""
+    others = dict.fromkeys(t for tr in excluded for t in (tr[0], tr[2]) if t.startswith("wd:"))
+    differ = "".join(f" FILTER(?answer != {t})" for t in others)
+    return f"{{ {render_body(triples)} {not_exists(excluded)}{differ} }}"
 
 
 def comparison_query(qid1: str, qid2: str, pid: str, direction: Direction) -> str:

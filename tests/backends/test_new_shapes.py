@@ -280,3 +280,18 @@ def test_an_exclusion_is_built_from_a_relation_the_words_name_without_a_simple_r
     found = extend_candidates(ComplexGenerator(kg), question, "es", [], mentions)  # the lexicon names P47 and P37
     assert found and found[0].shape == "exclusion", [c.sparql for c in found]
     assert _run(kg, check_query(found[0].sparql)) == [FRANCE, POLAND]
+
+
+def test_the_excluded_entity_is_no_answer_and_a_type_is_no_tie():
+    liechtenstein, monarchy = "Q347", "Q7269"
+    kg = _store([*_neighbour_facts(), (liechtenstein, "P37", GERMAN), (liechtenstein, "P31", COUNTRY),
+                 (liechtenstein, "P31", monarchy), (DENMARK, "P31", monarchy)])
+    question = "Which countries have German as an official language but do not border Germany?"
+    mentions = [_at(question, "German ", GERMAN), _at(question, "Germany", GERMANY)]
+    found = [c for c in extend_candidates(ComplexGenerator(kg), question, "en",
+                                          _simple((("?answer", "wdt:P37", "wd:Q188"),)), mentions) if c.excluded]
+    assert found and _run(kg, check_query(found[0].sparql)) == [liechtenstein]  # not Germany itself
+    question = "Which countries border Germany but are not a monarchy?"
+    mentions = [_at(question, "Germany", GERMANY), _at(question, "monarchy", monarchy)]
+    assert not [c for c in extend_candidates(ComplexGenerator(kg), question, "en",
+                                             _simple((("wd:Q183", "wdt:P47", "?answer"),)), mentions) if c.excluded]
