@@ -129,7 +129,8 @@ class ComplexGenerator:
                                         comparison=comparison, excluded=tuple(excluded))
 
         if a.negated and not a.yes_no and not a.count:
-            self._exclusions(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
+            self._exclusions(a, mentions, classes, self._named_properties(question, lang, base), base, emit,
+                             phrased=self._phrased_properties(question, lang))
         if only_sets:
             self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
             return sorted(out.values(), key=lambda c: -c.score)
@@ -174,7 +175,8 @@ class ComplexGenerator:
     # ------------------------------------------------------------------ exclusions
 
     def _exclusions(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
-                    named: frozenset[str], base: Sequence[Candidate], emit) -> None:
+                    named: frozenset[str], base: Sequence[Candidate], emit, *,
+                    phrased: frozenset[str] = frozenset()) -> None:
         """"Countries that border Germany but do not have German as an official language":
         a set the words before the negation describe (a simple candidate's body over the
         entities named there, and the classes), without its members tied to an entity named
@@ -208,8 +210,9 @@ class ComplexGenerator:
                     score *= 0.5  # the question names a class ("countries") that this set leaves out
                 sets[kept] = max(sets.get(kept, 0.0), score)
         anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
-        for m in anchors:  # a relation the words name, of an entity before the negation ("limitan con Alemania")
-            for pid in sorted(named - EXCLUSION_UNTYING)[:MAX_NAMED_RELATIONS]:
+        for m in anchors:  # a relation the words name (the lexicon's phrases), of an entity before the negation
+            # ("limitan con Alemania")
+            for pid in sorted(phrased - EXCLUSION_UNTYING)[:MAX_NAMED_RELATIONS]:
                 for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
                         () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
                     if body not in sets and self._count(body) >= 2:
@@ -503,6 +506,13 @@ class ComplexGenerator:
                          link=m.score, base=base_score)
 
     # ------------------------------------------------------------------ sets
+
+    @staticmethod
+    def _phrased_properties(question: str, lang: str) -> frozenset[str]:
+        """Properties the question's words name by the property lexicon's phrases."""
+        with contextlib.suppress(LexiconError):
+            return frozenset(m.pid for m in default_lexicon().match_properties(question, lang))
+        return frozenset()
 
     @staticmethod
     def _named_properties(question: str, lang: str, base: Sequence[Candidate]) -> frozenset[str]:
