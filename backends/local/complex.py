@@ -212,11 +212,12 @@ class ComplexGenerator:
         anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
         for m in anchors:  # a relation the words name (the lexicon's phrases), of an entity before the negation
             # ("limitan con Alemania")
-            for pid in sorted(phrased - EXCLUSION_UNTYING)[:MAX_NAMED_RELATIONS]:
+            pids = [*sorted(phrased - EXCLUSION_UNTYING), *sorted(named - phrased - EXCLUSION_UNTYING)]
+            for pid in pids[:MAX_NAMED_RELATIONS]:  # the lexicon's first, then the simple readings' relations
                 for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
                         () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
                     if body not in sets and self._count(body) >= 2:
-                        sets[body] = 0.85 * m.score
+                        sets[body] = (0.85 if pid in phrased else 0.6) * m.score
         for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
             members = self._count(body)
             if members < 2:
