@@ -79,12 +79,14 @@ class Candidate:
     comparison: ComparisonSpec | None = None
     explains: tuple[Explained, ...] = ()  # what of the question it explains (empty: the generator did not say)
     no_value: bool = False  # read from the question only: the KG holds no such triple (never executed)
+    excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
 
 
-SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions")
+SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")
 """``count``, ``ask``, ``order`` (ORDER BY: superlatives, two-entity comparisons),
 ``filter`` (comparatives), the constraint sets of :mod:`backends.local.constraints`
 (``list``: a class and a condition; ``intersection``: two anchors; ``conditions``: three or
-more) or ``plain``."""
+more), ``exclusion`` (a set without the members that match a pattern: ``FILTER NOT EXISTS``) or
+``plain``."""
 
-COMPLEX_SHAPES = ("count", "ask", "order", "filter", "list", "intersection", "conditions")
+COMPLEX_SHAPES = ("count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")

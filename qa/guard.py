@@ -15,9 +15,13 @@ rdflib's parser is slow on deep or long inputs.  A candidate is accepted only wh
   as a query, and is rejected) that names no dataset (``FROM``, ``FROM NAMED``);
 * every algebra node is one the writer writes (no ``SERVICE``, ``GRAPH``, ``UNION``,
   ``OPTIONAL``, ``MINUS``, ``EXISTS``, sub-queries, extension functions, ``GROUP_CONCAT``);
+  ``FILTER NOT EXISTS { … }`` is written (an exclusion, "who is not …", "is X still alive"),
+  at most :data:`MAX_NOT_EXISTS` of them and none inside another;
 * it has at most :data:`MAX_PATTERNS` triple patterns, all joined through shared variables
   into one group anchored on a constant (an IRI or literal in subject or object position,
-  or a ``VALUES`` variable): no cartesian products, no scans of the whole graph;
+  or a ``VALUES`` variable): no cartesian products, no scans of the whole graph; the
+  patterns of a ``NOT EXISTS`` (a test per solution, which adds no rows) form one group
+  anchored on a constant or on a variable of the query's own patterns, and bind no answer;
 * it is priced (:func:`_price`): at most :data:`MAX_VARIABLE_PREDICATES` unbound predicate,
   only on a pattern that names a constant; joins at most :data:`MAX_JOIN_DEPTH` patterns
   away from a constant; at most :data:`MAX_WIDE_VARIABLES` variable reached only backwards
@@ -91,6 +95,8 @@ MAX_REGEX_CHARS = 100
 MAX_VALUES_ROWS = 100
 MAX_ORDER_CONDITIONS = 3
 MAX_EXPRESSION_NODES = 40
+MAX_NOT_EXISTS = 3
+NOT_EXISTS = "Builtin_NOTEXISTS"
 
 STRING_BUILDERS = frozenset({"Builtin_CONCAT", "Builtin_SUBSTR", "Builtin_UCASE", "Builtin_LCASE"})
 """Calls that make new strings (each priced; ``REPLACE`` and ``GROUP_CONCAT`` are not written at all)."""
@@ -103,7 +109,7 @@ _EXPRESSIONS = frozenset({
     "RelationalExpression", "ConditionalAndExpression", "ConditionalOrExpression", "AdditiveExpression",
     "MultiplicativeExpression", "UnaryNot", "UnaryMinus", "UnaryPlus",
 })
-ALLOWED_NODES = _STRUCTURE | _EXPRESSIONS | frozenset(BUILTINS) | frozenset(AGGREGATES)
+ALLOWED_NODES = _STRUCTURE | _EXPRESSIONS | frozenset(BUILTINS) | frozenset(AGGREGATES) | {NOT_EXISTS}
 """Algebra nodes a candidate may hold: the ones :mod:`qa.sparql_writer` writes."""
 
 _REASONS = {"ServiceGraphPattern": "service", "Graph": "graph", "Union": "union", "LeftJoin": "optional",
@@ -209,8 +215,14 @@ def _check_text(sparql: str) -> _Checked:
             bound.update(var for row in rows for var in row)
             values.extend(term for row in rows for term in row.values())
     _check_slice(algebra, sparql)
-    _check_triples(triples, bound, sparql)
-    _check_answers_from_graph(algebra, nodes, triples, sparql)
+    excluded = _not_exists_groups(nodes, sparql)
+    negated = {id(t) for group in excluded for t in group}
+    positive = [t for t in triples if id(t) not in negated]
+    _check_triples(triples, bound, sparql, positive=positive)
+    for group in excluded:
+        outer = {t for tr in positive for t in _terms(*tr) if isinstance(t, Variable)}
+        _check_connected(group, bound | outer, sparql)
+    _check_answers_from_graph(algebra, nodes, positive if positive else triples, sparql)
     _price(nodes, triples, bound, sparql)
     entities, properties = _ids(triples, values)
     try:
@@ -369,6 +381,14 @@ def _translate(parsed: ParseResults, sparql: str) -> CompValue:
         _CONSTANT_FILTERS.found = []
         try:
             algebra = translateQuery(parsed, initNs=_NAMESPACES).algebra
+            pending = list(_nodes(algebra))
+            while pending:  # a NOT EXISTS graph: rdflib keeps its translation as an attribute (what it evaluates)
+                node = pending.pop()
+                if node.name == NOT_EXISTS:
+                    translated = vars(node).get("graph")
+                    node["graph"] = translated if translated is not None else \
+                        rdflib_algebra.translateGroupGraphPattern(node["graph"])
+                    pending.extend(_nodes(node["graph"]))
         except _PARSE_ERRORS as exc:
             raise CandidateRejected("syntax", sparql, f"{type(exc).__name__}: {str(exc)[:200]}") from exc
         finally:
@@ -474,7 +494,26 @@ def _check_slice(algebra: CompValue, sparql: str) -> None:
 # ---------------------------------------------------------------- triple patterns
 
 
-def _check_triples(triples: list[TriplePattern], bound: set[Variable], sparql: str) -> None:
+def _not_exists_groups(nodes: list[CompValue], sparql: str) -> list[list[TriplePattern]]:
+    """The triple patterns of each ``NOT EXISTS`` (at most :data:`MAX_NOT_EXISTS`, none
+    inside another)."""
+    groups = []
+    for node in nodes:
+        if node.name != NOT_EXISTS:
+            continue
+        inner = list(_nodes(node["graph"]))
+        if any(n.name == NOT_EXISTS for n in inner):
+            raise CandidateRejected("nested_not_exists", sparql, "a NOT EXISTS inside another")
+        groups.append([t for n in inner if n.name == "BGP" for t in n["triples"]])
+    if len(groups) > MAX_NOT_EXISTS:
+        raise CandidateRejected("too_many_not_exists", sparql, f"{len(groups)} NOT EXISTS > {MAX_NOT_EXISTS}")
+    return groups
+
+
+def _check_triples(triples: list[TriplePattern], bound: set[Variable], sparql: str, *,
+                   positive: list[TriplePattern] | None = None) -> None:
+    """Size and paths of every pattern; the connection of the query's own patterns
+    (``positive``: those outside a ``NOT EXISTS``; all of them when not given)."""
     if len(triples) > MAX_PATTERNS:
         raise CandidateRejected("too_many_patterns", sparql, f"{len(triples)} triple patterns > {MAX_PATTERNS}")
     stars = 0
@@ -483,7 +522,7 @@ def _check_triples(triples: list[TriplePattern], bound: set[Variable], sparql: s
             stars += _check_path(p, s, o, sparql)
     if stars > MAX_STAR_PATHS:
         raise CandidateRejected("unbounded_path", sparql, f"{stars} '*'/'+' paths > {MAX_STAR_PATHS}")
-    _check_connected(triples, bound, sparql)
+    _check_connected(triples if positive is None else positive, bound, sparql)
 
 
 def _check_path(path: Path, s: Identifier, o: Identifier, sparql: str) -> int:

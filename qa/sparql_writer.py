@@ -213,6 +213,8 @@ def expression(e: object, aggregates: dict[Variable, str]) -> str:
         return f"({expression(e['expr'], aggregates)} {op} {expression(e['other'], aggregates)})"
     if name in _UNARY:
         return f"{_UNARY[name]}{expression(e['expr'], aggregates)}"
+    if name == "Builtin_NOTEXISTS":
+        return f"NOT EXISTS {{ {pattern(e['graph'])} }}"
     if name in BUILTINS:
         keyword, fields = BUILTINS[name]
         args = [expression(v, aggregates) for field in fields for v in _as_list(_get(e, field))]

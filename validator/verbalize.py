@@ -8,7 +8,10 @@ keywords, punctuation and solution modifiers (``DISTINCT``, ``ORDER BY``, ``LIMI
 because those change the answer while their triples look the same.
 
 ``ORDER BY DESC(…)``/``ASC(…)`` with ``LIMIT`` (superlatives) prepend ``max``/``min``, and
-comparison operators in filters are kept, for the same reason.
+comparison operators in filters are kept, for the same reason.  An ``ASK`` that only tests
+that one person has none of the death facts (``FILTER NOT EXISTS { wd:X wdt:P570 ?v } …``:
+"is X still alive?") is said ``ask X alive``: the validator reads the negated date of
+death as its opposite (Einstein: 0.004 against 0.993).
 
 Example: ``SELECT ?x WHERE { wd:Q218 wdt:P36 ?x }`` in ``ru`` -> ``Румыния столица ?x``.
 
@@ -36,6 +39,7 @@ from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
 from lang import get as language
 from lang import is_supported
 from qa.candidate import Link
+from qa.reading.words import DEATH_PROPERTIES
 
 VERSION = 2  # bump when the output changes: cached training data is re-verbalized
 
@@ -94,6 +98,7 @@ class Parsed:
     form: str  # select | ask | count
     where: list[tuple[str, str]]  # (kind, text) tokens of the WHERE group
     order: str | None = None  # "max" / "min": ORDER BY DESC / ASC with a LIMIT (superlatives)
+    alive: str | None = None  # the person an ASK of absent death facts is about ("is X still alive?")
 
 
 def choose_label(labels: Labels, lang: str) -> str | None:
@@ -141,7 +146,36 @@ def parse(sparql: str) -> Parsed:
     if any(kind == "word" and t.upper() == "COUNT" for kind, t in head):
         form = "count"
     where, end = _where_group(tokens, start)
-    return Parsed(form, where, _order(tokens[end:]))
+    return Parsed(form, where, _order(tokens[end:]), _alive(form, where))
+
+
+_DEATH_IRIS = frozenset(WIKIDATA_NAMESPACES["wdt"] + pid for pid in DEATH_PROPERTIES)
+_DATE_OF_DEATH = WIKIDATA_NAMESPACES["wdt"] + DEATH_PROPERTIES[0]
+
+
+def _alive(form: str, where: list[tuple[str, str]]) -> str | None:
+    """The person node of an ``ASK`` whose every pattern is a negated death fact of that
+    person, the date of death among them; ``None`` for any other query."""
+    if form != "ask":
+        return None
+    groups: list[list[tuple[str, str]]] = []
+    for kind, text in where:
+        if kind == "word" and text.upper() == "NOT":
+            groups.append([])
+        elif kind in ("iri", "pname", "var", "lit", "num"):
+            if not groups:
+                return None  # a pattern that is not negated
+            groups[-1].append((kind, text))
+    subjects, predicates = set(), set()
+    for group in groups:
+        if len(group) != 3 or group[2][0] != "var":
+            return None
+        subject, predicate = iri_of(*group[0]), iri_of(*group[1])
+        if subject is None or not subject.startswith(WD) or predicate not in _DEATH_IRIS:
+            return None
+        subjects.add(subject)
+        predicates.add(predicate)
+    return subjects.pop() if len(subjects) == 1 and _DATE_OF_DEATH in predicates else None
 
 
 def _order(tail: list[tuple[str, str]]) -> str | None:
@@ -221,6 +255,9 @@ def iris_in(parsed: Parsed) -> list[str]:
 def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[str, str] | None = None) -> str:
     """The verbalization of a parsed query, given labels of its IRIs (``named``: the name
     to say for some nodes instead of their chosen label, see :func:`linked_name`)."""
+    if parsed.alive is not None:
+        person = _render_token("iri", f"<{parsed.alive}>", labels, lang, named or {})
+        return f"ask {person} alive"
     parts: list[str] = []
     if parsed.form in ("count", "ask"):
         parts.append(parsed.form)

@@ -41,6 +41,7 @@ from qa.reading.words import (
     MIN_COVERAGE_LIST,
     MIN_COVERAGE_ORDER,
     SYMMETRIC_PROPERTIES,
+    TYPE_PROPERTIES,
 )
 
 
@@ -52,6 +53,9 @@ class EntitySet:
     triples: tuple[Triple, ...]
     score: float
     origin: str
+    min_coverage: float = MIN_COVERAGE_ORDER
+    """Share of its comparable members that must have the ordered value (a set the question
+    names by a class and a place needs them all: the largest known is not the largest)."""
 
 
 _TOKEN = re.compile(r"wd:Q[1-9]\d*|wdt:P[1-9]\d*|\?[A-Za-z_]\w*")
@@ -215,9 +219,27 @@ class Aggregates:
     # ------------------------------------------------------------------ superlatives
 
     def superlatives(self, a: Analysis, sets: Sequence[EntitySet], instances: Sequence[Mention], emit) -> None:
+        """Each set ordered by each orderable reading, where the KG backs the first place.
+        A set that needs every member valued (:attr:`EntitySet.min_coverage` 1: a class in a
+        place) is ordered by the best readings only ("largest" is the area, not the
+        population), and where its members lack values, no other set about its place is
+        ordered by that property (the largest known country of a continent is a guess, also
+        when reached another way)."""
         readings = [r for r in a.readings[:6] if LITERAL_PROPERTIES[r.pid].orderable]
+        top = max((r.weight for r in readings), default=0.0)
+        unknown: set[tuple[str, str]] = set()  # (place token, property id) whose members lack values
         for es in sets:
+            places = {t for tr in es.triples for t in (tr[0], tr[2]) if t.startswith("wd:")}
             for r in readings:
+                if any((place, r.pid) in unknown for place in places):
+                    continue
+                if es.min_coverage >= 1.0:
+                    if self.coverage(es.triples, r.pid) < 1.0:
+                        unknown.update((t, r.pid) for _, p, t in es.triples
+                                       if t.startswith("wd:") and p.removeprefix("wdt:") not in TYPE_PROPERTIES)
+                        continue
+                    if r.weight < top:
+                        continue
                 body = render_body([*es.triples, ("?answer", wdt(r.pid), "?value")])
                 check = f"SELECT ?answer ?value WHERE {{ {body} }} ORDER BY {r.direction}(?value) LIMIT 2"
                 result = self.facts.query(check.replace("LIMIT 2", "LIMIT 6"), max_rows=6)
@@ -227,7 +249,7 @@ class Aggregates:
                     continue  # a superlative over fewer than two entities says nothing
                 if others[0].get("value") == rows[0].get("value"):
                     continue  # a tie for the first place
-                if self.coverage(es.triples, r.pid) < MIN_COVERAGE_ORDER:
+                if es.min_coverage < 1.0 and self.coverage(es.triples, r.pid) < es.min_coverage:
                     continue
                 emit(superlative_query(es.triples, r.pid, r.direction), 0.5 + 0.45 * es.score * r.weight,
                      "superlative", shape="order", triples=[*es.triples, ("?answer", wdt(r.pid), "?value")],

@@ -20,12 +20,15 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_body, squash
-from backends.local.constraints import ConstraintGenerator, ConstraintSet
+from backends.local.constraints import DESCRIPTIVE_SHARE, LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
 from backends.local.linking import Mention
 from backends.local.shapes import (
+    alive_query,
     ask_query,
     comparison_query,
     entities_of,
+    exclusion_group,
+    exclusion_query,
     filter_condition,
     properties_of,
     render_body,
@@ -35,6 +38,7 @@ from backends.local.shapes import (
 from core.errors import LexiconError
 from core.text import normalize_cue_text
 from kg.client import KG
+from kg.sparql import local_id
 from qa.candidate import EXACT_LINKS, Candidate, ComparisonSpec, Triple
 from qa.reading.analysis import Analysis, alternative_words, analyze, answer_form_is_fixed
 from qa.reading.lexicon import default_lexicon
@@ -42,9 +46,11 @@ from qa.reading.numbers import NumberFilter
 from qa.reading.words import (
     COMPLETE_PROPERTIES,
     COUNTABLE_PROPERTIES,
+    DEATH_PROPERTIES,
     FUNCTIONAL_PROPERTIES,
     LIST_WORDS,
     QUESTION_WORDS,
+    SYMMETRIC_PROPERTIES,
     TYPE_PROPERTIES,
     find_words,
     word_pattern,
@@ -52,6 +58,21 @@ from qa.reading.words import (
 )
 
 # --------------------------------------------------------------------------- the generator
+
+MAX_ALIVE_TESTS = 3
+"""Death facts tested by one "still alive" candidate (the guard admits 3 ``NOT EXISTS``)."""
+HUMAN = "Q5"
+
+MAX_EXCLUDED = 2
+"""Entities after the negation word read as what is excluded."""
+MAX_EXCLUSION_SETS = 4
+MAX_NAMED_RELATIONS = 8
+"""Relations the question's words name, read per entity before the negation as a set to exclude from."""
+"""Simple candidates' sets an exclusion is built on (the best ranked)."""
+EXCLUSION_UNTYING = frozenset({"P31", "P106", "P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
+"""Properties that never tie a member to an excluded entity: typing ("… do not border an ocean"
+is no "not an ocean"), catalogues, "different from"."""
+WDT_IRI = "http://www.wikidata.org/prop/direct/"
 
 MAX_CONSTRAINT_SETS = 4
 """Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
@@ -85,7 +106,7 @@ class ComplexGenerator:
         ``analysis`` is :func:`analyze` of the question with the mentions' name spans
         (made here when not given)."""
         a = analysis if analysis is not None else analyze(question, lang, name_spans(mentions))
-        if not a.is_complex and not a.alternative and not asks_for_set(a):
+        if not a.is_complex and not a.alternative and not asks_for_set(a) and not a.negated:
             return []
         evidence = {m.qid: m.link() for m in reversed(mentions)}
         mentions = self._clean_mentions(a, mentions)
@@ -97,15 +118,19 @@ class ComplexGenerator:
         out: dict[str, Candidate] = {}
 
         def emit(sparql: str, score: float, kind: str, *, shape: str, triples: Sequence[Triple],
-                 values: Sequence[str] = (), comparison: ComparisonSpec | None = None, **features: float) -> None:
+                 values: Sequence[str] = (), comparison: ComparisonSpec | None = None,
+                 excluded: Sequence[Triple] = (), **features: float) -> None:
             feats = (("complex", 1.0), (f"shape_{kind}", 1.0), *sorted(features.items()))
             if sparql not in out or out[sparql].score < score:
-                entities = entities_of(triples, values)
+                entities = entities_of([*triples, *excluded], values)
                 out[sparql] = Candidate(sparql, round(score, 6), feats, shape=shape, triples=tuple(triples),
-                                        entities=entities, properties=properties_of(triples),
+                                        entities=entities, properties=properties_of([*triples, *excluded]),
                                         links=tuple(evidence[q] for q in entities if q in evidence),
-                                        comparison=comparison)
+                                        comparison=comparison, excluded=tuple(excluded))
 
+        if a.negated and not a.yes_no and not a.count:
+            self._exclusions(a, mentions, classes, self._named_properties(question, lang, base), base, emit,
+                             phrased=self._phrased_properties(question, lang))
         if only_sets:
             self._constraint_sets(a, mentions, classes, self._named_properties(question, lang, base), base, emit)
             return sorted(out.values(), key=lambda c: -c.score)
@@ -118,7 +143,8 @@ class ComplexGenerator:
         constrained = self._constraint_sets(a, mentions, classes, named, base, emit)
         sets = [*constrained, *self.aggregates.sets(mentions, classes, instances, base, named)]
         if a.superlative and not a.yes_no and not a.comparison_form:
-            self.aggregates.superlatives(a, sets, instances, emit)
+            sets = [*self._place_sets(a, mentions, classes), *sets]
+            self.aggregates.superlatives(a, _without_partial_places(sets), instances, emit)
             group = self.listed(a, instances) if not a.alternative else None
             if group and len(group) >= 3:
                 self.aggregates.superlative_among(a, group, emit)
@@ -145,6 +171,124 @@ class ComplexGenerator:
         # counted, ordered and filtered: only sets whose every condition the question's words name
         named_sets = [s for s in found if s.named == 1.0][:MAX_CONSTRAINT_SETS]
         return [EntitySet(s.triples, s.score, f"constraint:{s.shape}") for s in named_sets]
+
+    # ------------------------------------------------------------------ exclusions
+
+    def _exclusions(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]],
+                    named: frozenset[str], base: Sequence[Candidate], emit, *,
+                    phrased: frozenset[str] = frozenset()) -> None:
+        """"Countries that border Germany but do not have German as an official language":
+        a set the words before the negation describe (a simple candidate's body over the
+        entities named there, and the classes), without its members tied to an entity named
+        after it.  The tie is read off the KG (the most frequent properties between the
+        set's members and that entity; one the question's words name is preferred).  Only
+        emitted when every member of the set has a value for the tie's property (a member
+        the KG says nothing about is not known to lack it) and the exclusion leaves some
+        members but not all."""
+        start = a.negations[0][0]
+        placed = [m for m in mentions if m.char_start >= 0]
+        after = sorted(_separate_spans([m for m in placed if m.char_start > start]),
+                       key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
+        before = {wd(m.qid) for m in placed if m.char_end <= start}
+        named_classes = {wd(m.qid) for m in placed if m.char_end <= start and classes.get(m.qid)}
+        if not after or not before:
+            return
+        sets: dict[tuple[Triple, ...], float] = {}
+        for rank, cand in enumerate(base[:12]):
+            body = plain_body(cand)
+            feats = dict(cand.features)
+            if not body or len(body) > 2 or feats.get("prop_min", feats.get("prop_score", 1.0)) < 0.5:
+                continue
+            kept = tuple(tr for tr in body if not any(wd(m.qid) in (tr[0], tr[2]) for m in after))
+            tokens = {t for tr in kept for t in (tr[0], tr[2]) if t.startswith("wd:")}
+            if kept and tokens and tokens <= before and any("?answer" in tr for tr in kept):
+                # a simple reading's body over the entities before the negation (the rest of a
+                # conjunction whose other half names what is excluded: "border Germany")
+                score = squash(cand.score) * (0.97 ** rank)
+                typed = any(tr[0] == "?answer" and tr[1].removeprefix("wdt:") in TYPE_PROPERTIES for tr in kept)
+                if not typed and named_classes - tokens:
+                    score *= 0.5  # the question names a class ("countries") that this set leaves out
+                sets[kept] = max(sets.get(kept, 0.0), score)
+        anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
+        for m in anchors:  # a relation the words name (the lexicon's phrases), of an entity before the negation
+            # ("limitan con Alemania")
+            pids = [*sorted(phrased - EXCLUSION_UNTYING), *sorted(named - phrased - EXCLUSION_UNTYING)]
+            for pid in pids[:MAX_NAMED_RELATIONS]:  # the lexicon's first, then the simple readings' relations
+                for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
+                        () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
+                    if body not in sets and self._count(body) >= 2:
+                        sets[body] = (0.85 if pid in phrased else 0.6) * m.score
+        for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
+            members = self._count(body)
+            if members < 2:
+                continue
+            if named_classes and not self._of_class(body, members, named_classes):
+                continue  # "countries in South America that …": its neighbours are continents
+            for m in after:
+                for patterns, weight, is_named in self._exclusion_ties(body, m, named):
+                    remaining = self._count(body, patterns)
+                    if not 0 < remaining < members:
+                        continue
+                    emit(exclusion_query(body, patterns), 0.5 + 0.45 * set_score * m.score * weight, "exclusion",
+                         shape="exclusion", triples=body, excluded=patterns, set=set_score, link=m.score,
+                         named=1.0 if is_named else 0.0)
+
+    def _exclusion_ties(self, body: Sequence[Triple], m: Mention, named: frozenset[str]
+                        ) -> list[tuple[list[Triple], float, bool]]:
+        """The patterns tying the set's members to ``m`` (most frequent first, the named
+        ones only when the question names one), each whose property every member has; a
+        symmetric relation is excluded both ways (the KG's "shares border with" lists
+        Luxembourg from Luxembourg's side only)."""
+        found: list[tuple[int, Triple, str]] = []
+        for inverse in (False, True):
+            link = (wd(m.qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(m.qid))
+            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([*body, link])} }} "
+                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+            result = self.facts.query(sparql, max_rows=4)
+            for row in result.rows if result else []:
+                term = row.get("p")
+                pid = local_id(term.value) if term is not None and term.value.startswith(WDT_IRI) else None
+                if pid is None or pid in EXCLUSION_UNTYING or "n" not in row:
+                    continue
+                if pid in SYMMETRIC_PROPERTIES and not inverse:
+                    continue  # a symmetric relation is read from the anchor's own statements
+                triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
+                found.append((int(float(row["n"].value)), triple, pid))
+        found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
+        if any(pid in named for _, _, pid in found):
+            found = [t for t in found if t[2] in named]
+        out = []
+        for rank, (_, triple, pid) in enumerate(found[:2]):
+            own = triple[0] == "?answer"
+            if own and self._count(body) != self._count([*body, ("?answer", wdt(pid), "?value")]):
+                continue  # a member without a value for the property: not known to lack the tie
+            patterns = [triple, triple[::-1]] if pid in SYMMETRIC_PROPERTIES else [triple]
+            out.append((patterns, (1.0 if pid in named else 0.6) * (0.9 ** rank), pid in named))
+        return out
+
+    def _of_class(self, body: Sequence[Triple], members: int, named_classes: set[str]) -> bool:
+        """Whether the set is typed by a class the question names, or most of its members
+        (:data:`~backends.local.constraints.DESCRIPTIVE_SHARE`) are instances of one."""
+        if any(tr[0] == "?answer" and tr[1] in ("wdt:P31", "wdt:P106") and tr[2] in named_classes for tr in body):
+            return True
+        return any(self._count([*body, ("?answer", "wdt:P31", c)]) >= DESCRIPTIVE_SHARE * members
+                   for c in sorted(named_classes))
+
+    def _count(self, body: Sequence[Triple], excluded: Sequence[Triple] = ()) -> int:
+        """Members of a body's ``?answer`` set (without those :func:`exclusion_query` leaves out)."""
+        sparql = f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {exclusion_group(body, excluded)}"
+        result = self.facts.query(sparql, max_rows=1)
+        n = result.rows[0].get("n") if result and result.rows else None
+        return int(float(n.value)) if n is not None else 0
+
+    def _place_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]]
+                    ) -> list[EntitySet]:
+        """A class within a place, to order ("the largest country in Africa"):
+        :meth:`ConstraintGenerator.place_sets`.  Ordered only when every comparable member
+        has the value: the KG lacks the area of some countries, and the largest of the
+        others is then a guess."""
+        found = self.constraints.place_sets(a, mentions, classes)[:MAX_CONSTRAINT_SETS]
+        return [EntitySet(s.triples, s.score, PLACE_ORIGIN, min_coverage=1.0) for s in found]
 
     @staticmethod
     def _emit_set(s: ConstraintSet, emit) -> None:
@@ -267,6 +411,8 @@ class ComplexGenerator:
 
     def _yes_no(self, a: Analysis, mentions: Sequence[Mention], instances: Sequence[Mention],
                 classes: Mapping[str, tuple[str, ...]], base: Sequence[Candidate], emit) -> None:
+        if a.alive and self._alive(instances, emit):
+            return  # "is X still alive?" asks nothing else
         graded = bool(a.readings) and (a.comparative or a.superlative or a.alternative)
         if len(instances) >= 2 and graded:
             self._ask_comparison(a, instances, emit)
@@ -283,6 +429,33 @@ class ComplexGenerator:
                         emit(ask_query([(wd(m.qid), wdt(pid), wd(c.qid))]), 0.5 + 0.4 * m.score * c.score,
                              "ask_type", shape="ask", triples=[(wd(m.qid), wdt(pid), wd(c.qid))],
                              link=m.score * c.score)
+
+    def _alive(self, instances: Sequence[Mention], emit) -> bool:
+        """"Is X still alive?": ``ASK`` that the person has none of the death facts
+        (:data:`DEATH_PROPERTIES`) the KG holds for them, always with the date of death
+        (which the validator reads as "alive" best).  Emitted only for a person the KG
+        holds a death fact for, so its answer is "no": a person without one is not known to
+        be alive (this KG lists a date of death for almost no one), and a "yes" would be a
+        guess."""
+        emitted = False
+        for m in instances[:2]:
+            if not self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt('P31')} {wd(HUMAN)} }}"):
+                continue
+            props = " ".join(wdt(p) for p in DEATH_PROPERTIES)
+            result = self.facts.query(f"SELECT DISTINCT ?p WHERE {{ VALUES ?p {{ {props} }} {wd(m.qid)} ?p ?value }}",
+                                      max_rows=len(DEATH_PROPERTIES))
+            held = {local_id(row["p"].value) for row in result.rows if "p" in row} if result else set()
+            if not held:
+                continue
+            pids = [p for p in DEATH_PROPERTIES if p == DEATH_PROPERTIES[0] or p in held][:MAX_ALIVE_TESTS]
+            excluded = [(wd(m.qid), wdt(pid), "?value") for pid in pids]
+            sparql = alive_query(excluded)
+            if self.facts.ask(sparql) is not False:
+                continue
+            emit(sparql, 0.55 + 0.4 * m.score, "ask_alive", shape="ask", triples=(), excluded=excluded,
+                 link=m.score)
+            emitted = True
+        return emitted
 
     def _ask_comparison(self, a: Analysis, instances: Sequence[Mention], emit) -> None:
         for first, second, pair_score in self._pairs(a, instances)[:2]:
@@ -336,6 +509,13 @@ class ComplexGenerator:
     # ------------------------------------------------------------------ sets
 
     @staticmethod
+    def _phrased_properties(question: str, lang: str) -> frozenset[str]:
+        """Properties the question's words name by the property lexicon's phrases."""
+        with contextlib.suppress(LexiconError):
+            return frozenset(m.pid for m in default_lexicon().match_properties(question, lang))
+        return frozenset()
+
+    @staticmethod
     def _named_properties(question: str, lang: str, base: Sequence[Candidate]) -> frozenset[str]:
         """Properties the question's words name: property-lexicon phrases, and the
         relations of base candidates whose property matched the question."""
@@ -349,6 +529,34 @@ class ComplexGenerator:
             if body and feats.get("prop_min", feats.get("prop_score", 0.0)) >= 0.5:
                 named.update(p.split(":")[1] for _, p, _ in body if p != "wdt:P31")
         return frozenset(named)
+
+
+PLACE_ORIGIN = "constraint:place"
+
+
+def _without_partial_places(sets: Sequence[EntitySet]) -> list[EntitySet]:
+    """The sets to order, without a class tied to a place by another locative property than
+    the place set's (the most frequent one): "countries located in South America" holds 8
+    of the continent's 15 countries, and its largest is not the continent's."""
+    placed = {(s.triples[1][2], s.triples[0]): s.triples[1][1] for s in sets if s.origin == PLACE_ORIGIN}
+    out = []
+    for s in sets:
+        partial = s.origin != PLACE_ORIGIN and len(s.triples) == 2 and any(
+            (tie[0] == "?answer" and tie[1].removeprefix("wdt:") in LOCATIVE_PROPERTIES
+             and placed.get((tie[2], kind), tie[1]) != tie[1])
+            for tie, kind in ((s.triples[0], s.triples[1]), (s.triples[1], s.triples[0])))
+        if not partial:
+            out.append(s)
+    return out
+
+
+def _separate_spans(mentions: Sequence[Mention]) -> list[Mention]:
+    """The best mention of each span, spans that do not overlap a better one."""
+    kept: list[Mention] = []
+    for m in sorted(mentions, key=lambda m: -m.score):
+        if not any(m.char_start < k.char_end and k.char_start < m.char_end for k in kept):
+            kept.append(m)
+    return kept
 
 
 def asks_for_set(a: Analysis) -> bool:
@@ -381,7 +589,8 @@ def mentions_from_links(question: str, linked: Iterable[Mention]) -> list[Mentio
         start = end = -1
         if surface:
             parts = [re.escape(t) for t in surface.split()]
-            found = re.search(r"[\W_]*".join(parts), text)
+            pattern = r"[\W_]*".join(parts)  # a whole word first: "german" is not inside "germany"
+            found = re.search(rf"(?<!\w){pattern}(?!\w)", text) or re.search(pattern, text)
             if found:
                 start, end = found.start(), found.end()
         out.append(replace(m, char_start=start, char_end=end))
@@ -407,7 +616,10 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
     answers another question, and abstaining beats guessing; for "how many" only a lookup
     of a quantity the question names survives."""
     kept: list[Candidate] = []
-    if not answer_form_is_fixed(a):
+    if a.negated and not a.yes_no:  # "… but do not have German as an official language": only an
+        # exclusion reads the negation; every other reading answers the question without it
+        complex_ = [c for c in complex_ if c.excluded]
+    elif not answer_form_is_fixed(a):
         for c in simple:
             pid = _body_pid(c)
             if a.count and not (pid in a.properties and pid in COUNTABLE_PROPERTIES):
@@ -429,7 +641,11 @@ def extend_candidates(generator: ComplexGenerator, question: str, lang: str, sim
     question's form is fixed)."""
     mentions = mentions_from_links(question, linked)
     a = analyze(question, lang, name_spans(mentions))
-    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a):
+    if not a.is_complex and not a.alternative and not a.name_numbers and not asks_for_set(a) and not a.negated:
         return list(simple)
     complex_ = generator.candidates(question, lang, mentions, simple, analysis=a)
+    excluded = frozenset(t for c in complex_ for tr in c.excluded for t in (tr, tr[::-1]))
+    if excluded:  # a reading that asserts what the question excludes answers its opposite
+        simple = [c for c in simple if not excluded & set(c.triples)]
+        complex_ = [c for c in complex_ if c.excluded or not excluded & set(c.triples)]
     return merge(a, simple, complex_)

@@ -56,6 +56,13 @@ countries border Spain": Gibraltar is a neighbour too, and "movies of Johnny Dep
 cast memberships): the set is the relation's, without the class, which the simple readings
 and the intersections already hold; typing it would drop members the KG does not type so."""
 
+LOCATIVE_PROPERTIES = ("P30", "P17", "P131", "P706", "P361", "P276", "P27", "P19", "P495", "P159")
+"""Properties that place a member of a class somewhere (continent, country, located in,
+part of a region, citizenship, birthplace, origin, headquarters): the tie of a superlative within a class and a
+place ("the largest country in Africa", "the oldest painter from Spain")."""
+MIN_PLACE_MEMBERS = 3
+"""Members a place set needs before it is ordered (a superlative over two says little)."""
+
 SHAPE_LIST = "list"
 SHAPE_INTERSECTION = "intersection"
 SHAPE_CONDITIONS = "conditions"
@@ -132,6 +139,53 @@ class ConstraintGenerator:
             if key not in unique or unique[key].score < s.score:
                 unique[key] = s
         return sorted(unique.values(), key=lambda s: (-s.score, s.triples))
+
+    def place_sets(self, a: Analysis, mentions: Sequence[Mention], classes: Mapping[str, tuple[str, ...]]
+                   ) -> list[ConstraintSet]:
+        """The sets a superlative orders within a class and a place ("the largest country in
+        Africa", "the most populous country of South America"): per class mention and place
+        anchor, the class's members tied to the anchor by the **most frequent** locative
+        property (:data:`LOCATIVE_PROPERTIES`), kept even where the class
+        only describes the relation's members (ordering needs the class to compare like with
+        like).  Only the most frequent tie is read, so a partial tie ("located in South
+        America" of 8 of its 15 countries) never stands for the place.  The question's words
+        name the place, not the property, so the set counts as named."""
+        if a.yes_no or a.comparison_form:
+            return []
+        class_mentions = [m for m in mentions if classes.get(m.qid)][:MAX_CLASSES]
+        anchors = _separate([m for m in mentions if not classes.get(m.qid)])[:2]
+        values = " ".join(wdt(pid) for pid in LOCATIVE_PROPERTIES)
+        out: list[ConstraintSet] = []
+        for c in class_mentions:
+            for m in anchors:
+                if _overlap(m, c):
+                    continue
+                for type_pid in classes[c.qid]:
+                    type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
+                    sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                              f"{render_body([(ANSWER, '?p', wd(m.qid)), type_triple])} }} GROUP BY ?p")
+                    counts = sorted(((int(float(row["n"].value)), pid) for row in self._rows(sparql, 20)
+                                     if (pid := _pid(row)) is not None and "n" in row), reverse=True)
+                    if not counts or counts[0][0] < MIN_PLACE_MEMBERS:
+                        continue
+                    n, pid = counts[0]
+                    if len(counts) > 1 and counts[1][0] == n and not self._same_members(
+                            type_triple, m.qid, [p for k, p in counts if k == n]):
+                        continue  # two ties as frequent for other members: which one places them is unclear
+                    body = (type_triple, (ANSWER, wdt(pid), wd(m.qid)))  # the class first: the validator reads
+                    # "max ?answer instance of island nation. ?answer continent Africa. ?answer area ?value" better
+                    out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), n, c.score * m.score, 1.0))
+        return sorted(out, key=lambda s: (-s.score, s.triples))
+
+    def _same_members(self, type_triple: Triple, anchor: str, pids: Sequence[str]) -> bool:
+        """Whether the class's members tied to ``anchor`` by each of ``pids`` are the same
+        set (the union is no larger than the count each has)."""
+        values = " ".join(wdt(pid) for pid in pids)
+        both = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                          f"{render_body([(ANSWER, '?p', wd(anchor)), type_triple])} }}", 1)
+        union = int(float(both[0]["n"].value)) if both and "n" in both[0] else -1
+        sizes = {self._size([(ANSWER, wdt(pid), wd(anchor)), type_triple]) for pid in pids}
+        return sizes == {union}
 
     def _ties(self, type_triple: Triple, m: Mention, named: frozenset[str]) -> list[_Tie]:
         """The properties by which members of the class reach ``m`` (either direction),

@@ -17,6 +17,10 @@ projecting ``?answer`` (or ``ASK``):
 * **yes/no**: ``ASK { … }`` for relations, types, literal tests and comparisons (:func:`ask_query`);
 * **superlative** over literals (``ORDER BY DESC(?value) LIMIT 1``) and over counts
   (``GROUP BY ?answer ORDER BY DESC(COUNT(DISTINCT ?x)) LIMIT 1``);
+* **alive**: ``ASK { FILTER NOT EXISTS { wd:X wdt:P570 ?value } … }`` over the person's
+  death facts (:func:`alive_query`);
+* **exclusion**: a set without the members that match a pattern, ``FILTER NOT EXISTS``
+  (:func:`exclusion_query`);
 * **filter**: numeric and temporal ``FILTER`` on a typed set ("born before 1985",
   "population over 100 million", "taller than 1.9 m") (:func:`filter_query`);
 * **typed list**: ``?answer wdt:P31 wd:C . ?answer wdt:P wd:E`` ("Give me all … that …");
@@ -190,6 +194,32 @@ def ask_query(triples: Sequence[Triple], filter_expr: str | None = None) -> str:
     """``ASK { body [FILTER(expr)] }``."""
     body = render_body(triples)
     return f"ASK {{ {body}{f' FILTER({filter_expr})' if filter_expr else ''} }}"
+
+
+def not_exists(triples: Sequence[Triple]) -> str:
+    """``FILTER NOT EXISTS { s p o }`` for each pattern (each a test of its own)."""
+    return " ".join(f"FILTER NOT EXISTS {{ {render_body([t])} }}" for t in triples)
+
+
+def alive_query(excluded: Sequence[Triple]) -> str:
+    """``ASK { FILTER NOT EXISTS { wd:X wdt:P570 ?value } … }``: true when none of the
+    patterns (a person's death facts) holds ("Is X still alive?")."""
+    return f"ASK {{ {not_exists(excluded)} }}"
+
+
+def exclusion_query(triples: Sequence[Triple], excluded: Sequence[Triple]) -> str:
+    """The ``?answer`` set of a body without the members that match ``excluded`` ("countries
+    that border Germany but do not have German as an official language"), nor the excluded
+    entity itself (Germany does not border Germany, but is no answer to "which countries
+    do not border Germany")."""
+    return f"SELECT DISTINCT ?answer WHERE {exclusion_group(triples, excluded)}"
+
+
+def exclusion_group(triples: Sequence[Triple], excluded: Sequence[Triple]) -> str:
+    """The group graph pattern of :func:`exclusion_query` (what it counts, too)."""
+    others = dict.fromkeys(t for tr in excluded for t in (tr[0], tr[2]) if t.startswith("wd:"))
+    differ = "".join(f" FILTER(?answer != {t})" for t in others)
+    return f"{{ {render_body(triples)} {not_exists(excluded)}{differ} }}"
 
 
 def comparison_query(qid1: str, qid2: str, pid: str, direction: Direction) -> str:

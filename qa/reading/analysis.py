@@ -27,6 +27,7 @@ from qa.reading.words import (
     STRONG_GRADABLES,
     SUPERLATIVE_WORDS,
     THAN_WORDS,
+    WH_WORDS,
     find_words,
     is_yes_no,
     shape_words,
@@ -68,6 +69,7 @@ class Analysis:
     both: bool = False  # what two things share ("both", "together")
     alive: bool = False  # whether someone is still alive
     negated: bool = False  # an exclusion ("not", "without")
+    negations: list[tuple[int, int]] = field(default_factory=list)  # where its negation words are
 
     @property
     def comparison_form(self) -> bool:
@@ -120,8 +122,14 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
     a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)))
-    a.alive = bool(find_words(text, words_for(ALIVE_WORDS, lang)))
-    a.negated = bool(find_words(text, words_for(NEGATION_WORDS, lang)))
+    alive_hits = find_words(text, words_for(ALIVE_WORDS, lang))
+    a.alive = bool(alive_hits)
+    a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
+    if a.alive and not a.yes_no and not find_words(text, words_for(WH_WORDS, lang)):
+        a.yes_no = True  # « ¿Sigue vivo Elvis? », « Gandhi è ancora vivo? »: whether, with no opener
+    a.negations = [(s, e) for s, e, _ in find_words(text, words_for(NEGATION_WORDS, lang))
+                   if not any(ns <= s and e <= ne for ns, ne in names)]  # « No Country for Old Men » negates nothing
+    a.negated = bool(a.negations)
     a.superlative = bool(sup_hits)
     a.cue_spans.extend((s, e) for s, e, _ in (*count_hits, *than_hits, *sup_hits))
     prop_hits: dict[str, int] = {}

@@ -164,6 +164,9 @@ TYPE_PROPERTIES: tuple[str, ...] = ("P31", "P106")
 # symmetric relations: when the KG's two directions disagree, sets built on them are
 # incomplete ("countries bordering Uganda" lacks Rwanda one way round)
 SYMMETRIC_PROPERTIES: frozenset[str] = frozenset({"P47", "P26", "P3373", "P530", "P190"})
+# facts only a dead person has: date, place, cause and manner of death, killed by (the date
+# first: a "still alive" test always names it, and the verbalization says it as "alive")
+DEATH_PROPERTIES: tuple[str, ...] = ("P570", "P20", "P509", "P1196", "P157")
 # quantities that answer "how many …" directly ("how many inhabitants does Berlin have")
 COUNTABLE_PROPERTIES: frozenset[str] = frozenset({"P1082", "P1132", "P1128", "P1110", "P1350", "P1351", "P1603"})
 MIN_COVERAGE_ORDER = 0.9

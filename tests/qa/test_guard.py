@@ -41,6 +41,20 @@ REJECTED = {
     "union": ("SELECT ?a WHERE { { wd:Q1 wdt:P1 ?a } UNION { ?a ?b ?c } }", "union"),
     "optional": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a OPTIONAL { ?a ?b ?c } }", "optional"),
     "exists": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER EXISTS { ?x ?y ?z } }", "operator"),
+    # issue 40: NOT EXISTS is admitted (exclusions, "still alive"), priced like the query's own patterns
+    "not_exists_scan": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { ?a ?p ?o } }", "variable_predicates"),
+    "not_exists_unanchored": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { ?x wdt:P31 ?o } }",
+                              "unanchored_pattern"),
+    "not_exists_nested": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { ?a wdt:P31 ?o "
+                          "FILTER NOT EXISTS { ?o wdt:P279 wd:Q5 } } }", "nested_not_exists"),
+    "not_exists_many": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a " + " ".join(
+        f"FILTER NOT EXISTS {{ ?a wdt:P31 wd:Q{i} }}" for i in range(1, 5)) + " }", "too_many_not_exists"),
+    "answer_only_in_not_exists": ("SELECT ?d WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { ?a wdt:P31 ?d } }",
+                                  "answer_not_from_graph"),
+    "service_in_not_exists": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { SERVICE <http://127.0.0.1:9/s> "
+                              "{ ?a ?p ?o } } }", "service"),
+    "constant_filter_in_not_exists": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER NOT EXISTS { ?a wdt:P31 ?o "
+                                      "FILTER(false) } }", "constant_filter"),
     "subquery": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a . { SELECT ?a WHERE { wd:Q2 wdt:P1 ?a } } }", "subquery"),
     "extension_function": ("SELECT ?a WHERE { wd:Q1 wdt:P1 ?a FILTER(<http://127.0.0.1:9/f>(?a)) }",
                            "extension_function"),
@@ -112,6 +126,9 @@ ACCEPTED = {
     "bind_and_filter": "SELECT ?answer WHERE { wd:Q937 wdt:P569 ?answer "
                        "FILTER(?answer > \"1800-01-01T00:00:00Z\"^^xsd:dateTime) BIND(YEAR(?answer) AS ?y) }",
     "language_literal": "ASK { wd:Q937 rdfs:label \"Albert \\\"Einstein\\\"\\n\"@en }",
+    "exclusion": "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P47 ?answer . "
+                 "FILTER NOT EXISTS { ?answer wdt:P37 wd:Q188 } }",
+    "alive": "ASK { FILTER NOT EXISTS { wd:Q254 wdt:P570 ?value } FILTER NOT EXISTS { wd:Q254 wdt:P20 ?value } }",
 }
 
 

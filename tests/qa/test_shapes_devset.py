@@ -24,7 +24,8 @@ def full(full_store_kg):
 
 def test_the_set_is_large_multilingual_and_covers_the_shapes():
     assert len(ITEMS) >= 120 and len({i["language"] for i in ITEMS}) >= 8
-    assert {i["shape"] for i in ITEMS} == {"count", "list", "intersection", "conditions"}
+    assert {i["shape"] for i in ITEMS} == {"count", "list", "intersection", "conditions", "superlative", "alive",
+                                           "exclusion"}
 
 
 def test_every_gold_answer_is_the_kgs(full):
