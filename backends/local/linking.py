@@ -43,6 +43,11 @@ MAX_SPAN_CJK = 16
 MAX_FUZZY_SPAN = 4
 FOLDED_QUALITY = 0.94
 PARTIAL_QUALITY = 0.8
+OUTKNOWN = 10  # a fuzzy spelling of a written word ranks below that word's name as written when the written
+# name's entity has this many times the fuzzy one's degree ("lennon": John Lennon, 66 facts, over "Lenna", 3)
+OUTKNOWN_MARGIN = 0.98  # such a fuzzy spelling keeps at most this share of the written name's score
+OBSCURE_SURNAME = 20  # statements: a lower-case word that is only the last name of people with fewer
+# is also matched by sound (a person known only by a Latin name)
 PROMINENCE = 100  # a name inside a longer name is a less likely mention, unless its entity has this many
 # times the longer name's degree ("Japan", 1,075 facts, inside "capital of Japan", an entity with 5)
 PHONETIC_QUALITY = 0.95  # times the sound similarity; capitalized (cased-script) spans
@@ -141,6 +146,7 @@ class Linker:
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
+        phonetic += self._surname_sounds(question, tokens, hits)
         found += self._sound_alikes(phonetic, ambiguity)
         return self._score(tokens, found, ambiguity, limit)
 
@@ -149,6 +155,30 @@ class Linker:
         words = [t for t in tokens if not is_stopword(t)]
         prefixes = [p for t in words if (p := _inflection_prefix(t, lang))]
         self.index.prefetch(similar=[fold(t) for t in words], prefixes=prefixes, sounds=[m.key for m in phonetic])
+
+    def _surname_sounds(self, question: str, tokens: Sequence[str], hits: dict[str, list[NameHit]]) -> list[_Match]:
+        """Sound-alike keys of the lower-case words of a cased non-Latin script that are, as
+        written, only the last names of little-known people (below :data:`OBSCURE_SURNAME`
+        statements each): typed without its capital such a word gives no name signal by its
+        case, but as a last name it is one, and the person meant may be known only by a Latin
+        name (« набоков »: Dmitri Nabokov by a Russian alias; Vladimir Nabokov, by sound).
+        A capitalized word has its sound keys already (:meth:`_phonetic_matches`)."""
+        cased = _cased_tokens(question, len(tokens))
+        if cased is None:
+            return []
+        words = {i: found for i, token in enumerate(tokens)
+                 if not _capitalized(cased[i]) and not is_stopword(token) and TRANSLITERABLE.search(token)
+                 and not is_cjk(token) and (found := hits.get(token)) and all(h.partial for h in found)}
+        if not words:
+            return []
+        stats = self.index.entity_stats({h.qid for found in words.values() for h in found})
+        out = []
+        for i, found in words.items():
+            if all((st := stats.get(h.qid)) is None or st.degree < OBSCURE_SURNAME for h in found):
+                text = _latin_j(tokens[i])  # the name as written: its last letters are no case ending
+                if key := phonetic_key(text):
+                    out.append(_Match(i, i + 1, key, UNCASED_PHONETIC, True, phonetic=True, sound=latin_form(text)))
+        return out
 
     def _sound_alikes(self, phonetic: Sequence[_Match], ambiguity: dict[str, int]
                       ) -> list[tuple[_Match, NameHit, float]]:
@@ -271,6 +301,7 @@ class Linker:
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()})
         best: dict[str, Mention] = {}
+        mentions: list[Mention] = []
         for m, h, sim in found:
             st = stats.get(h.qid)
             degree = st.degree if st else 0
@@ -297,9 +328,11 @@ class Linker:
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
                               instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
                               _match_kind(m, h), sound=round(sim, 4) if m.phonetic else 0.0)
-            old = best.get(h.qid)
+            mentions.append(mention)
+        for mention in _below_written(mentions):
+            old = best.get(mention.qid)
             if old is None or _preferred(mention, old):
-                best[h.qid] = mention
+                best[mention.qid] = mention
         ranked = sorted(best.values(), key=lambda x: (-x.score, -x.degree, x.qid))
         return ranked[:limit]
 
@@ -342,6 +375,27 @@ def _written(question: str, tokens: Sequence[str], matches: Sequence[_Match]) ->
         bounds.append((start, at))
     return {m.key: text[bounds[m.start][0]:bounds[m.end - 1][1]] for m in matches
             if not m.fuzzy and m.quality == 1.0}
+
+
+def _below_written(mentions: Sequence[Mention]) -> list[Mention]:
+    """``mentions`` with the fuzzy spellings (and sound-alikes) of a span scored below the
+    span's name as written (label, alias, folded, inflected or last name) where that name's
+    entity is much better known (:data:`OUTKNOWN` times the degree), their order kept: a word
+    that is a well-known entity's name as typed more likely means it than a rare entity's
+    name a letter or two away ("lennon": John Lennon, not "Lenna" or "Lennox")."""
+    written: dict[tuple[int, int], Mention] = {}
+    for m in mentions:
+        span = (m.start, m.end)
+        if not m.fuzzy and (span not in written or m.degree > written[span].degree):
+            written[span] = m
+    outknown = {i for i, m in enumerate(mentions) if m.fuzzy and (known := written.get((m.start, m.end)))
+                and known.degree >= OUTKNOWN * max(1, m.degree)}
+    factor: dict[tuple[int, int], float] = {}
+    for i in outknown:
+        span = (mentions[i].start, mentions[i].end)
+        factor[span] = min(factor.get(span, 1.0), OUTKNOWN_MARGIN * written[span].score / mentions[i].score)
+    return [replace(m, score=round(m.score * factor[(m.start, m.end)], 4))
+            if i in outknown and factor[(m.start, m.end)] < 1.0 else m for i, m in enumerate(mentions)]
 
 
 def _preferred(new: Mention, old: Mention) -> bool:
