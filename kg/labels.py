@@ -31,7 +31,7 @@ import pyoxigraph
 from rapidfuzz.distance import DamerauLevenshtein
 
 from core.errors import KGSourceError, LabelIndexOutdated
-from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
+from core.text import NAME_PARTS, fold, is_cjk, name_keys, normalize, sounds_of
 from kg.cldr import NAME_LANGUAGES, cldr_code, code_name, kind_of
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
 from lang.others import NAME_ENDINGS
@@ -152,8 +152,8 @@ class _Collector:
         elif lang == "en":
             self.english[qid].append(text)
         self.name_count[qid] += 1
-        latin = latin_form(text)
-        for key in phonetic_keys(text):
+        keys, latin = sounds_of(folded)
+        for key in keys:
             self.phonetic[(key, qid, latin)] = self.phonetic.get((key, qid, latin), 0) | kind
         parts = NAME_PARTS.split(text.strip())
         if 2 <= len(parts) <= 4:
@@ -250,8 +250,9 @@ class _Collector:
                 for key in {last, fold(last)}:
                     if (key, ent) not in self.names:
                         partial.setdefault((key, ent), [KIND_PARTIAL, set()])[1].add(lang)
-                for key in phonetic_keys(last):
-                    self.phonetic.setdefault((key, ent, latin_form(last)), KIND_PARTIAL)
+                keys, latin = sounds_of(fold(normalize(last)))
+                for key in keys:
+                    self.phonetic.setdefault((key, ent, latin), KIND_PARTIAL)
         self.names.update(partial)
         self.surnames.clear()
 
