@@ -47,8 +47,11 @@ from pathlib import Path
 
 from core.settings import load_settings
 from kg.build import build_kg
+from kg.store import check_source, kg_paths
 
 settings = load_settings(os.environ)
+if not kg_paths(check_source(settings.kg_source), settings.cache_dir).is_built():
+    sys.exit(1)  # the steps build it (this check builds nothing that takes minutes)
 build_kg(settings.kg_source, settings.cache_dir, progress=False)  # reuses (and verifies) what is built
 if Path("validator/convert.py").is_file():
     from validator.convert import is_complete
@@ -62,13 +65,21 @@ if Path("validator/export.py").is_file():
 PY
 }
 if ! built; then
-  "$VENV/bin/kgqa" build-kg --quiet
-  if [ -f validator/convert.py ]; then
-    "$VENV/bin/python" -m validator.convert --if-missing
-  fi
-  if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
-    "$VENV/bin/python" -m validator.export --if-missing
-  fi
+  # The models (the base encoder converted, then the validator's ONNX network for the torch-free
+  # runtime) are built beside the store and label index, which keep one core busy (the label
+  # index is one Python thread): on a 2-core machine the two take the time of the longer.
+  models() {
+    if [ -f validator/convert.py ]; then
+      "$VENV/bin/python" -m validator.convert --if-missing
+    fi
+    if [ -f validator/export.py ]; then
+      "$VENV/bin/python" -m validator.export --if-missing
+    fi
+  }
+  models &
+  models_pid=$!
+  "$VENV/bin/kgqa" build-kg --quiet || { status=$?; wait "$models_pid" || true; exit "$status"; }
+  wait "$models_pid"  # the models' failure fails the set-up (set -e)
 fi
 if [ -f validator/unigram.py ]; then  # the tokenizer's compact table (kgqa ask loads it in milliseconds)
   "$VENV/bin/python" -m validator.unigram
