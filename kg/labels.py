@@ -139,9 +139,28 @@ class _Collector:
         self.facts: list[tuple[int, str, int]] = []  # (subject, property, object or -literal kind)
         self.phonetic: dict[tuple[str, int, str], int] = {}  # (key, entity, Latin form) -> kind
         self.english: dict[int, list[str]] = defaultdict(list)  # English labels, then aliases (for CLDR names)
+        self._entity = -1  # the entity whose names' keys are remembered (a store lists each one's names together)
+        self._keys_of: dict[str, tuple[str, str, set[str], str, str | None]] = {}
+
+    def _name_keys(self, qid: int, text: str) -> tuple[str, str, set[str], str, str | None]:
+        """``(normalized, folded, sound keys, Latin form, surname or None)`` of a name, made once
+        per entity and text (an entity's aliases repeat one text in many languages)."""
+        if qid != self._entity:
+            self._entity = qid
+            self._keys_of.clear()
+        made = self._keys_of.get(text)
+        if made is None:
+            norm, folded = name_keys(text)
+            keys, latin = sounds_of(folded)
+            parts = NAME_PARTS.split(text.strip())
+            last = normalize(parts[-1]) if 2 <= len(parts) <= 4 else None
+            if last is not None and not (len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2)):
+                last = None
+            made = self._keys_of[text] = (norm, folded, keys, latin, last)
+        return made
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
-        norm, folded = name_keys(text)
+        norm, folded, keys, latin, last = self._name_keys(qid, text)
         if not norm or len(norm.split()) > MAX_KEY_TOKENS:
             return
         if kind & KIND_CLDR:  # no sound-alike or surname keys, and the KG's statistics stay its own
@@ -152,14 +171,10 @@ class _Collector:
         elif lang == "en":
             self.english[qid].append(text)
         self.name_count[qid] += 1
-        keys, latin = sounds_of(folded)
         for key in keys:
             self.phonetic[(key, qid, latin)] = self.phonetic.get((key, qid, latin), 0) | kind
-        parts = NAME_PARTS.split(text.strip())
-        if 2 <= len(parts) <= 4:
-            last = normalize(parts[-1])
-            if len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2):
-                self.surnames[qid].add((last, lang))
+        if last is not None:
+            self.surnames[qid].add((last, lang))
         self._add_keys(qid, norm, folded, lang, kind)
 
     def _add_keys(self, qid: int, norm: str, folded: str, lang: str, kind: int) -> None:
