@@ -142,7 +142,7 @@ class _Collector:
         self._entity = -1  # the entity whose names' keys are remembered (a store lists each one's names together)
         self._keys_of: dict[str, tuple[str, str, set[str], str, str | None]] = {}
 
-    def _name_keys(self, qid: int, text: str) -> tuple[str, str, set[str], str, str | None]:
+    def _forms_of(self, qid: int, text: str) -> tuple[str, str, set[str], str, str | None]:
         """``(normalized, folded, sound keys, Latin form, surname or None)`` of a name, made once
         per entity and text (an entity's aliases repeat one text in many languages)."""
         if qid != self._entity:
@@ -160,7 +160,7 @@ class _Collector:
         return made
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
-        norm, folded, keys, latin, last = self._name_keys(qid, text)
+        norm, folded, keys, latin, last = self._forms_of(qid, text)
         if not norm or len(norm.split()) > MAX_KEY_TOKENS:
             return
         if kind & KIND_CLDR:  # no sound-alike or surname keys, and the KG's statistics stay its own
