@@ -66,8 +66,9 @@ PY
 }
 if ! built; then
   # The models (the base encoder converted, then the validator's ONNX network for the torch-free
-  # runtime) are built beside the store and label index, which keep one core busy (the label
-  # index is one Python thread): on a 2-core machine the two take the time of the longer.
+  # runtime) are built beside the store and label index: the label index is one Python thread,
+  # so on a 2-core machine the models take the other core (they also slow the store's bulk load,
+  # which uses every core: 27 s alone, 43 s beside them, on a 2-core box at load 2-3).
   models() {
     if [ -f validator/convert.py ]; then
       "$VENV/bin/python" -m validator.convert --if-missing
