@@ -36,6 +36,13 @@ for po in chat/locale/*/LC_MESSAGES/messages.po; do
   fi
 done
 
+# The project's bytecode, written once: where PYTHONDONTWRITEBYTECODE is set (as on this box)
+# no import writes it, and every process (each `kgqa`, the app and its workers, each test
+# worker) compiled the modules it imports again, about 0.3 s of a cold `kgqa ask`'s imports.
+# compileall only compiles what is missing or older than its source.
+"$VENV/bin/python" -m compileall -q -j 0 app.py backends chat cli core evaluation kg lang qa service \
+  training validator >/dev/null
+
 # On a set-up machine everything below is built: one cheap check (the store and label index
 # open, the base model is complete, the ONNX export opens) instead of the steps' own checks,
 # which import the whole CLI and torch first.  Anything missing or damaged: the steps run.
