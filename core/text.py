@@ -421,6 +421,7 @@ _CLASSES = str.maketrans({"b": "b", "p": "b", "f": "b", "v": "b", "k": "k", "g":
 _VOWEL_CLASSES = str.maketrans({**{chr(c): v for c, v in _CLASSES.items()}, "a": "a", "w": "w"})
 _SOFT_C = re.compile(r"c(?=[eiy])")
 _LATIN_NAME = re.compile(r"^[a-z' ]+$")
+_ASCII_NAME = re.compile(r"[a-z' ]*")
 
 
 def _kana(ch: str) -> str:
@@ -431,6 +432,8 @@ def _kana(ch: str) -> str:
 def transliterate(text: str) -> str | None:
     """Latin letters for a normalized, folded name in Latin, Cyrillic, Greek, Arabic,
     Devanagari or kana script (``None`` for other scripts, e.g. Han characters)."""
+    if _ASCII_NAME.fullmatch(text):
+        return text  # already Latin letters (most names): what the loop below would give
     out: list[str] = []
     for ch in _KANA_GAP.sub("", unicodedata.normalize("NFC", text)):
         ch = _kana(ch)
@@ -463,8 +466,7 @@ def _skeleton(latin: str, *, w_sound: bool, hard_ch: bool, vowels: bool = False)
 
 def latin_form(text: str) -> str:
     """A name in Latin letters (transliterated, lower-case, no spaces; ``""`` when impossible)."""
-    latin = transliterate(fold(normalize(text))) or ""
-    return latin.replace(" ", "")
+    return sounds_of(fold(normalize(text)))[1]
 
 
 def sound_similarity(a: str, b: str) -> float:
@@ -499,16 +501,24 @@ def _collapse(s: str) -> str:
 def phonetic_keys(text: str) -> set[str]:
     """The consonant skeletons of a name (two or four variants for Latin names with "w"/"ch",
     which other scripts render either way); empty for short or untransliterable names."""
-    norm = fold(normalize(text))
-    if not norm or len(norm.split()) > MAX_PHONETIC_TOKENS or any(ch.isdigit() for ch in norm):
-        return set()
-    latin = transliterate(norm)
-    if latin is None:
-        return set()
-    native = bool(_LATIN_NAME.match(norm))
-    options = [(w, c) for w in (False, True) for c in (False, True)] if native else [(False, False)]
-    keys = {_skeleton(latin, w_sound=w, hard_ch=c) for w, c in options}
-    return {k for k in keys if len(k) >= MIN_PHONETIC}
+    return sounds_of(fold(normalize(text)))[0]
+
+
+def sounds_of(folded: str) -> tuple[set[str], str]:
+    """``(phonetic_keys(text), latin_form(text))`` of a name from its folded form
+    (``fold(normalize(text))``, :func:`name_keys`' second key), transliterated once (the
+    label index's build asks both of every name)."""
+    latin = transliterate(folded)
+    form = latin.replace(" ", "") if latin else ""
+    if (latin is None or not folded or len(folded.split()) > MAX_PHONETIC_TOKENS
+            or any(map(str.isdigit, folded))):
+        return set(), form
+    native = bool(_LATIN_NAME.match(folded))
+    # a Latin name's "w" and "ch" are each read two ways; without them the variants are one
+    w_ways = (False, True) if native and "w" in form else (False,)
+    ch_ways = (False, True) if native and "ch" in form else (False,)
+    keys = {_skeleton(latin, w_sound=w, hard_ch=c) for w in w_ways for c in ch_ways}
+    return {k for k in keys if len(k) >= MIN_PHONETIC}, form
 
 
 def phonetic_key(text: str) -> str | None:

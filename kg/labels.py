@@ -31,7 +31,7 @@ import pyoxigraph
 from rapidfuzz.distance import DamerauLevenshtein
 
 from core.errors import KGSourceError, LabelIndexOutdated
-from core.text import NAME_PARTS, fold, is_cjk, latin_form, name_keys, normalize, phonetic_keys
+from core.text import NAME_PARTS, fold, is_cjk, name_keys, normalize, sounds_of
 from kg.cldr import NAME_LANGUAGES, cldr_code, code_name, kind_of
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT
 from lang.others import NAME_ENDINGS
@@ -139,9 +139,28 @@ class _Collector:
         self.facts: list[tuple[int, str, int]] = []  # (subject, property, object or -literal kind)
         self.phonetic: dict[tuple[str, int, str], int] = {}  # (key, entity, Latin form) -> kind
         self.english: dict[int, list[str]] = defaultdict(list)  # English labels, then aliases (for CLDR names)
+        self._entity = -1  # the entity whose names' keys are remembered (a store lists each one's names together)
+        self._keys_of: dict[str, tuple[str, str, set[str], str, str | None]] = {}
+
+    def _forms_of(self, qid: int, text: str) -> tuple[str, str, set[str], str, str | None]:
+        """``(normalized, folded, sound keys, Latin form, surname or None)`` of a name, made once
+        per entity and text (an entity's aliases repeat one text in many languages)."""
+        if qid != self._entity:
+            self._entity = qid
+            self._keys_of.clear()
+        made = self._keys_of.get(text)
+        if made is None:
+            norm, folded = name_keys(text)
+            keys, latin = sounds_of(folded)
+            parts = NAME_PARTS.split(text.strip())
+            last = normalize(parts[-1]) if 2 <= len(parts) <= 4 else None
+            if last is not None and not (len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2)):
+                last = None
+            made = self._keys_of[text] = (norm, folded, keys, latin, last)
+        return made
 
     def add_name(self, qid: int, text: str, lang: str, kind: int) -> None:
-        norm, folded = name_keys(text)
+        norm, folded, keys, latin, last = self._forms_of(qid, text)
         if not norm or len(norm.split()) > MAX_KEY_TOKENS:
             return
         if kind & KIND_CLDR:  # no sound-alike or surname keys, and the KG's statistics stay its own
@@ -152,14 +171,10 @@ class _Collector:
         elif lang == "en":
             self.english[qid].append(text)
         self.name_count[qid] += 1
-        latin = latin_form(text)
-        for key in phonetic_keys(text):
+        for key in keys:
             self.phonetic[(key, qid, latin)] = self.phonetic.get((key, qid, latin), 0) | kind
-        parts = NAME_PARTS.split(text.strip())
-        if 2 <= len(parts) <= 4:
-            last = normalize(parts[-1])
-            if len(last) >= 3 or (last and is_cjk(last[0]) and len(last.split()) >= 2):
-                self.surnames[qid].add((last, lang))
+        if last is not None:
+            self.surnames[qid].add((last, lang))
         self._add_keys(qid, norm, folded, lang, kind)
 
     def _add_keys(self, qid: int, norm: str, folded: str, lang: str, kind: int) -> None:
@@ -250,8 +265,9 @@ class _Collector:
                 for key in {last, fold(last)}:
                     if (key, ent) not in self.names:
                         partial.setdefault((key, ent), [KIND_PARTIAL, set()])[1].add(lang)
-                for key in phonetic_keys(last):
-                    self.phonetic.setdefault((key, ent, latin_form(last)), KIND_PARTIAL)
+                keys, latin = sounds_of(fold(normalize(last)))
+                for key in keys:
+                    self.phonetic.setdefault((key, ent, latin), KIND_PARTIAL)
         self.names.update(partial)
         self.surnames.clear()
 

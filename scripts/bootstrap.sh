@@ -36,6 +36,13 @@ for po in chat/locale/*/LC_MESSAGES/messages.po; do
   fi
 done
 
+# The project's bytecode, written once: where PYTHONDONTWRITEBYTECODE is set (as on this box)
+# no import writes it, and every process (each `kgqa`, the app and its workers, each test
+# worker) compiled the modules it imports again, about 0.3 s of a cold `kgqa ask`'s imports.
+# compileall only compiles what is missing or older than its source.
+"$VENV/bin/python" -m compileall -q -j 0 app.py backends chat cli core evaluation kg lang qa service \
+  training validator >/dev/null
+
 # On a set-up machine everything below is built: one cheap check (the store and label index
 # open, the base model is complete, the ONNX export opens) instead of the steps' own checks,
 # which import the whole CLI and torch first.  Anything missing or damaged: the steps run.
@@ -47,8 +54,11 @@ from pathlib import Path
 
 from core.settings import load_settings
 from kg.build import build_kg
+from kg.store import check_source, kg_paths
 
 settings = load_settings(os.environ)
+if not kg_paths(check_source(settings.kg_source), settings.cache_dir).is_built():
+    sys.exit(1)  # the steps build it (this check builds nothing that takes minutes)
 build_kg(settings.kg_source, settings.cache_dir, progress=False)  # reuses (and verifies) what is built
 if Path("validator/convert.py").is_file():
     from validator.convert import is_complete
@@ -62,13 +72,22 @@ if Path("validator/export.py").is_file():
 PY
 }
 if ! built; then
-  "$VENV/bin/kgqa" build-kg --quiet
-  if [ -f validator/convert.py ]; then
-    "$VENV/bin/python" -m validator.convert --if-missing
-  fi
-  if [ -f validator/export.py ]; then  # the validator's ONNX network for the torch-free runtime
-    "$VENV/bin/python" -m validator.export --if-missing
-  fi
+  # The models (the base encoder converted, then the validator's ONNX network for the torch-free
+  # runtime) are built beside the store and label index: the label index is one Python thread,
+  # so on a 2-core machine the models take the other core (they also slow the store's bulk load,
+  # which uses every core: 27 s alone, 43 s beside them, on a 2-core box at load 2-3).
+  models() {
+    if [ -f validator/convert.py ]; then
+      "$VENV/bin/python" -m validator.convert --if-missing
+    fi
+    if [ -f validator/export.py ]; then
+      "$VENV/bin/python" -m validator.export --if-missing
+    fi
+  }
+  models &
+  models_pid=$!
+  "$VENV/bin/kgqa" build-kg --quiet || { status=$?; wait "$models_pid" || true; exit "$status"; }
+  wait "$models_pid"  # the models' failure fails the set-up (set -e)
 fi
 if [ -f validator/unigram.py ]; then  # the tokenizer's compact table (kgqa ask loads it in milliseconds)
   "$VENV/bin/python" -m validator.unigram
