@@ -82,6 +82,9 @@ def squash(score: float) -> float:
     return 1.0 / (1.0 + pow(2.718281828, -score))
 
 
+WDT_IRI = "http://www.wikidata.org/prop/direct/"
+
+
 class FactReads:
     """Bounded reads of the complex layer: a failed or timed-out query gives nothing."""
 
@@ -100,6 +103,24 @@ class FactReads:
         """The answer of an ``ASK`` query, or ``None`` when it fails."""
         result = self.query(sparql)
         return None if result is None else result.boolean
+
+    def ties(self, qid: str, body: Sequence[Triple], limit: int, *, tie_first: bool = False
+             ) -> list[tuple[str, bool, int | None]]:
+        """The direct properties tying the members of ``body``'s set to ``qid``, each way round
+        (``?answer P E``, then ``E P ?answer``), most members first, ``limit`` per way:
+        ``(pid, inverse, members)``.  ``tie_first`` writes the tie before ``body`` (the
+        order the query's patterns are given in)."""
+        out: list[tuple[str, bool, int | None]] = []
+        for inverse in (False, True):
+            tie = (wd(qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(qid))
+            patterns = [tie, *body] if tie_first else [*body, tie]
+            result = self.query(f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(patterns)} }} "
+                                f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {limit}", max_rows=limit)
+            for row in result.rows if result else []:
+                term, n = row.get("p"), row.get("n")
+                if term is not None and term.value.startswith(WDT_IRI) and (pid := local_id(term.value)):
+                    out.append((pid, inverse, int(float(n.value)) if n is not None else None))
+        return out
 
     def values(self, qids: Sequence[str], pids: Sequence[str]) -> dict[tuple[str, str], list[Term]]:
         """``{(qid, pid): [values]}`` for literal properties of a few entities."""
@@ -163,17 +184,9 @@ class Aggregates:
         """``?answer <type> C . ?answer P E`` (and ``E P ?answer``) sets that exist."""
         out = []
         type_triple = ("?answer", wdt(type_pid), wd(c.qid))
-        for inverse in (False, True):
-            link = (wd(m.qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(m.qid))
-            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link, type_triple])} }} "
-                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 3")
-            result = self.facts.query(sparql, max_rows=3)
-            for row in result.rows if result else []:
-                pid = local_id(row["p"].value) if "p" in row else None
-                if not pid or not row["p"].value.startswith("http://www.wikidata.org/prop/direct/"):
-                    continue
-                triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
-                out.append(EntitySet((type_triple, triple), 0.85 * c.score * m.score, "typed"))
+        for pid, inverse, _ in self.facts.ties(m.qid, [type_triple], 3, tie_first=True):
+            triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
+            out.append(EntitySet((type_triple, triple), 0.85 * c.score * m.score, "typed"))
         return out
 
     def consistent(self, triples: Sequence[Triple], pid: str) -> bool:

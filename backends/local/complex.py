@@ -72,7 +72,6 @@ MAX_NAMED_RELATIONS = 8
 EXCLUSION_UNTYING = frozenset({"P31", "P106", "P279", "P1343", "P910", "P1424", "P373", "P5008", "P1889", "P460"})
 """Properties that never tie a member to an excluded entity: typing ("… do not border an ocean"
 is no "not an ocean"), catalogues, "different from"."""
-WDT_IRI = "http://www.wikidata.org/prop/direct/"
 
 MAX_CONSTRAINT_SETS = 4
 """Constraint sets (:mod:`backends.local.constraints`) emitted, counted or ordered per
@@ -240,20 +239,13 @@ class ComplexGenerator:
         symmetric relation is excluded both ways (the KG's "shares border with" lists
         Luxembourg from Luxembourg's side only)."""
         found: list[tuple[int, Triple, str]] = []
-        for inverse in (False, True):
-            link = (wd(m.qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(m.qid))
-            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([*body, link])} }} "
-                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
-            result = self.facts.query(sparql, max_rows=4)
-            for row in result.rows if result else []:
-                term = row.get("p")
-                pid = local_id(term.value) if term is not None and term.value.startswith(WDT_IRI) else None
-                if pid is None or pid in EXCLUSION_UNTYING or "n" not in row:
-                    continue
-                if pid in SYMMETRIC_PROPERTIES and not inverse:
-                    continue  # a symmetric relation is read from the anchor's own statements
-                triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
-                found.append((int(float(row["n"].value)), triple, pid))
+        for pid, inverse, members in self.facts.ties(m.qid, body, 4):
+            if pid in EXCLUSION_UNTYING or members is None:
+                continue
+            if pid in SYMMETRIC_PROPERTIES and not inverse:
+                continue  # a symmetric relation is read from the anchor's own statements
+            triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
+            found.append((members, triple, pid))
         found.sort(key=lambda t: (-(t[2] in named), -t[0], t[1]))
         if any(pid in named for _, _, pid in found):
             found = [t for t in found if t[2] in named]
