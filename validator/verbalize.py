@@ -464,7 +464,7 @@ def heard_name(link: Link) -> str | None:
     words = link.mention.split()
     if link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words):
         return None
-    return " ".join(w[:1].upper() + w[1:] for w in words)
+    return as_typed(link)
 
 
 def surname_as_typed(link: Link) -> str | None:
@@ -481,6 +481,11 @@ def surname_as_typed(link: Link) -> str | None:
     Nabokov (1 statement), where Vladimir, whom the KG names in English only, is meant."""
     if link.kind != "partial" or link.namesakes != 1 or link.degree < KNOWN_BY_LAST_NAME or not link.mention.strip():
         return None
+    return as_typed(link)
+
+
+def as_typed(link: Link) -> str:
+    """A link's mention written as a name: each word capitalized, CJK characters side by side."""
     return join_tokens([w[:1].upper() + w[1:] for w in link.mention.split()])
 
 
