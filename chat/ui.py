@@ -19,30 +19,39 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import os
 import re
 import threading
 import time
-import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
 from starlette.middleware import Middleware
 
+from chat.asking import (
+    AUTO,
+    CLIENT_SHARE_OF_BACKLOG,
+    Admission,
+    accept_language,
+    ask_once,
+    pipeline_ready,
+    renderer,
+    selected_language,
+    starting_html,
+)
 from chat.conversation import STORAGE_KEY, ignored_input, restore, stored_value
 from chat.examples import example_questions, examples_label, placeholder
 from chat.knows import KGSize, count_in_background, kg_size
 from chat.messages import message
-from chat.render import escape, message_html, render_html, render_question_html, ui_language, validator_state_text
+from chat.render import escape, message_html, render_question_html, ui_language, validator_state_text
 from chat.sessions import MAX_WAITING, Backlog, Sessions
 from core.errors import SessionLogError
 from core.memory import loading
 from core.settings import Settings
-from core.text import had_invalid_text, valid_unicode
+from core.text import valid_unicode
 from lang import get as language
 from qa.answer import TurnNotLogged, answer_and_log
 from qa.context import Context, context_after
@@ -50,13 +59,12 @@ from qa.pipeline import Pipeline
 from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.doors import DoorMiddleware, allowed_host_names
-from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
+from service.ratelimit import ClientLimiter, InFlight, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
 log = logging.getLogger(__name__)
 
-AUTO = "auto"
 QUEUE_MAX = 4 * MAX_WAITING
 """Gradio's queue bound (every submit queues one drain event, most of them no-ops)."""
 MAX_UPLOAD_BYTES = 1024
@@ -152,28 +160,6 @@ class ChatState:
 # ---------------------------------------------------------------- helpers
 
 
-def accept_language(header: str | None) -> str:
-    """The first supported language of an ``Accept-Language`` header (``en`` otherwise)."""
-    for part in (header or "").split(","):
-        code = part.split(";")[0].strip().lower().split("-")[0]
-        if code in SUPPORTED_LANGUAGES:
-            return code
-    return "en"
-
-
-def input_notices(raw: str | None) -> list[str]:
-    """Message keys for things the user should know about their input."""
-    text = raw or ""
-    notices = []
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch not in _KEEP_WS for ch in text):
-        notices.append("notice_control")
-    if _MARKUP.search(text):
-        notices.append("notice_markup")
-    if had_invalid_text(text):
-        notices.append("notice_invalid_unicode")
-    return notices
-
-
 def turn_id_of(content: object) -> str | None:
     """The turn id carried by an answer message's HTML (``kgqa-turn-<id>`` class)."""
     texts: list[str] = []
@@ -223,16 +209,6 @@ def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]
 
 
 # ---------------------------------------------------------------- the app
-
-
-def busy_turn(raw: str, lang: str) -> Turn:
-    """A turn that was not taken because too many questions are waiting."""
-    return Turn.unanswered(raw, lang, Status.BUSY)
-
-
-def rate_limited_turn(raw: str, lang: str, wait_s: float) -> Turn:
-    """A turn that was not answered because its session asks too fast."""
-    return Turn.unanswered(raw, lang, Status.RATE_LIMITED, message_args={"seconds": max(1, math.ceil(wait_s))})
 
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
@@ -305,7 +281,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                 return list(state.history), gr.update(), state
         keep = len(question or "") > settings.max_question_chars  # refused as too long: left in the box to shorten
         asked = True
-        ui = ui_language(_selected(lang_value) or state.ui_lang)
+        ui = ui_language(selected_language(lang_value) or state.ui_lang)
         key, refused = admission.admit(request, question, ui)
         with state.lock:
             if refused is None:
@@ -313,7 +289,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
             if asked:
                 state.history.append({"role": "user", "content": render_question_html(question or "")})
         if refused is not None:  # asks too fast, or too many waiting: say so now (counted, not logged), no queue
-            html, turn_id, _ = answer_turn(question, _selected(lang_value), state, _client_ip(request),
+            html, turn_id, _ = answer_turn(question, selected_language(lang_value), state, _client_ip(request),
                                            refused=refused)
             with state.lock:
                 state.history.append({"role": "assistant", "content": html})
@@ -337,7 +313,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
         not logged), render and log it; returns (HTML, turn id or None, UI language)."""
         try:
             done = answer_and_log(pipeline, raw, selected, session_log if refused is None else None,
-                                  render=_renderer(pipeline, raw),
+                                  render=renderer(pipeline, raw),
                                   session_id=state.session_id, source="chat", refused=refused,
                                   fallback_lang=state.ui_lang, client_ip=client_ip,
                                   question_lang=state.question_lang, context=state.context)
@@ -529,22 +505,6 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
     return app
 
 
-def pipeline_ready(pipeline: Pipeline | WorkerPipeline) -> bool:
-    """False while worker processes are still loading (questions then wait for them)."""
-    return not isinstance(pipeline, WorkerPipeline) or pipeline.ready
-
-
-def starting_html(lang: str) -> str:
-    """The progress message shown in place of an answer while the workers load."""
-    ui = ui_language(lang)
-    return (f'<div class="kgqa-starting" lang="{escape(ui)}" data-status="starting">'
-            f'<p>{escape(message("starting_wait", ui))}</p></div>')
-
-
-def _threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
-    return pipeline.threshold if pipeline.validator_state == "on" else None
-
-
 def _feedback_value(liked: object) -> int | None:
     """Gradio's like payload -> +1 / -1 / ``None`` (withdrawn or unknown)."""
     if liked is True or (isinstance(liked, str) and liked.lower() == "like"):
@@ -554,104 +514,19 @@ def _feedback_value(liked: object) -> int | None:
     return None
 
 
-def _renderer(pipeline: Pipeline | WorkerPipeline, raw: str) -> Callable[[Turn, str], str]:
-    """The chat's answer message for a turn (with the input notices of ``raw``)."""
-
-    def render(turn: Turn, turn_id: str) -> str:
-        if turn.message_key == "too_long":  # the chat leaves the question in the box: say so, with its length
-            turn.message_key = "too_long_kept"
-            turn.message_args = {**turn.message_args, "length": len(raw)}
-        return render_html(turn, notices=input_notices(raw), threshold=_threshold(pipeline), turn_id=turn_id)
-
-    return render
-
-
-def _selected(lang_value: str | None) -> str | None:
-    return None if lang_value in (None, "", AUTO) else lang_value
-
-
 def _api_ask(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, admission: Admission):
     """A programmatic ``/ask`` endpoint (used by ``benchmarks/chat_latency.py``): logs and
-    renders exactly like the chat, returns the answer HTML.  It is admitted like a chat
-    question (:class:`Admission`: the chat's rate limit, the client's share, the backlog);
-    a refused call is answered and counted, not logged."""
+    renders exactly like the chat, returns the answer HTML (:func:`chat.asking.ask_once`)."""
 
     def ask(question: str, lang: str = AUTO, request: gr.Request = None) -> str:
         """Answer ``question``; returns the chat's answer message (HTML)."""
-        question, lang = valid_unicode(question), valid_unicode(lang)  # before anything else sees them
-        selected = _selected(lang)
-        key, refused = admission.admit(request, question, ui_language(selected or "en"))
-        try:
-            return answer_and_log(pipeline, question, selected, session_log if refused is None else None,
-                                  render=_renderer(pipeline, question), session_id="api-" + new_session_id()[:8],
-                                  source="chat-api", refused=refused).shown
-        finally:
-            if refused is None:
-                admission.done(key)
+        return ask_once(pipeline, session_log, admission, question, lang, request)
 
     return ask
 
 
 SECOND_PART = ""
 """The admission key of a two-part question's second part, which the chat asks itself."""
-CLIENT_SHARE_OF_BACKLOG = 4
-"""One client may hold at most this share of the chat's backlog (``max_waiting // 4``
-questions waiting or being answered): one address cannot fill the shared queue."""
-
-
-@dataclass
-class Admission:
-    """Who may queue a question, decided before the shared queue: the client's rate limit,
-    then its share of the backlog (:class:`~service.ratelimit.InFlight`), then the backlog.
-    Refusals are counted by reason (``rate_limited``, ``busy``) and never logged as turns."""
-
-    limiter: ClientLimiter
-    backlog: Backlog
-    in_flight: InFlight | None  # None: per-client limits are off (rate limit 0)
-    refused: RefusedCounter
-    loads: RateLimiter | None = None  # page loads' own buckets, at the questions' rate (default: made so)
-
-    def __post_init__(self) -> None:
-        if self.loads is None:  # a reload never spends the tokens of the questions asked next
-            self.loads = RateLimiter(self.limiter.limiter.per_minute, round(self.limiter.limiter.burst))
-
-    def admit(self, request: gr.Request | None, raw: str, ui: str) -> tuple[str, Turn | None]:
-        """``(client key, None)`` when the question is queued (call :meth:`done` after), else
-        ``(client key, the refusal's turn)``."""
-        peer = request.client.host if request and request.client else None
-        key = self.limiter.key(peer, request.headers if request else None)
-        wait_s = self.limiter.limiter.acquire(key)
-        if wait_s > 0:
-            self.refused.add("rate_limited")
-            return key, rate_limited_turn(raw, ui, wait_s)
-        if self.in_flight is not None and not self.in_flight.try_enter(key):
-            self.refused.add("busy")
-            return key, busy_turn(raw, ui)
-        if not self.backlog.try_add():
-            if self.in_flight is not None:
-                self.in_flight.leave(key)
-            self.refused.add("busy")
-            return key, busy_turn(raw, ui)
-        return key, None
-
-    def admit_load(self, request: gr.Request | None) -> bool:
-        """Whether a page load may restore the conversation its browser sent: page loads are
-        rate-limited per client as questions are, in buckets of their own (a refused one starts
-        an empty conversation; a reload never makes the next question "too fast")."""
-        peer = request.client.host if request and request.client else None
-        assert self.loads is not None
-        if self.loads.acquire(self.limiter.key(peer, request.headers if request else None)) > 0:
-            self.refused.add("rate_limited")
-            return False
-        return True
-
-    def done(self, key: str) -> None:
-        """An admitted question was answered (or failed)."""
-        self.backlog.done()
-        if self.in_flight is not None:
-            self.in_flight.leave(key)
-
-
 def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
     """Serve ``app`` on ``settings.host:settings.port`` with the chat's theme and CSS.
 

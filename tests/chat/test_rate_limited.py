@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from chat.asking import rate_limited_turn
 from chat.messages import turn_message
 from chat.render import render_html
-from chat.ui import rate_limited_turn
 from service.ratelimit import RateLimiter
 
 

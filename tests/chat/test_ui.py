@@ -9,7 +9,8 @@ import gradio as gr
 import pytest
 
 from backends.fake import FakeBackend
-from chat.ui import accept_language, build_app, header_html, input_notices, language_choices, launch_app, turn_id_of
+from chat.asking import accept_language, input_notices
+from chat.ui import build_app, header_html, language_choices, launch_app, turn_id_of
 from core.settings import load_settings
 from qa.candidate import Candidate
 from qa.pipeline import Pipeline

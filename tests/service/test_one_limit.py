@@ -167,7 +167,7 @@ def test_one_client_gets_only_its_share_of_the_chat_backlog():
     import gradio as gr
     from starlette.requests import Request
 
-    from chat.ui import Admission
+    from chat.asking import Admission
     from service.ratelimit import InFlight, RefusedCounter
 
     def peer(host: str) -> gr.Request:  # a real Gradio request from that address
