@@ -8,6 +8,10 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.settings import Settings
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 # Gradio's queue rebuilds a pandas summary of up to 10,000 past events after EVERY event
@@ -44,11 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Build settings, start loading the worker processes, then serve the chat.
 
     The worker processes are started before gradio is imported: they load the pipeline
-    while this process loads the UI (and they carry no copy of gradio)."""
+    while this process serves the page that answers at once and loads the UI behind it
+    (:mod:`chat.serve`); the workers carry no copy of gradio."""
     from cli.checks import VALIDATOR_HINT, check_start
     from cli.main import settings_from_args, start_error
     from core.errors import KGSourceError, ModelLoadError, SettingsError
-    from core.memory import loading
     from service.workers import DEFAULT_WORKERS, WorkerPipeline
 
     args = parse_args(argv)
@@ -59,20 +63,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     concurrency = args.concurrency or None
     processes = args.workers if args.workers is not None else (concurrency or DEFAULT_WORKERS)
-    pool = WorkerPipeline(settings, processes, wait=False, early=True) if processes > 0 else None
+    if processes == 0:  # the pipeline in this process: Gradio's own launch once it has loaded
+        return _serve_in_process(settings, concurrency)
+    pool = WorkerPipeline(settings, processes, wait=False, early=True)
+    from chat.serve import ServerStartError, serve_chat  # no gradio yet: it loads behind the served page
+
+    try:
+        serve_chat(settings, pool, concurrency=concurrency)
+    except ServerStartError as exc:
+        return start_error("chat", exc)
+    if pool.failure is not None:  # the workers could not load: the chat was closed
+        from service.workers import WorkerStartError
+
+        error = pool.start_error or WorkerStartError(pool.failure)
+        return start_error("chat", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
+    return 0
+
+
+def _serve_in_process(settings: Settings, concurrency: int | None) -> int:
+    """``--workers 0``: load the pipeline here, then serve the chat with Gradio's launch."""
+    from cli.checks import VALIDATOR_HINT
+    from cli.main import start_error
+    from core.errors import KGSourceError, ModelLoadError
+    from core.memory import loading
 
     with loading():  # gradio's import: no collections meanwhile, then frozen
         from chat.ui import launch
 
     try:
-        launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=args.workers, pipeline=pool)
-    except (KGSourceError, ModelLoadError) as exc:  # --workers 0: the pipeline loads here, and failed
+        launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=0)
+    except (KGSourceError, ModelLoadError) as exc:  # the pipeline loads here, and failed
         return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
-    if pool is not None and pool.failure is not None:  # the workers could not load: the chat was closed
-        from service.workers import WorkerStartError
-
-        error = pool.start_error or WorkerStartError(pool.failure)
-        return start_error("chat", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
     return 0
 
 

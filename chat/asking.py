@@ -12,19 +12,21 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from chat.messages import message
 from chat.render import escape, render_html, ui_language
 from chat.sessions import Backlog
 from core.text import had_invalid_text, valid_unicode
 from qa.answer import answer_and_log
-from qa.pipeline import Pipeline
 from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.ratelimit import ClientLimiter, InFlight, RateLimiter, RefusedCounter
 from service.session_log import SessionLog, new_session_id
 from service.workers import WorkerPipeline
+
+if TYPE_CHECKING:  # the pipeline loads in the worker processes; this module serves before it
+    from qa.pipeline import Pipeline
 
 AUTO = "auto"
 """The language selectors' "detect automatically"."""
@@ -164,6 +166,13 @@ class Admission:
         self.backlog.done()
         if self.in_flight is not None:
             self.in_flight.leave(key)
+
+
+def new_admission(limiter: ClientLimiter, max_waiting: int) -> Admission:
+    """The chat's one admission: ``limiter``, a backlog of ``max_waiting`` questions, and
+    each client's share of it (none when the rate limit is off)."""
+    share = InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)) if limiter.limiter.enabled else None
+    return Admission(limiter, Backlog(max_waiting), share, RefusedCounter())
 
 
 def ask_once(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, admission: Admission, question: str,

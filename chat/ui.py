@@ -29,14 +29,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gradio as gr
+from fastapi import FastAPI
 from starlette.middleware import Middleware
 
 from chat.asking import (
     AUTO,
-    CLIENT_SHARE_OF_BACKLOG,
     Admission,
     accept_language,
     ask_once,
+    new_admission,
     pipeline_ready,
     renderer,
     selected_language,
@@ -47,7 +48,7 @@ from chat.examples import example_questions, examples_label, placeholder
 from chat.knows import KGSize, count_in_background, kg_size
 from chat.messages import message
 from chat.render import escape, message_html, render_question_html, ui_language, validator_state_text
-from chat.sessions import MAX_WAITING, Backlog, Sessions
+from chat.sessions import MAX_WAITING, Sessions
 from core.errors import SessionLogError
 from core.memory import loading
 from core.settings import Settings
@@ -59,7 +60,8 @@ from qa.pipeline import Pipeline
 from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import Status, Turn
 from service.doors import DoorMiddleware, allowed_host_names
-from service.ratelimit import ClientLimiter, InFlight, RefusedCounter
+from service.front_door import Lifespan
+from service.ratelimit import ClientLimiter
 from service.session_log import SessionLog, new_session_id
 from service.workers import DEFAULT_WORKERS, WorkerPipeline, build_warm_pipeline, share_cores
 
@@ -213,19 +215,20 @@ def language_choices(ui: str, auto_key: str = "ui_auto") -> list[tuple[str, str]
 
 def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, *,
               concurrency: int = PIPELINE_CONCURRENCY, limiter: ClientLimiter | None = None,
-              max_waiting: int = MAX_WAITING) -> gr.Blocks:
+              max_waiting: int = MAX_WAITING, admission: Admission | None = None) -> gr.Blocks:
     """The chat UI over a ready pipeline and session log (``theme``/``css`` go to launch).
 
     At most ``concurrency`` questions (chat and ``/ask`` together) are answered at once,
     at most ``max_waiting`` wait (more get "busy" at once).  ``limiter`` is the process's
     one rate limit (chat and ``/ask`` share it; pass the same one to the API to share it
-    with ``/api/qa/full`` and ``/gerbil``), keyed by client address."""
+    with ``/api/qa/full`` and ``/gerbil``), keyed by client address.  ``admission``: one
+    already shared with the page that answers while the chat loads (:mod:`chat.starting`;
+    it then carries the limiter and the backlog)."""
     limiter = limiter or ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies)
     count_in_background(settings)  # what the first screen says the chat knows (its KG's size)
     sessions: Sessions[ChatState] = Sessions(ChatState)
-    backlog = Backlog(max_waiting)
-    share = InFlight(max(1, max_waiting // CLIENT_SHARE_OF_BACKLOG)) if limiter.limiter.enabled else None
-    admission = Admission(limiter, backlog, share, RefusedCounter())
+    admission = admission or new_admission(limiter, max_waiting)
+    backlog = admission.backlog
     app_refused = admission.refused
 
     def ui_updates(ui: str, lang_value: str, *, history: list[dict[str, Any]] | None = None,
@@ -544,52 +547,33 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
                       **kwargs)
 
 
-def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, workers: int | None = None,
-           pipeline: Pipeline | WorkerPipeline | None = None, **kwargs: Any) -> Any:
-    """Build the pipeline and session log from ``settings``, and serve the chat answering
-    ``concurrency`` questions at a time.
+def chat_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, admission: Admission,
+             *, concurrency: int = PIPELINE_CONCURRENCY) -> tuple[FastAPI, Lifespan]:
+    """The chat as an ASGI app for :class:`~service.front_door.FrontDoor`, with its lifespan
+    (Gradio's queue): the same UI, theme, CSS, queue bound and upload bound as
+    :func:`launch_app` (the door's own :class:`~service.doors.DoorMiddleware` checks hosts)."""
+    app = build_app(pipeline, settings, session_log, concurrency=concurrency, admission=admission)
+    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
+    parent = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    gr.mount_gradio_app(parent, app, "/", server_name=settings.host, server_port=settings.port, theme=theme(),
+                        css=CSS, show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES)
+    parent.state.blocks = app  # the Blocks (tests, operators: app.refused)
+    return parent, lambda: parent.router.lifespan_context(parent)
 
-    The questions are answered in ``workers`` worker processes (default: one per question
-    answered at once; see :mod:`service.workers`: questions answered in one process share
-    its interpreter lock), or, with ``workers=0``, in this process.  Worker processes load
-    in the background: the UI is served at once, says "starting…", and questions asked
-    meanwhile wait for the workers with a progress message.  ``pipeline``: worker processes
-    already started by the caller (``app.py`` starts them before importing gradio)."""
 
+def launch(settings: Settings, *, concurrency: int = PIPELINE_CONCURRENCY, **kwargs: Any) -> Any:
+    """Build the pipeline in this process (``python app.py --workers 0``) and the session
+    log from ``settings``, and serve the chat answering ``concurrency`` questions at a time
+    with Gradio's own launch.  With worker processes (the default), :mod:`chat.serve`
+    serves the chat instead, before Gradio has loaded."""
     started = time.perf_counter()
-    processes = concurrency if workers is None else workers
-    with loading():  # the pipeline (workers=0) and the UI: no collections meanwhile, then frozen
-        if pipeline is not None:
-            processes = pipeline.workers
-        elif processes > 0:
-            pipeline = WorkerPipeline(settings, processes, wait=False)
-        else:
-            if settings.validator:
-                log.info("the validator uses %d thread(s) per forward pass (%d questions at once)",
-                         share_cores(concurrency), concurrency)
-            pipeline = build_warm_pipeline(settings)
-        if processes > 0:
-            log.info("loading the pipeline for %d worker processes in the background; serving the UI now",
-                     processes)
-        else:
-            log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
-                     pipeline.validator_state)
+    with loading():  # the pipeline and the UI: no collections meanwhile, then frozen
+        if settings.validator:
+            log.info("the validator uses %d thread(s) per forward pass (%d questions at once)",
+                     share_cores(concurrency), concurrency)
+        pipeline = build_warm_pipeline(settings)
+        log.info("pipeline ready in %.1f s (in the app process, validator %s)", time.perf_counter() - started,
+                 pipeline.validator_state)
         session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
         app = build_app(pipeline, settings, session_log, concurrency=concurrency)
-    if isinstance(pipeline, WorkerPipeline):
-        threading.Thread(target=_close_when_loading_fails, args=(pipeline, app), name="kgqa-chat-watch",
-                         daemon=True).start()
     return launch_app(app, settings, **kwargs)
-
-
-def _close_when_loading_fails(pool: WorkerPipeline, app: gr.Blocks, wait_s: float = 120.0) -> None:
-    """Close the chat when its workers cannot load (a corrupt model or cache): a chat that
-    cannot answer does not pretend to run; ``python app.py`` then exits 2 with the error."""
-    pool.wait_ready()
-    if pool.failure is None:
-        return
-    log.error("the workers could not load, closing the chat: %s", pool.failure)
-    deadline = time.monotonic() + wait_s
-    while not app.is_running and time.monotonic() < deadline:  # failed before the server started
-        time.sleep(0.1)
-    app.close()

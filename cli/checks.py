@@ -20,7 +20,7 @@ def check_start(settings: Settings) -> None:
 
         check_source(settings.kg_source)
     if settings.validator:
-        from validator.runtime import check_validator_files  # only when a validator is configured
+        from validator.files import check_validator_files  # only when a validator is configured
 
         check_validator_files(settings)
 

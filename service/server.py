@@ -12,8 +12,9 @@ import time
 
 import h11
 import uvicorn
-from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from service.doors import ASGIApp
 
 HEADER_TIMEOUT_S = 3.0
 """How long a connection may take to send a request's line and headers (a slow-header
@@ -150,7 +151,7 @@ class HeaderTimeoutProtocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", *,
+def uvicorn_config(app: ASGIApp, host: str, port: int, log_level: str = "info", *,
                    header_timeout_s: float = HEADER_TIMEOUT_S) -> uvicorn.Config:
     """The one uvicorn configuration: no access log, no server header, one process, no
     proxy headers (uvicorn would believe ``X-Forwarded-For`` from 127.0.0.1; the rate
@@ -165,7 +166,7 @@ def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", 
                           limit_concurrency=MAX_CONNECTIONS)
 
 
-def serve(app: FastAPI, host: str, port: int, *, until: threading.Event | None = None) -> None:
+def serve(app: ASGIApp, host: str, port: int, *, until: threading.Event | None = None) -> None:
     """Serve ``app`` until interrupted (or until ``until`` is set)."""
     server = uvicorn.Server(uvicorn_config(app, host, port))
     if until is not None:
@@ -181,7 +182,7 @@ class ServerThread:
     """``with ServerThread(app) as srv: httpx.get(srv.url + "/health")`` - a real server on
     127.0.0.1 (a free port unless given) in a daemon thread."""
 
-    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning", *,
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning", *,
                  header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
         self.host = host
         self.port = port or _free_port(host)
@@ -203,6 +204,11 @@ class ServerThread:
                 raise RuntimeError(f"uvicorn did not start on {self.url}")
             time.sleep(0.02)
         return self
+
+    @property
+    def running(self) -> bool:
+        """Whether the server thread still serves."""
+        return self._thread.is_alive()
 
     def stop(self) -> None:
         """Ask uvicorn to exit and wait for the thread."""

@@ -54,17 +54,16 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import BackendUnavailable, KGError, KGQAError, KGUnavailable, error_from_data, error_to_data
 from core.memory import loading, release_free_memory
 from core.settings import Settings
-from kg.build import build_kg
-from qa.context import Context
-from qa.pipeline import Generated, Pipeline
-from qa.reading.detect import SUPPORTED_LANGUAGES, load_lingua, warm_up
 from qa.turn import Status, Turn
-from service.factory import build_pipeline
+
+if TYPE_CHECKING:  # the pipeline's modules load in the template process only: the caller serves meanwhile
+    from qa.context import Context
+    from qa.pipeline import Generated, Pipeline
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +97,7 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     :class:`~core.errors.ModelLoadError`), then warmed up: the language detectors are
     loaded and one question is answered (lazy models), so that the first users do not pay
     for it."""
+    from service.factory import build_pipeline
 
     pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
     warm(pipeline)
@@ -113,6 +113,8 @@ def warm(pipeline: Pipeline, *, lingua: bool = True) -> None:
     question that triggers it (``benchmarks/stage_latency.py`` prints the collector's time).
     ``benchmarks/trust.py`` and ``stage_latency.py`` time questions after it, as a user of
     the chat or of ``kgqa serve`` meets them."""
+    from qa.reading.detect import warm_up
+
     warm_up(lingua=lingua)
     try:
         pipeline.answer(WARM_UP_QUESTION)
@@ -156,6 +158,8 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     ``early``: report ready before lingua's n-gram models load (3-4 s of CPU); once the
     first ``questions_at_once`` workers are forked, load them, report ``upgraded`` (whether
     they loaded), and fork every later worker with them (the parent replaces the earlier ones)."""
+    from service.factory import build_pipeline
+
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
@@ -218,6 +222,8 @@ def _load_lingua_later() -> bool:
     """In the template, after its first forks: lingua's n-gram models, frozen and trimmed as
     the rest of the pipeline; ``False`` when they failed to load (each worker then loads them
     on its first close call, as before)."""
+    from qa.reading.detect import load_lingua
+
     try:
         with loading():
             load_lingua()
@@ -466,7 +472,9 @@ class WorkerPipeline:
         return None
 
     def _failed(self, question: str | None, lang: str | None, status: Status, error: str, started: float) -> Turn:
-        ui = lang if lang in SUPPORTED_LANGUAGES else "en"
+        from lang import SUPPORTED
+
+        ui = lang if lang in SUPPORTED else "en"
         turn = Turn.unanswered(question or "", ui, status, error=error, validator=self.validator_state,
                                backend=self.backend.name, message_args={"limit": self.max_question_chars})
         turn.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
@@ -626,5 +634,6 @@ def _prepare_kg(settings: Settings) -> None:
     """Build the embedded store and label index when missing (before loading the pipeline)."""
     if settings.kg_endpoint or (settings.kg_profile and settings.kg_profile != "embedded"):
         return
+    from kg.build import build_kg
 
     build_kg(settings.kg_source, settings.cache_dir, progress=False)

@@ -24,11 +24,11 @@ import numpy as np
 
 from core.errors import ModelLoadError
 from core.settings import load_settings
+from validator.files import is_complete
 
 MAGIC = b"E5S1"
 DTYPE_F32, DTYPE_Q4_0 = 0, 1
 Q4_BLOCK = 32  # weights per Q4_0 block: one fp16 scale + 16 bytes of nibbles
-REQUIRED_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 _LAYER_NAMES = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
                 "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense"}
 _LAYER_NORMS = {"aln": "attention.output.LayerNorm", "oln": "output.LayerNorm"}
@@ -247,11 +247,6 @@ def write_tokenizer(vocab: E5Vocab, out_dir: Path) -> None:
               "sep_token": "</s>", "cls_token": "<s>", "unk_token": "<unk>", "pad_token": "<pad>",
               "mask_token": "<mask>", "model_max_length": 512}
     (out_dir / "tokenizer_config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
-
-
-def is_complete(out_dir: Path) -> bool:
-    """True when ``out_dir`` holds a converted model."""
-    return all((Path(out_dir) / name).is_file() for name in REQUIRED_FILES)
 
 
 def convert(out_dir: Path, source: Path | None = None) -> Path:

@@ -26,8 +26,6 @@ rebuilds it: the pipeline never answers without the validator it was configured 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import struct
 from collections.abc import Sequence
@@ -37,14 +35,16 @@ from typing import Any
 import numpy as np
 
 from core.errors import ModelLoadError
-from validator.config import CONFIG_FILE, ValidatorConfig, read_config
+from validator.config import read_config
+from validator.files import (
+    REBUILD_HINT,
+    WEIGHTS_FILE,
+    onnx_path,
+    safetensors_header,
+)
 from validator.tokenize import PairTokenizer
 
-WEIGHTS_FILE = "model.safetensors"
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
-EXPORT_FORMAT = 1
-"""Bumped whenever :mod:`validator.export` changes what the ONNX file computes or takes."""
-REBUILD_HINT = "build it: python -m validator.export"
 ONNX_KEPT = 2  # exported networks kept beside the base model (each about 60 MB)
 _threads = 0  # 0: one per core
 
@@ -54,75 +54,6 @@ def set_threads(threads: int) -> None:
     forks workers from a loaded pipeline uses 1: no thread pool exists before ``fork``."""
     global _threads
     _threads = max(0, int(threads))
-
-
-def fingerprint(model_dir: Path, base_dir: Path, config: ValidatorConfig | None = None) -> str:
-    """A digest of what the exported network is made of: the shipped weights (their bytes),
-    the shipped configuration's network fields, the base model's configuration and
-    :data:`EXPORT_FORMAT` (not the threshold or the gate: recalibrating keeps the export)."""
-    config = config or read_config(model_dir)
-    network = {"layers": config.layers, "quantize": config.quantize, "int8_skip": list(config.int8_skip),
-               "int8_per_channel": config.int8_per_channel, "format": EXPORT_FORMAT}
-    digest = hashlib.sha256(json.dumps(network, sort_keys=True).encode())
-    weights = Path(model_dir) / WEIGHTS_FILE
-    base_config = Path(base_dir) / CONFIG_FILE
-    try:
-        digest.update(_file_digest(weights))
-        digest.update(base_config.read_bytes())
-    except OSError as exc:
-        raise ModelLoadError(exc.filename or weights, f"cannot read: {exc.strerror or exc}") from exc
-    return digest.hexdigest()[:16]
-
-
-_DIGESTS: dict[tuple[str, int, int, int, int], bytes] = {}
-"""SHA-256 of files read in this process, by path and stat (start-up checks the export's
-fingerprint, then loads it: the weights are read once)."""
-
-
-def _file_digest(path: Path) -> bytes:
-    st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-    if key not in _DIGESTS:
-        with path.open("rb") as handle:
-            _DIGESTS[key] = hashlib.file_digest(handle, "sha256").digest()
-    return _DIGESTS[key]
-
-
-def onnx_path(model_dir: Path, base_dir: Path, config: ValidatorConfig | None = None) -> Path:
-    """Where the export of the validator in ``model_dir`` over ``base_dir`` lives (beside the base)."""
-    return Path(base_dir).parent / f"validator-{fingerprint(model_dir, base_dir, config)}.onnx"
-
-
-def check_onnx_file(model_dir: Path, base_dir: Path) -> Path:
-    """The exported network's path; :class:`ModelLoadError` when it was not built."""
-    path = onnx_path(model_dir, base_dir)
-    if not path.is_file():
-        raise ModelLoadError(path, f"no such file ({REBUILD_HINT})")
-    return path
-
-
-def _safetensors_header(path: Path) -> tuple[int, dict[str, Any]]:
-    """The header size and header of a safetensors file, checked to fit the file's size."""
-    with path.open("rb") as handle:
-        (size,) = struct.unpack("<Q", handle.read(8))
-        if size > 100_000_000:
-            raise ValueError(f"header of {size} bytes")
-        header = json.loads(handle.read(size))
-    end = max((int(e["data_offsets"][1]) for k, e in header.items() if k != "__metadata__"), default=0)
-    if 8 + size + end > path.stat().st_size:
-        raise ValueError("tensors run past the end of the file")
-    return size, header
-
-
-def check_weights(path: Path) -> None:
-    """A cheap check that ``path`` is a whole safetensors file (its header fits its size);
-    :class:`ModelLoadError` names it."""
-    try:
-        _safetensors_header(Path(path))
-    except FileNotFoundError as exc:
-        raise ModelLoadError(path, "no such file") from exc
-    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error) as exc:
-        raise ModelLoadError(path, f"corrupt or unreadable weights: {exc}") from exc
 
 
 class WordEmbeddings:
@@ -162,7 +93,7 @@ def word_embeddings(base_dir: Path) -> WordEmbeddings:
     indexed (:class:`WordEmbeddings`)."""
     path = Path(base_dir) / WEIGHTS_FILE
     try:
-        size, header = _safetensors_header(path)
+        size, header = safetensors_header(path)
         entry = header[WORD_EMBEDDINGS]
         if entry["dtype"] != "F32" or len(entry["shape"]) != 2:
             raise ValueError(f"{WORD_EMBEDDINGS} is {entry['dtype']} {entry['shape']}, expected a F32 matrix")

@@ -19,7 +19,7 @@ from core.settings import Settings
 from kg.client import KG
 from qa.reading.lexicon import default_lexicon
 from validator.config import ValidatorConfig, read_config
-from validator.convert import is_complete
+from validator.files import is_complete
 from validator.gate import BACKEND_RANK_WEIGHTS, GatePolicy, LearnedGate, backend_rank_weight
 from validator.probability import GATE_FILE, load_answer_model
 from validator.verbalize import Verbalizer
@@ -132,20 +132,6 @@ class LazyEncoder:
         return self._encoder.predict(pairs)
 
 
-def check_validator_files(settings: Settings) -> None:
-    """Cheap start-up check, before anything loads: the base model is converted, the shipped
-    config reads, the weights file is there and so is its ONNX export; raises
-    :class:`ModelLoadError` naming the file (whether the network and tokenizer really load
-    is found when they load)."""
-    from validator.inference import check_onnx_file, check_weights
-
-    if not is_complete(Path(settings.model_dir)):
-        raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
-    read_config(settings.validator_dir)
-    check_weights(Path(settings.validator_dir) / "model.safetensors")
-    check_onnx_file(settings.validator_dir, settings.model_dir)
-
-
 def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
                  before_load: Callable[[], None] | None = None) -> ValidatorRuntime:
     """The validator for ``settings`` over ``kg``; raises :class:`ModelLoadError`.
@@ -158,7 +144,7 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
         if not is_complete(Path(settings.model_dir)):
             raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
         config = read_config(settings.validator_dir)
-        from validator.inference import check_onnx_file
+        from validator.files import check_onnx_file
 
         check_onnx_file(settings.validator_dir, settings.model_dir)
         encoder = LazyEncoder(settings.validator_dir, settings.model_dir, before_load=before_load)

@@ -15,7 +15,8 @@ from core.errors import ModelLoadError
 from validator.config import write_config
 from validator.export import export
 from validator.export import main as export_main
-from validator.inference import OnnxCrossEncoder, fingerprint, onnx_path, open_session, word_embeddings
+from validator.files import fingerprint
+from validator.inference import OnnxCrossEncoder, onnx_path, open_session, word_embeddings
 from validator.model import CrossEncoder, ValidatorConfig, base_network, load_tokenizer, save_validator
 from validator.tokenize import PairTokenizer
 
@@ -108,7 +109,8 @@ def test_the_fingerprint_follows_the_network_not_the_threshold(tiny_base, tmp_pa
 
 def test_a_missing_or_broken_export_is_named_with_its_rebuild_command(tiny_base, tmp_path):
     from core.settings import Settings
-    from validator.runtime import check_validator_files, load_encoder
+    from validator.files import check_validator_files
+    from validator.runtime import load_encoder
 
     base = tmp_path / "models" / "base"
     base.mkdir(parents=True)
