@@ -65,8 +65,8 @@ class App:
         self.out = out
         with out.open("wb") as sink:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-        try:
-            _wait_http(self.url, self.proc, out, timeout_s)
+        try:  # the full chat: the page that answers while it loads is up first (chat.starting)
+            _wait_http(self.url + "config", self.proc, out, timeout_s)
         except AssertionError:
             self.stop()
             raise
