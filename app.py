@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -55,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from core.errors import KGSourceError, ModelLoadError, SettingsError
     from service.workers import DEFAULT_WORKERS, WorkerPipeline
 
+    signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops the chat as Ctrl-C does, at any moment
     args = parse_args(argv)
     try:
         settings = settings_from_args(args)
@@ -71,13 +73,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         serve_chat(settings, pool, concurrency=concurrency)
     except ServerStartError as exc:
+        pool.close()
         return start_error("chat", exc)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stopped, not failed
+        return 0
     if pool.failure is not None:  # the workers could not load: the chat was closed
         from service.workers import WorkerStartError
 
         error = pool.start_error or WorkerStartError(pool.failure)
         return start_error("chat", error, VALIDATOR_HINT if isinstance(error, ModelLoadError) else "")
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _serve_in_process(settings: Settings, concurrency: int | None) -> int:
@@ -98,4 +107,7 @@ def _serve_in_process(settings: Settings, concurrency: int | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C before the chat serves: no traceback
+        sys.exit(130)

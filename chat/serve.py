@@ -19,7 +19,6 @@ headers), behind the same :class:`~service.doors.DoorMiddleware` as the API.
 from __future__ import annotations
 
 import logging
-import signal
 import threading
 import time
 
@@ -46,7 +45,8 @@ class ServerStartError(RuntimeError):
 
 
 def serve_chat(settings: Settings, pool: WorkerPipeline, *, concurrency: int | None = None) -> None:
-    """Serve the chat on ``settings.host:settings.port`` until interrupted (Ctrl-C, SIGTERM)
+    """Serve the chat on ``settings.host:settings.port`` until interrupted (Ctrl-C, SIGTERM:
+    ``KeyboardInterrupt`` reaches the caller once the server and the workers have stopped)
     or until the workers fail to load (:attr:`WorkerPipeline.failure`: the caller reports it).
     ``concurrency``: questions answered at once (default: one per worker)."""
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
@@ -61,7 +61,6 @@ def serve_chat(settings: Settings, pool: WorkerPipeline, *, concurrency: int | N
         raise ServerStartError(f"could not listen on {server.url} (is the port in use?)") from exc
     print(f"* Running on local URL:  {server.url}", flush=True)
     stop = threading.Event()
-    _stop_on_signals(stop)
     threading.Thread(target=_stop_when_loading_fails, args=(pool, stop), name="kgqa-chat-watch", daemon=True).start()
     try:
         started = time.perf_counter()
@@ -75,20 +74,15 @@ def serve_chat(settings: Settings, pool: WorkerPipeline, *, concurrency: int | N
             log.info("the chat is open (%.1f s after the page)", time.perf_counter() - started)
         while not stop.wait(CHECK_S) and server.running:
             pass
-    except KeyboardInterrupt:
-        pass
-    finally:
+    finally:  # a stop (Ctrl-C, SIGTERM: KeyboardInterrupt goes on to the caller) or failed workers
+        stop.set()
+        pool.close()  # the workers first: a question in flight is answered "unavailable", not cut mid-reply
         server.stop()
-
-
-def _stop_on_signals(stop: threading.Event) -> None:
-    """SIGTERM stops the chat as Ctrl-C does: the server finishes its replies first."""
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
 
 
 def _stop_when_loading_fails(pool: WorkerPipeline, stop: threading.Event) -> None:
     """A chat whose workers cannot load (a corrupt model or cache) does not pretend to run."""
     pool.wait_ready()
-    if pool.failure is not None:
+    if pool.failure is not None and not stop.is_set():  # not when the chat was stopped meanwhile
         log.error("the workers could not load, closing the chat: %s", pool.failure)
         stop.set()

@@ -158,11 +158,10 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     ``early``: report ready before lingua's n-gram models load (3-4 s of CPU); once the
     first ``questions_at_once`` workers are forked, load them, report ``upgraded`` (whether
     they loaded), and fork every later worker with them (the parent replaces the earlier ones)."""
-    from service.factory import build_pipeline
-
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
+    from service.factory import build_pipeline  # the pipeline's modules: here only, not in the caller
     try:
         # no collections while loading, then frozen: the workers' collections never touch it;
         # not collected first (Python's advice for forking; its cyclic garbage is 1-2 MB, a
@@ -502,7 +501,8 @@ class WorkerPipeline:
             self._upgraded.set()
             self._failure = str(exc) if isinstance(exc, WorkerStartError) else (
                 f"the loading process exited (status {self._template.exitcode})")
-            log.error("workers could not start: %s", self._failure)
+            if not self._closed:  # closed meanwhile (Ctrl-C, SIGTERM): nothing went wrong
+                log.error("workers could not start: %s", self._failure)
         self.ready_s = time.monotonic() - self.started_at
         if self._failure is None:
             log.info("%d worker processes ready in %.1f s (validator %s)", self.workers, self.ready_s,
@@ -590,6 +590,7 @@ class WorkerPipeline:
         for w in workers:
             w.conn.close()
         self._control.close()
+        self._template.terminate()  # loading, it would read the closed pipe only when done (seconds)
         self._template.join(timeout=5)
         if self._template.is_alive():
             self._template.kill()
