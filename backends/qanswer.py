@@ -14,7 +14,7 @@ Fault handling (every fault becomes a :class:`core.errors.BackendError`):
 * ``timeout_s`` is the deadline of one :meth:`QAnswerBackend.ask`, retries, backoff and
   every socket read included (a server dripping a byte a second is cut at it); the
   reply is cut past ``max_bytes`` (:class:`BackendResponseError`).  The loop is
-  :class:`core.resilience.HttpCaller`, shared with the remote SPARQL client.
+  :class:`core.http.HttpCaller`, shared with the remote SPARQL client.
 * refused connections, 5xx and 429 are retried at most ``retries`` times with
   exponential backoff; a 429's ``Retry-After`` is honoured when it fits in the budget,
   otherwise the call fails at once with :class:`BackendUnavailable`.
@@ -35,7 +35,8 @@ from typing import Any
 import httpx
 
 from core.errors import BackendResponseError, BackendTimeout, BackendUnavailable
-from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, HttpReply
+from core.http import HttpCaller, HttpReply
+from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault
 from qa.candidate import Candidate
 from qa.generate import MAX_CANDIDATES
 

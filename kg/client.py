@@ -1,5 +1,6 @@
 """The :class:`KG` protocol and its two clients: the embedded pyoxigraph store and a
-remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only``)."""
+remote SPARQL endpoint over HTTP (Wikidata, QALD-10, ``oxigraph serve-read-only``).  The
+HTTP loop (:mod:`core.http`, and httpx with it) loads only when a remote client is built."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import pyoxigraph
 
 from core.errors import KGError, KGQueryError, KGTimeout, KGUnavailable
-from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, HttpCaller, budget_left
+from core.resilience import DEFAULT_MAX_BYTES, Backoff, CircuitBreaker, ErrorTable, Fault, budget_left
 from core.resilience import question_budget as question_budget  # where the pipeline takes it from
 from kg.sparql import RDFS_LABEL, SKOS_ALT, XSD, iri_ref, with_prefixes
 
@@ -216,7 +217,7 @@ class RemoteKG:
     are retried at most ``retries`` times with exponential backoff (a 429's ``Retry-After``
     is honoured when it fits in the time left); a circuit breaker fails fast with
     :class:`KGUnavailable` after repeated failures.  The loop is
-    :class:`core.resilience.HttpCaller`, shared with the QAnswer client; its faults become
+    :class:`core.http.HttpCaller`, shared with the QAnswer client; its faults become
     :class:`KGQueryError` (400), :class:`KGTimeout` (client deadline, 504 or a server
     timeout) or :class:`KGUnavailable` (refused, 5xx, 429, other statuses, too large,
     malformed replies).  A 429 does not count towards the breaker (one client's limit is
@@ -247,6 +248,8 @@ class RemoteKG:
         self.requests = 0  # requests sent (benchmarks count round trips)
         self.timeout_s = timeout_s
         self.user_agent = user_agent
+        from core.http import HttpCaller  # httpx: remote endpoints only (the embedded store never loads it)
+
         self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries, backoff=backoff, breaker=breaker,
                                 max_bytes=max_bytes, headers={"User-Agent": user_agent, "Accept": SPARQL_JSON},
                                 auth=auth)

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from core.errors import KGError, KGQueryError, KGUnavailable
-from core.resilience import HttpCaller, HttpReply
 from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
 from kg.cldr import cldr_code, cldr_english, kind_of
 from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left, question_budget
@@ -50,6 +49,7 @@ from lang.others import NAME_INFLECTIONS, OTHER_LABEL_LANGUAGES, WIKIDATA_VARIAN
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
+    from core.http import HttpReply
     from core.replies import SearchReply
     from core.settings import Settings
 
@@ -283,6 +283,8 @@ class EntitySearch:
                  retries: int = 1, limit: int = 7) -> None:
         self.url = url
         self.limit = limit
+        from core.http import HttpCaller  # httpx: remote endpoints only (the embedded store never loads it)
+
         self._http = HttpCaller(KG_ERRORS, timeout_s=timeout_s, retries=retries,
                                 headers={"User-Agent": user_agent, "Accept": "application/json"})
 

@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable
 
 from backends.local.generator import LocalBackend
-from backends.qanswer import QAnswerBackend
 from core.errors import LexiconError, ModelLoadError, SettingsError
 from core.settings import Settings
 from kg.bounded import open_bounded
@@ -39,6 +38,7 @@ def open_kg(settings: Settings) -> KG:
 def make_backend(settings: Settings, kg: KG) -> Backend:
     """The configured backend over ``kg``."""
     if settings.backend == "qanswer":
+        from backends.qanswer import QAnswerBackend  # httpx: loaded only when this backend is configured
 
         if not settings.qanswer_url:
             raise SettingsError("KGQA_QANSWER_URL", "", "backend 'qanswer' needs qanswer_url")

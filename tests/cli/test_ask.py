@@ -52,3 +52,18 @@ def test_asking_a_running_server_loads_no_pipeline() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "[]"
+
+
+def test_answering_over_the_embedded_store_loads_no_http_client(tiny_nt: Path, tmp_path: Path) -> None:
+    """A cold ``kgqa ask`` over the embedded store (the default) sends no HTTP request, so it
+    never imports httpx (nor rich and click, which httpx pulls in): only the clients that
+    speak HTTP (:mod:`core.http`) load it, when one is configured."""
+    import subprocess
+    import sys
+
+    args = _ask(tiny_nt, tmp_path, "--no-log", "--local")
+    probe = ("import sys; from cli.main import main; status = main(sys.argv[1:]); "
+             "print([m for m in ('httpx', 'httpcore', 'core.http', 'backends.qanswer') if m in sys.modules], status)")
+    out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert "Ulm" in out.stdout and out.stdout.strip().endswith("[] 0")

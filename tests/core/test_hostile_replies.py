@@ -16,7 +16,8 @@ import pytest
 
 from backends.qanswer import QAnswerBackend
 from core.errors import BackendResponseError, KGTimeout, KGUnavailable
-from core.resilience import ACCEPT_ENCODING, MAX_SENT_PER_QUESTION, question_budget
+from core.http import ACCEPT_ENCODING
+from core.resilience import MAX_SENT_PER_QUESTION, question_budget
 from kg.client import RemoteKG
 from tests.service.faulty_http import DripServer, Reply, ScriptedServer
 
