@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from core.settings import Settings
+from validator.files import check_validator_files  # the standard library only: nothing loads
 
 
 def check_start(settings: Settings) -> None:
@@ -20,8 +21,6 @@ def check_start(settings: Settings) -> None:
 
         check_source(settings.kg_source)
     if settings.validator:
-        from validator.files import check_validator_files  # only when a validator is configured
-
         check_validator_files(settings)
 
 

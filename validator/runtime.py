@@ -19,7 +19,7 @@ from core.settings import Settings
 from kg.client import KG
 from qa.reading.lexicon import default_lexicon
 from validator.config import ValidatorConfig, read_config
-from validator.files import is_complete
+from validator.files import check_onnx_file, is_complete
 from validator.gate import BACKEND_RANK_WEIGHTS, GatePolicy, LearnedGate, backend_rank_weight
 from validator.probability import GATE_FILE, load_answer_model
 from validator.verbalize import Verbalizer
@@ -144,8 +144,6 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
         if not is_complete(Path(settings.model_dir)):
             raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
         config = read_config(settings.validator_dir)
-        from validator.files import check_onnx_file
-
         check_onnx_file(settings.validator_dir, settings.model_dir)
         encoder = LazyEncoder(settings.validator_dir, settings.model_dir, before_load=before_load)
     else:
