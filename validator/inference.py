@@ -84,8 +84,10 @@ class WordEmbeddings:
         return table[inverse.reshape(ids.shape)]
 
     def __del__(self) -> None:
-        with contextlib.suppress(AttributeError, OSError):
+        try:  # at interpreter exit the module's globals may be gone already
             os.close(self._fd)
+        except (AttributeError, OSError, TypeError):  # noqa: SIM105 - contextlib itself may be gone
+            return
 
 
 def word_embeddings(base_dir: Path) -> WordEmbeddings:
