@@ -86,7 +86,7 @@ class WordEmbeddings:
     def __del__(self) -> None:
         try:  # at interpreter exit the module's globals may be gone already
             os.close(self._fd)
-        except (AttributeError, OSError, TypeError):  # noqa: SIM105 - contextlib itself may be gone
+        except (AttributeError, OSError, TypeError):  # contextlib itself may be gone by then
             return
 
 
