@@ -22,6 +22,7 @@ this origin only."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest question a page may send (a longer one is refused before it is read)."""
+BODY_TIMEOUT_S = 10.0
+"""How long a question's body may take to arrive (as the API's, ``service.app.BODY_TIMEOUT_S``)."""
 SOURCE = "chat-start"
 """The session log's ``source`` of questions answered by this page."""
 RETRY_AFTER_S = "1"
@@ -100,12 +103,15 @@ async def _question(request: Request) -> tuple[str, str]:
         raise ValueError("too_large")
     body = bytearray()
     try:
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                raise ValueError("too_large")
+        async with asyncio.timeout(BODY_TIMEOUT_S):  # a body dripped byte by byte holds nothing for long
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise ValueError("too_large")
     except ClientDisconnect:
         raise ValueError("disconnected") from None
+    except TimeoutError:
+        raise ValueError("too_slow") from None
     try:
         data = json.loads(body.decode("utf-8", errors="replace"))
     except ValueError:

@@ -76,6 +76,20 @@ def test_a_body_too_large_is_refused_before_it_is_read(door) -> None:
     assert reply.status_code == 400 and reply.json()["error"] == "too_large"
 
 
+def test_a_body_that_drips_is_cut_at_its_deadline(door, monkeypatch) -> None:
+    import socket
+    from urllib.parse import urlsplit
+
+    monkeypatch.setattr("chat.starting.BODY_TIMEOUT_S", 0.5)
+    _, url, _ = door
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as conn:
+        conn.sendall(b"POST /start/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"question\": ")
+        reply = conn.recv(4096).decode()  # the rest never comes
+    assert reply.startswith("HTTP/1.1 400") and "too_slow" in reply
+
+
 def test_other_paths_say_starting_until_the_chat_opens(door) -> None:
     _, url, _ = door
     reply = httpx.get(url + "/config")
