@@ -85,6 +85,23 @@ def test_plain_questions_have_no_complex_cue():
 
 
 @pytest.mark.parametrize(("question", "lang"), [
+    ("Was ist die Hauptstadt von Frankreich?", "de"),
+    ("Welche Länder grenzen an Frankreich und Österreich?", "de"),
+    ("Wer ist Österreicher?", "de"),
+])
+def test_a_name_holding_a_direction_word_is_no_direction(question, lang):
+    # "Frankreich" and "Österreich" hold "reich" ("bevölkerungsreicher"): a name that holds a
+    # cue word grades nothing, and a plain lookup still answers the question
+    a = analyze(question, lang)
+    assert not a.directed and not answer_form_is_fixed(a)
+
+
+def test_german_richer_and_most_populous_still_grade():
+    assert analyze("Welches Land ist reicher, Österreich oder die Schweiz?", "de").directed
+    assert analyze("Welches ist das bevölkerungsreichste Land Afrikas?", "de").directed
+
+
+@pytest.mark.parametrize(("question", "lang"), [
     ("Which US state has the largest number of lakes?", "en"),
     ("Welcher Staat der USA hat die größte Anzahl an Seen?", "de"),
     ("¿Qué estado en los Estados Unidos tiene la mayor cantidad de lagos?", "es"),
