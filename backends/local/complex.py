@@ -20,7 +20,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_body, squash
-from backends.local.constraints import DESCRIPTIVE_SHARE, LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
+from backends.local.constraints import (
+    CONSTRAINT_SHAPES,
+    DESCRIPTIVE_SHARE,
+    LOCATIVE_PROPERTIES,
+    ConstraintGenerator,
+    ConstraintSet,
+)
 from backends.local.linking import Mention
 from backends.local.shapes import (
     alive_query,
@@ -617,11 +623,52 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
             if a.count and not (pid in a.properties and pid in COUNTABLE_PROPERTIES):
                 continue
             kept.append(c)
+    complex_, kept = _one_set_one_candidate(complex_, kept)
     seen: dict[str, Candidate] = {}
     for c in [*complex_, *kept]:
         if c.sparql not in seen or seen[c.sparql].score < c.score:
             seen[c.sparql] = c
     return sorted(seen.values(), key=lambda c: (-c.score, c.sparql))
+
+
+def set_key(triples: Iterable[Triple]) -> frozenset[Triple]:
+    """The set a body describes, whatever the order of its patterns and the side a symmetric
+    relation is read from (``?answer P47 wd:France`` is ``wd:France P47 ?answer``)."""
+    out = set()
+    for s, p, o in triples:
+        symmetric = p.removeprefix("wdt:") in SYMMETRIC_PROPERTIES
+        out.add((o, p, s) if symmetric and s == "?answer" and o.startswith("wd:") else (s, p, o))
+    return frozenset(out)
+
+
+def _anchor_ties(key: Iterable[Triple]) -> list[Triple]:
+    """The patterns of a set that tie its members to an entity by another relation than a type."""
+    return [t for t in key if t[1].removeprefix("wdt:") not in TYPE_PROPERTIES
+            and any(x.startswith("wd:") for x in (t[0], t[2]))]
+
+
+def _one_set_one_candidate(complex_: Sequence[Candidate], simple: Sequence[Candidate]
+                           ) -> tuple[list[Candidate], list[Candidate]]:
+    """A plain reading that describes the same set as a constraint set (a class and a
+    condition, two or more anchors) is that set: one candidate of the constraint's shape,
+    with the better of the two scores.  A plain reading of two or more anchors that describes
+    a set the question narrows by a further anchor (a strict part of an intersection or of
+    several conditions: "borders France and Italy" of "borders France, Germany and Italy")
+    leaves an anchor of the question out, and is dropped."""
+    sets = {set_key(c.triples): c for c in complex_ if c.shape in CONSTRAINT_SHAPES and not c.excluded}
+    better: dict[frozenset[Triple], float] = {}
+    kept = []
+    for c in simple:
+        key = set_key(c.triples) if c.shape == "plain" else frozenset()
+        if key in sets:
+            better[key] = max(better.get(key, 0.0), c.score)
+            continue
+        if len(_anchor_ties(key)) >= 2 and any(key < k and _anchor_ties(k - key) for k in sets):
+            continue
+        kept.append(c)
+    out = [replace(c, score=max(c.score, better[k])) if (k := set_key(c.triples)) in better and c is sets[k] else c
+           for c in complex_]
+    return out, kept
 
 
 def extend_candidates(generator: ComplexGenerator, question: str, lang: str, simple: Sequence[Candidate],

@@ -268,22 +268,37 @@ class ConstraintGenerator:
                     links = [(ANSWER, "?p", wd(m.qid)) for m in group]
                 sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(links)} }} "
                           f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
-                rank = 0
-                for row in self._rows(sparql, 4):
+                ranks = {True: 0, False: 0}  # per kind (named by the question's words or not)
+                seen: set[str] = set()
+                for row in self._rows(sparql, 4) + self._named_rows(links, named):
                     pid = _pid(row)
-                    if pid is None or pid in UNTYING or "n" not in row:
+                    if pid is None or pid in UNTYING or "n" not in row or pid in seen:
                         continue
                     if pid in SYMMETRIC_PROPERTIES and not inverse:
                         continue  # a symmetric relation is read from the anchors' own statements
+                    seen.add(pid)
                     body = tuple((s, wdt(pid), o) for s, _, o in links)
-                    weight = (0.8 if pid in named else 0.6) * (0.9 ** rank)
-                    rank += 1
+                    weight = (0.8 if pid in named else 0.6) * (0.9 ** ranks[pid in named])
+                    ranks[pid in named] += 1
                     shape = SHAPE_INTERSECTION if len(group) == 2 else SHAPE_CONDITIONS
                     out.append(ConstraintSet(body, shape, tuple(m.qid for m in group), int(float(row["n"].value)),
                                              _product(m.score for m in group) * weight, 1.0 if pid in named else 0.0))
             if out:
                 return out
         return []
+
+    def _named_rows(self, links: Sequence[Triple], named: frozenset[str]) -> list[dict]:
+        """The rows of :meth:`_intersections`' query for the properties the question's words
+        name, beyond the most frequent four ("the official languages Belgium and
+        Switzerland share": they share memberships and neighbours more often), most members
+        first."""
+        pids = sorted(pid for pid in named if pid not in UNTYING)
+        if not pids:
+            return []
+        values = " ".join(wdt(pid) for pid in pids)
+        sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                  f"{render_body(links)} }} GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+        return self._rows(sparql, 4)
 
     def _size(self, body: Sequence[Triple]) -> int:
         rows = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} }}", 1)

@@ -15,6 +15,7 @@ from qa.reading.words import (
     ALIVE_WORDS,
     ALTERNATIVE_WORDS,
     AMOUNT_WORDS,
+    BOTH_AND,
     BOTH_WORDS,
     COUNT_WORDS,
     DIRECTION_WORDS,
@@ -119,9 +120,11 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
                      or (lang in ORDINAL_FORMS and re.search(ORDINAL_FORMS[lang], text)))
     a.yes_no = is_yes_no(text, lang)
     a.alternative = bool(alternative_words(text, lang))
+    correlative = _both_and(text, lang)
+    than_hits = [h for h in than_hits if h[0] not in correlative]
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
-    a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)))
+    a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)) or correlative)
     alive_hits = find_words(text, words_for(ALIVE_WORDS, lang))
     a.alive = bool(alive_hits)
     a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
@@ -149,6 +152,17 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     if shape_words(lang).direction_is_superlative and a.directed and not a.comparative and not a.alternative:
         a.superlative = True  # "il fiume più lungo": the same words as a comparative, without "di"/"que"
     return a
+
+
+def _both_and(text: str, lang: str) -> frozenset[int]:
+    """Where the second words of the correlative pairs "both A and B" of ``text`` start
+    (:attr:`lang.base.ShapeWords.both_and`): each after its first word."""
+    out: set[int] = set()
+    for first, second in BOTH_AND.get(lang, ()):
+        opened = [s for s, _, _ in find_words(text, (first,))]
+        if opened:
+            out.update(s for s, _, _ in find_words(text, (second,)) if s > min(opened))
+    return frozenset(out)
 
 
 def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -> list[Reading]:

@@ -96,6 +96,22 @@ def test_a_name_holding_a_direction_word_is_no_direction(question, lang):
     assert not a.directed and not answer_form_is_fixed(a)
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Welche Länder grenzen sowohl an Frankreich als auch an Deutschland?", "de"),
+    ("quali paesi confinano sia con la francia che con la germania", "it"),
+    ("Welke landen grenzen zowel aan Frankrijk als aan Duitsland?", "nl"),
+])
+def test_both_a_and_b_asks_what_two_share_and_compares_nothing(question, lang):
+    # « als » and « che » are also "than": after « sowohl » / « sia » they join two things
+    a = analyze(question, lang)
+    assert a.both and not a.comparative and not answer_form_is_fixed(a)
+
+
+def test_than_without_its_correlative_still_compares():
+    assert analyze("Welches Land ist größer als Frankreich?", "de").comparative
+    assert analyze("Il Po è più lungo che largo?", "it").comparative
+
+
 def test_german_richer_and_most_populous_still_grade():
     assert analyze("Welches Land ist reicher, Österreich oder die Schweiz?", "de").directed
     assert analyze("Welches ist das bevölkerungsreichste Land Afrikas?", "de").directed
