@@ -24,6 +24,8 @@ from backends.local.constraints import (
     CONSTRAINT_SHAPES,
     DESCRIPTIVE_SHARE,
     LOCATIVE_PROPERTIES,
+    SHAPE_CONDITIONS,
+    SHAPE_INTERSECTION,
     ConstraintGenerator,
     ConstraintSet,
 )
@@ -624,6 +626,8 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
                 continue
             kept.append(c)
     complex_, kept = _one_set_one_candidate(complex_, kept)
+    if asks_for_set(a):
+        kept = as_intersections(kept)
     seen: dict[str, Candidate] = {}
     for c in [*complex_, *kept]:
         if c.sparql not in seen or seen[c.sparql].score < c.score:
@@ -645,6 +649,43 @@ def _anchor_ties(key: Iterable[Triple]) -> list[Triple]:
     """The patterns of a set that tie its members to an entity by another relation than a type."""
     return [t for t in key if t[1].removeprefix("wdt:") not in TYPE_PROPERTIES
             and any(x.startswith("wd:") for x in (t[0], t[2]))]
+
+
+def intersection_of(key: frozenset[Triple]) -> tuple[str, bool, frozenset[str]] | None:
+    """``(property, inverse, anchors)`` when a set (:func:`set_key`) is the intersection of
+    two or more anchors by one relation, each read the same way ("?answer cast member A .
+    ?answer cast member B"), else ``None``."""
+    ties = _anchor_ties(key)
+    if len(ties) < 2 or len(ties) != len(key):
+        return None
+    props = {p for _, p, _ in ties}
+    inverse = {s != "?answer" for s, _, _ in ties}
+    anchors = frozenset(s if s != "?answer" else o for s, _, o in ties)
+    if len(props) != 1 or len(inverse) != 1 or len(anchors) != len(ties) or not all(
+            "?answer" in (s, o) for s, _, o in ties):
+        return None
+    return next(iter(props)), next(iter(inverse)), anchors
+
+
+def as_intersections(simple: Sequence[Candidate]) -> list[Candidate]:
+    """For a question that asks for a set: a plain reading that is the intersection of
+    anchors by one relation (:func:`intersection_of`) is a constraint set of that shape
+    (``intersection``, ``conditions`` for three or more), and is gated as one; unless another
+    reading ties a further anchor the same way (the question then names more anchors than
+    this reading holds, as in "borders France, Germany and Italy")."""
+    found = {id(c): intersection_of(set_key(c.triples)) for c in simple if c.shape == "plain"}
+    anchors: dict[tuple[str, bool], set[str]] = {}
+    for hit in found.values():
+        if hit is not None:
+            anchors.setdefault(hit[:2], set()).update(hit[2])
+    out = []
+    for c in simple:
+        hit = found.get(id(c))
+        if hit is not None and anchors[hit[:2]] == hit[2]:
+            shape = SHAPE_INTERSECTION if len(hit[2]) == 2 else SHAPE_CONDITIONS
+            c = replace(c, shape=shape)
+        out.append(c)
+    return out
 
 
 def _one_set_one_candidate(complex_: Sequence[Candidate], simple: Sequence[Candidate]

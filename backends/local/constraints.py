@@ -132,7 +132,7 @@ class ConstraintGenerator:
                         out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
                                                  c.score * m.score * tie.weight, 1.0 if tie.named else 0.0))
         if len(anchors) >= 2 and (a.both or a.listing or not class_mentions):
-            out.extend(self._intersections(anchors[:3], named))
+            out.extend(self._intersections(anchors, named))
         unique: dict[frozenset[Triple], ConstraintSet] = {}
         for s in out:
             key = frozenset(s.triples)
@@ -256,8 +256,9 @@ class ConstraintGenerator:
         each of them, on the subject side (a film whose cast lists both actors) or on the
         object side (a language both countries have as official), by the most frequent
         properties.  Every anchor of the question first; pairs only when all of them share
-        nothing."""
-        groups = [tuple(anchors[:3])] if len(anchors) > 2 else []
+        nothing.  Three anchors are read among the best four (a name the linker read into
+        a common word does not hide the three the question lists)."""
+        groups = list(itertools.combinations(anchors[:4], 3))
         groups += list(itertools.combinations(anchors[:3], 2))
         for group in groups:
             out = []
