@@ -35,7 +35,7 @@ from kg.client import KG
 from kg.sparql import WDT, local_id
 from qa.candidate import Triple
 from qa.reading.analysis import Analysis
-from qa.reading.words import SYMMETRIC_PROPERTIES
+from qa.reading.words import LISTING_WORDS, SYMMETRIC_PROPERTIES, find_words, words_for
 
 ANSWER = "?answer"
 MAX_CLASSES = 2
@@ -111,11 +111,15 @@ class ConstraintGenerator:
         """Every constraint set of the question, best first."""
         if a.yes_no or a.comparison_form or a.filters:
             return []
-        class_mentions = [m for m in mentions if classes.get(m.qid)][:MAX_CLASSES]
+        class_mentions = asked_first(a, [m for m in mentions if classes.get(m.qid)])[:MAX_CLASSES]
         anchors = _separate([m for m in mentions if not classes.get(m.qid)])[:MAX_ANCHORS]
         out: list[ConstraintSet] = []
         for c in class_mentions:
-            own = [m for m in anchors if not _overlap(m, c)][:3]
+            # the other names of the question, a class among them too: a language has
+            # instances (its dialects), and is what "countries with German as official
+            # language" ties its members to
+            own = _separate([m for m in mentions if not _overlap(m, c) and not _overlap_any(m, class_mentions, c)]
+                            )[:3]
             for type_pid in classes[c.qid]:
                 type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
                 ties = {m.qid: self._ties(type_triple, m, named) for m in own}
@@ -320,6 +324,26 @@ def _overlap(m: Mention, other: Mention) -> bool:
     if m.char_start < 0 or other.char_start < 0:
         return (m.start, m.end) == (other.start, other.end) or (m.start < other.end and other.start < m.end)
     return m.char_start < other.char_end and other.char_start < m.char_end
+
+
+ASKED_GAP = 6
+"""Characters between a listing word and the class it asks for (an article: « quels les »,
+"which of the")."""
+
+
+def asked_first(a: Analysis, class_mentions: Sequence[Mention]) -> list[Mention]:
+    """The class mentions, the ones right after a listing word first ("which **countries**
+    have German and French …", « quels **pays** ont l'allemand … »: the class asked for,
+    not a name that also has instances, such as a language with its dialects), each group
+    in its given order."""
+    ends = [e for _, e, _ in find_words(a.text, words_for(LISTING_WORDS, a.lang))]
+    return sorted(class_mentions, key=lambda m: not any(0 <= m.char_start - e <= ASKED_GAP for e in ends))
+
+
+def _overlap_any(m: Mention, class_mentions: Sequence[Mention], own: Mention) -> bool:
+    """Whether ``m`` sits on the span of a class mention other than ``own`` that is read as a
+    class on its own span (the best mention there)."""
+    return any(_overlap(m, c) and c.qid != own.qid and c.score > m.score for c in class_mentions)
 
 
 def _separate(mentions: Sequence[Mention]) -> list[Mention]:
