@@ -181,8 +181,9 @@ def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -
     for g, (s, e, _) in gradable_hits:
         a.cue_spans.append((s, e))
         if g.name in ("taller", "bigger", "smaller", "shorter", "longer", "older", "younger", "richer", "poorer",
-                      "heavier", "lighter", "faster") and not a.superlative and not a.alternative:
-            a.comparative = True
+                      "heavier", "lighter", "faster") and not a.superlative and not a.alternative \
+                and not shape_words(lang).direction_is_superlative:  # « el país más grande de África »: the
+            a.comparative = True  # largest, where no "than" follows (:meth:`analyze`)
         named_any = any(pid in prop_hits for pid, _, _ in g.readings)
         for pid, direction, w in g.readings:
             if prop_hits and named_any and pid not in prop_hits:

@@ -107,6 +107,22 @@ def test_both_a_and_b_asks_what_two_share_and_compares_nothing(question, lang):
     assert a.both and not a.comparative and not answer_form_is_fixed(a)
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("¿Cuál es el país más grande de África?", "es"),
+    ("¿Cuál es el país sin litoral más grande de África?", "es"),
+    ("Qual é o país mais rico da América do Sul?", "pt"),
+])
+def test_a_gradable_word_without_than_is_a_superlative_where_the_comparative_says_both(question, lang):
+    # « el país más grande de África » is the largest: no « que » follows, no choice is offered
+    a = analyze(question, lang)
+    assert a.superlative and not a.comparative
+
+
+def test_a_gradable_word_with_than_or_a_choice_still_compares():
+    assert analyze("¿Es España más grande que Francia?", "es").comparative
+    assert analyze("¿Cuál es más grande, España o Francia?", "es").comparison_form
+
+
 def test_than_without_its_correlative_still_compares():
     assert analyze("Welches Land ist größer als Frankreich?", "de").comparative
     assert analyze("Il Po è più lungo che largo?", "it").comparative
