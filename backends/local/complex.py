@@ -28,6 +28,7 @@ from backends.local.constraints import (
     SHAPE_INTERSECTION,
     ConstraintGenerator,
     ConstraintSet,
+    reach,
 )
 from backends.local.linking import Mention
 from backends.local.shapes import (
@@ -310,7 +311,7 @@ class ComplexGenerator:
             if m.qid not in best or best[m.qid].score < m.score:
                 best[m.qid] = m
         kept: list[Mention] = []
-        for m in sorted(best.values(), key=lambda m: -m.score):
+        for m in sorted(best.values(), key=lambda m: -reach(m, list(best.values()))):
             rivals = [k for k in kept if m.char_start >= 0 and k.char_start < m.char_end and m.char_start < k.char_end]
             same = all((k.char_start, k.char_end) == (m.char_start, m.char_end) for k in rivals)
             if not rivals or (same and len(rivals) < 3 and m.score >= 0.8 * rivals[0].score):

@@ -33,7 +33,7 @@ from backends.local.shapes import render_body, wd, wdt
 from core.errors import KGError
 from kg.client import KG
 from kg.sparql import WDT, local_id
-from qa.candidate import Triple
+from qa.candidate import EXACT_LINKS, Triple
 from qa.reading.analysis import Analysis
 from qa.reading.words import LISTING_WORDS, SYMMETRIC_PROPERTIES, find_words, words_for
 
@@ -346,10 +346,24 @@ def _overlap_any(m: Mention, class_mentions: Sequence[Mention], own: Mention) ->
     return any(_overlap(m, c) and c.qid != own.qid and c.score > m.score for c in class_mentions)
 
 
+LONGER_NAME = 0.9
+"""A name matched as written over a longer span is read before a shorter name inside it when
+its score is at least this share of the shorter one's ("América del Sur" before "América")."""
+
+
+def reach(m: Mention, mentions: Sequence[Mention]) -> float:
+    """The score :func:`_separate` orders ``m`` by: its own, raised by 1 / :data:`LONGER_NAME`
+    when it is matched as written and its span holds another mention's shorter span."""
+    holds = m.kind in EXACT_LINKS and m.char_start >= 0 and any(
+        o.char_start >= 0 and m.char_start <= o.char_start and o.char_end <= m.char_end
+        and m.char_end - m.char_start > o.char_end - o.char_start for o in mentions)
+    return m.score / LONGER_NAME if holds else m.score
+
+
 def _separate(mentions: Sequence[Mention]) -> list[Mention]:
-    """The best mention of each span, spans that do not overlap a better one."""
+    """The best mention of each span (:func:`reach`), spans that do not overlap a better one."""
     kept: list[Mention] = []
-    for m in sorted(mentions, key=lambda m: -m.score):
+    for m in sorted(mentions, key=lambda m: -reach(m, mentions)):
         if not any(_overlap(m, k) for k in kept):
             kept.append(m)
     return kept

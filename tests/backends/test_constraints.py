@@ -223,3 +223,17 @@ def test_a_name_that_also_has_instances_is_an_anchor_of_the_class_asked_for():
     wanted = {("?answer", "wdt:P37", "wd:Q188"), ("?answer", "wdt:P37", "wd:Q150"), ("?answer", "wdt:P31", "wd:Q6256")}
     found = [s for s in sets if set(s.triples) == wanted]
     assert found and found[0].members == 3, [s.triples for s in sets]
+
+
+def test_a_longer_name_matched_as_written_is_read_before_a_shorter_one_inside_it():
+    from dataclasses import replace
+
+    from backends.local.constraints import _separate
+    question = "¿Qué países están en América del Sur?"
+    america = replace(_at(question, "América", "Q30", 0.77), kind="alias")
+    south = replace(_at(question, "América del Sur", "Q18", 0.75), kind="alias")
+    assert [m.qid for m in _separate([america, south])] == ["Q18"]
+    fuzzy = replace(south, kind="fuzzy")  # not as written: the better score decides
+    assert [m.qid for m in _separate([america, fuzzy])] == ["Q30"]
+    weak = replace(south, score=0.6)  # much weaker: the shorter name stays
+    assert [m.qid for m in _separate([america, weak])] == ["Q30"]
