@@ -8,9 +8,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.text import normalize_cue_text
+from core.text import normalize_cue_text, tokenize
 from qa.candidate import Direction
 from qa.reading.numbers import NumberFilter, parse_filters
+from qa.reading.reading import function_word, graded, is_word
 from qa.reading.words import (
     ALIVE_WORDS,
     ALTERNATIVE_WORDS,
@@ -122,6 +123,9 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.alternative = bool(alternative_words(text, lang))
     correlative = _both_and(text, lang)
     than_hits = [h for h in than_hits if h[0] not in correlative]
+    if than_hits and not graded(text, lang):  # « Que país faz fronteira … », « Che film … »: as the read
+        than_hits = [h for h in than_hits if not all(  # stage reads them, function words comparing nothing
+            function_word(w, lang) for w in tokenize(text[h[0]:h[1]]) if is_word(w))]
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
     a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)) or correlative)

@@ -123,7 +123,18 @@ def test_a_gradable_word_with_than_or_a_choice_still_compares():
     assert analyze("¿Cuál es más grande, España o Francia?", "es").comparison_form
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Que país faz fronteira com a França, a Alemanha e a Itália?", "pt"),
+    ("Che film ha diretto Tarantino?", "it"),
+    ("que paises limitan con francia", "es"),
+])
+def test_a_than_word_that_is_a_function_word_compares_nothing_without_a_degree(question, lang):
+    # as the read stage reads it (qa.reading.reading.cue_positions): « Que », « Che » ask "which"
+    assert not analyze(question, lang).comparative
+
+
 def test_than_without_its_correlative_still_compares():
+    assert analyze("O Brasil é maior que a Argentina?", "pt").comparative
     assert analyze("Welches Land ist größer als Frankreich?", "de").comparative
     assert analyze("Il Po è più lungo che largo?", "it").comparative
 
