@@ -58,6 +58,10 @@ class ShapeWords:
     """Words that ask for a list of things ("which", "list", "give me all"): a set with a class and conditions."""
     both: tuple[str, ...] = ()
     """Words that ask for what two things share ("both", "together", "in common")."""
+    both_and: tuple[tuple[str, str], ...] = ()
+    """Correlative pairs "both A and B" (« sowohl A als auch B », « sia A che B »): they ask
+    for what two things share, and their second word, where it is also a "than"
+    (:attr:`than`), compares nothing."""
     alive: tuple[str, ...] = ()
     """Words that ask whether a person is still alive ("still alive", "living")."""
     negation: tuple[str, ...] = ()

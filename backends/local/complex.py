@@ -20,7 +20,16 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.local.aggregates import Aggregates, EntitySet, FactReads, plain_body, squash
-from backends.local.constraints import DESCRIPTIVE_SHARE, LOCATIVE_PROPERTIES, ConstraintGenerator, ConstraintSet
+from backends.local.constraints import (
+    CONSTRAINT_SHAPES,
+    DESCRIPTIVE_SHARE,
+    LOCATIVE_PROPERTIES,
+    SHAPE_CONDITIONS,
+    SHAPE_INTERSECTION,
+    ConstraintGenerator,
+    ConstraintSet,
+    reach,
+)
 from backends.local.linking import Mention
 from backends.local.shapes import (
     alive_query,
@@ -302,7 +311,7 @@ class ComplexGenerator:
             if m.qid not in best or best[m.qid].score < m.score:
                 best[m.qid] = m
         kept: list[Mention] = []
-        for m in sorted(best.values(), key=lambda m: -m.score):
+        for m in sorted(best.values(), key=lambda m: -reach(m, list(best.values()))):
             rivals = [k for k in kept if m.char_start >= 0 and k.char_start < m.char_end and m.char_start < k.char_end]
             same = all((k.char_start, k.char_end) == (m.char_start, m.char_end) for k in rivals)
             if not rivals or (same and len(rivals) < 3 and m.score >= 0.8 * rivals[0].score):
@@ -617,11 +626,91 @@ def merge(a: Analysis, simple: Sequence[Candidate], complex_: Sequence[Candidate
             if a.count and not (pid in a.properties and pid in COUNTABLE_PROPERTIES):
                 continue
             kept.append(c)
+    complex_, kept = _one_set_one_candidate(complex_, kept)
+    if asks_for_set(a):
+        kept = as_intersections(kept)
     seen: dict[str, Candidate] = {}
     for c in [*complex_, *kept]:
         if c.sparql not in seen or seen[c.sparql].score < c.score:
             seen[c.sparql] = c
     return sorted(seen.values(), key=lambda c: (-c.score, c.sparql))
+
+
+def set_key(triples: Iterable[Triple]) -> frozenset[Triple]:
+    """The set a body describes, whatever the order of its patterns and the side a symmetric
+    relation is read from (``?answer P47 wd:France`` is ``wd:France P47 ?answer``)."""
+    out = set()
+    for s, p, o in triples:
+        symmetric = p.removeprefix("wdt:") in SYMMETRIC_PROPERTIES
+        out.add((o, p, s) if symmetric and s == "?answer" and o.startswith("wd:") else (s, p, o))
+    return frozenset(out)
+
+
+def _anchor_ties(key: Iterable[Triple]) -> list[Triple]:
+    """The patterns of a set that tie its members to an entity by another relation than a type."""
+    return [t for t in key if t[1].removeprefix("wdt:") not in TYPE_PROPERTIES
+            and any(x.startswith("wd:") for x in (t[0], t[2]))]
+
+
+def intersection_of(key: frozenset[Triple]) -> tuple[str, bool, frozenset[str]] | None:
+    """``(property, inverse, anchors)`` when a set (:func:`set_key`) is the intersection of
+    two or more anchors by one relation, each read the same way ("?answer cast member A .
+    ?answer cast member B"), else ``None``."""
+    ties = _anchor_ties(key)
+    if len(ties) < 2 or len(ties) != len(key):
+        return None
+    props = {p for _, p, _ in ties}
+    inverse = {s != "?answer" for s, _, _ in ties}
+    anchors = frozenset(s if s != "?answer" else o for s, _, o in ties)
+    if len(props) != 1 or len(inverse) != 1 or len(anchors) != len(ties) or not all(
+            "?answer" in (s, o) for s, _, o in ties):
+        return None
+    return next(iter(props)), next(iter(inverse)), anchors
+
+
+def as_intersections(simple: Sequence[Candidate]) -> list[Candidate]:
+    """For a question that asks for a set: a plain reading that is the intersection of
+    anchors by one relation (:func:`intersection_of`) is a constraint set of that shape
+    (``intersection``, ``conditions`` for three or more), and is gated as one; unless another
+    reading ties a further anchor the same way (the question then names more anchors than
+    this reading holds, as in "borders France, Germany and Italy")."""
+    found = {id(c): intersection_of(set_key(c.triples)) for c in simple if c.shape == "plain"}
+    anchors: dict[tuple[str, bool], set[str]] = {}
+    for hit in found.values():
+        if hit is not None:
+            anchors.setdefault(hit[:2], set()).update(hit[2])
+    out = []
+    for c in simple:
+        hit = found.get(id(c))
+        if hit is not None and anchors[hit[:2]] == hit[2]:
+            shape = SHAPE_INTERSECTION if len(hit[2]) == 2 else SHAPE_CONDITIONS
+            c = replace(c, shape=shape)
+        out.append(c)
+    return out
+
+
+def _one_set_one_candidate(complex_: Sequence[Candidate], simple: Sequence[Candidate]
+                           ) -> tuple[list[Candidate], list[Candidate]]:
+    """A plain reading that describes the same set as a constraint set (a class and a
+    condition, two or more anchors) is that set: one candidate of the constraint's shape,
+    with the better of the two scores.  A plain reading of two or more anchors that describes
+    a set the question narrows by a further anchor (a strict part of an intersection or of
+    several conditions: "borders France and Italy" of "borders France, Germany and Italy")
+    leaves an anchor of the question out, and is dropped."""
+    sets = {set_key(c.triples): c for c in complex_ if c.shape in CONSTRAINT_SHAPES and not c.excluded}
+    better: dict[frozenset[Triple], float] = {}
+    kept = []
+    for c in simple:
+        key = set_key(c.triples) if c.shape == "plain" else frozenset()
+        if key in sets:
+            better[key] = max(better.get(key, 0.0), c.score)
+            continue
+        if len(_anchor_ties(key)) >= 2 and any(key < k and _anchor_ties(k - key) for k in sets):
+            continue
+        kept.append(c)
+    out = [replace(c, score=max(c.score, better[k])) if (k := set_key(c.triples)) in better and c is sets[k] else c
+           for c in complex_]
+    return out, kept
 
 
 def extend_candidates(generator: ComplexGenerator, question: str, lang: str, simple: Sequence[Candidate],

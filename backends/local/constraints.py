@@ -33,9 +33,9 @@ from backends.local.shapes import render_body, wd, wdt
 from core.errors import KGError
 from kg.client import KG
 from kg.sparql import WDT, local_id
-from qa.candidate import Triple
+from qa.candidate import EXACT_LINKS, Triple
 from qa.reading.analysis import Analysis
-from qa.reading.words import SYMMETRIC_PROPERTIES
+from qa.reading.words import LISTING_WORDS, SYMMETRIC_PROPERTIES, find_words, words_for
 
 ANSWER = "?answer"
 MAX_CLASSES = 2
@@ -111,11 +111,15 @@ class ConstraintGenerator:
         """Every constraint set of the question, best first."""
         if a.yes_no or a.comparison_form or a.filters:
             return []
-        class_mentions = [m for m in mentions if classes.get(m.qid)][:MAX_CLASSES]
+        class_mentions = asked_first(a, [m for m in mentions if classes.get(m.qid)])[:MAX_CLASSES]
         anchors = _separate([m for m in mentions if not classes.get(m.qid)])[:MAX_ANCHORS]
         out: list[ConstraintSet] = []
         for c in class_mentions:
-            own = [m for m in anchors if not _overlap(m, c)][:3]
+            # the other names of the question, a class among them too: a language has
+            # instances (its dialects), and is what "countries with German as official
+            # language" ties its members to
+            own = _separate([m for m in mentions if not _overlap(m, c) and not _overlap_any(m, class_mentions, c)]
+                            )[:3]
             for type_pid in classes[c.qid]:
                 type_triple = (ANSWER, wdt(type_pid), wd(c.qid))
                 ties = {m.qid: self._ties(type_triple, m, named) for m in own}
@@ -132,7 +136,7 @@ class ConstraintGenerator:
                         out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
                                                  c.score * m.score * tie.weight, 1.0 if tie.named else 0.0))
         if len(anchors) >= 2 and (a.both or a.listing or not class_mentions):
-            out.extend(self._intersections(anchors[:3], named))
+            out.extend(self._intersections(anchors, named))
         unique: dict[frozenset[Triple], ConstraintSet] = {}
         for s in out:
             key = frozenset(s.triples)
@@ -256,8 +260,9 @@ class ConstraintGenerator:
         each of them, on the subject side (a film whose cast lists both actors) or on the
         object side (a language both countries have as official), by the most frequent
         properties.  Every anchor of the question first; pairs only when all of them share
-        nothing."""
-        groups = [tuple(anchors[:3])] if len(anchors) > 2 else []
+        nothing.  Three anchors are read among the best four (a name the linker read into
+        a common word does not hide the three the question lists)."""
+        groups = list(itertools.combinations(anchors[:4], 3))
         groups += list(itertools.combinations(anchors[:3], 2))
         for group in groups:
             out = []
@@ -268,22 +273,37 @@ class ConstraintGenerator:
                     links = [(ANSWER, "?p", wd(m.qid)) for m in group]
                 sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(links)} }} "
                           f"GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
-                rank = 0
-                for row in self._rows(sparql, 4):
+                ranks = {True: 0, False: 0}  # per kind (named by the question's words or not)
+                seen: set[str] = set()
+                for row in self._rows(sparql, 4) + self._named_rows(links, named):
                     pid = _pid(row)
-                    if pid is None or pid in UNTYING or "n" not in row:
+                    if pid is None or pid in UNTYING or "n" not in row or pid in seen:
                         continue
                     if pid in SYMMETRIC_PROPERTIES and not inverse:
                         continue  # a symmetric relation is read from the anchors' own statements
+                    seen.add(pid)
                     body = tuple((s, wdt(pid), o) for s, _, o in links)
-                    weight = (0.8 if pid in named else 0.6) * (0.9 ** rank)
-                    rank += 1
+                    weight = (0.8 if pid in named else 0.6) * (0.9 ** ranks[pid in named])
+                    ranks[pid in named] += 1
                     shape = SHAPE_INTERSECTION if len(group) == 2 else SHAPE_CONDITIONS
                     out.append(ConstraintSet(body, shape, tuple(m.qid for m in group), int(float(row["n"].value)),
                                              _product(m.score for m in group) * weight, 1.0 if pid in named else 0.0))
             if out:
                 return out
         return []
+
+    def _named_rows(self, links: Sequence[Triple], named: frozenset[str]) -> list[dict]:
+        """The rows of :meth:`_intersections`' query for the properties the question's words
+        name, beyond the most frequent four ("the official languages Belgium and
+        Switzerland share": they share memberships and neighbours more often), most members
+        first."""
+        pids = sorted(pid for pid in named if pid not in UNTYING)
+        if not pids:
+            return []
+        values = " ".join(wdt(pid) for pid in pids)
+        sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ VALUES ?p {{ {values} }} "
+                  f"{render_body(links)} }} GROUP BY ?p ORDER BY DESC(?n) LIMIT 4")
+        return self._rows(sparql, 4)
 
     def _size(self, body: Sequence[Triple]) -> int:
         rows = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} }}", 1)
@@ -306,10 +326,44 @@ def _overlap(m: Mention, other: Mention) -> bool:
     return m.char_start < other.char_end and other.char_start < m.char_end
 
 
+ASKED_GAP = 6
+"""Characters between a listing word and the class it asks for (an article: « quels les »,
+"which of the")."""
+
+
+def asked_first(a: Analysis, class_mentions: Sequence[Mention]) -> list[Mention]:
+    """The class mentions, the ones right after a listing word first ("which **countries**
+    have German and French …", « quels **pays** ont l'allemand … »: the class asked for,
+    not a name that also has instances, such as a language with its dialects), each group
+    in its given order."""
+    ends = [e for _, e, _ in find_words(a.text, words_for(LISTING_WORDS, a.lang))]
+    return sorted(class_mentions, key=lambda m: not any(0 <= m.char_start - e <= ASKED_GAP for e in ends))
+
+
+def _overlap_any(m: Mention, class_mentions: Sequence[Mention], own: Mention) -> bool:
+    """Whether ``m`` sits on the span of a class mention other than ``own`` that is read as a
+    class on its own span (the best mention there)."""
+    return any(_overlap(m, c) and c.qid != own.qid and c.score > m.score for c in class_mentions)
+
+
+LONGER_NAME = 0.9
+"""A name matched as written over a longer span is read before a shorter name inside it when
+its score is at least this share of the shorter one's ("América del Sur" before "América")."""
+
+
+def reach(m: Mention, mentions: Sequence[Mention]) -> float:
+    """The score :func:`_separate` orders ``m`` by: its own, raised by 1 / :data:`LONGER_NAME`
+    when it is matched as written and its span holds another mention's shorter span."""
+    holds = m.kind in EXACT_LINKS and m.char_start >= 0 and any(
+        o.char_start >= 0 and m.char_start <= o.char_start and o.char_end <= m.char_end
+        and m.char_end - m.char_start > o.char_end - o.char_start for o in mentions)
+    return m.score / LONGER_NAME if holds else m.score
+
+
 def _separate(mentions: Sequence[Mention]) -> list[Mention]:
-    """The best mention of each span, spans that do not overlap a better one."""
+    """The best mention of each span (:func:`reach`), spans that do not overlap a better one."""
     kept: list[Mention] = []
-    for m in sorted(mentions, key=lambda m: -m.score):
+    for m in sorted(mentions, key=lambda m: -reach(m, mentions)):
         if not any(_overlap(m, k) for k in kept):
             kept.append(m)
     return kept

@@ -20,7 +20,8 @@ SHAPE_WORDS = ShapeWords(
     yes_no_openers=("ist", "war", "sind", "waren", "hat", "hatte", "haben", "wurde", "wurden", "liegt", "lag",
         "gibt es", "stimmt es", "spielt", "spielte", "lebt", "lebte", "gehört", "gehörte", "hatten", "kann", "konnte",
         "wird", "gab es"),
-    more=("mehr", "meisten", "höher", "höhere*", "höchste*", "größer", "größere*", "größte*", "maximal*", "*reich*"),
+    more=("mehr", "meisten", "höher", "höhere*", "höchste*", "größer", "größere*", "größte*", "maximal*",
+        "reicher", "reichere*", "bevölkerungsreich*", "einwohnerreich*"),  # never "*reich*": Frankreich
     less=("weniger", "wenigsten", "niedriger*", "niedrigste*", "geringer*", "geringste*", "kleiner*", "kleinste*",
         "minimal*"),
     ordinal_form=r"\b(?:sechst|siebt|neunt|zehnt|elft|zwölft|\w+zehnt|\w+[zß]igst)e[nrms]?\b",
@@ -80,6 +81,7 @@ SHAPE_WORDS = ShapeWords(
     },
     listing=('welche', 'welcher', 'welches', 'liste', 'nenne', 'gib mir', 'zeig mir', 'alle'),
     both=('beide', 'beiden', 'zusammen', 'gemeinsam', 'sowohl'),
+    both_and=(("sowohl", "als auch"), ("sowohl", "als")),
     alive=('noch am leben', 'am leben', 'lebt noch', 'lebt', 'noch lebendig'),
     negation=('nicht', 'kein', 'keine', 'keinen', 'ohne', 'außer'),
     asking=("welche*", "wer", "was"),

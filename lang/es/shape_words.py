@@ -76,6 +76,7 @@ SHAPE_WORDS = ShapeWords(
     },
     listing=('qué', 'que', 'cuáles', 'cuales', 'cuál', 'lista', 'dame', 'dime', 'nombra'),
     both=('ambos', 'ambas', 'juntos', 'juntas', 'en común', 'a la vez'),
+    both_and=(("tanto", "como"),),
     alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
            'vive todavía', 'todavia vivo'),
     negation=('no', 'nunca', 'sin', 'excepto'),

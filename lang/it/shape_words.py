@@ -43,6 +43,7 @@ SHAPE_WORDS = ShapeWords(
     },
     listing=('quali', 'quale', 'che', 'elenca', 'dammi', 'dimmi'),
     both=('entrambi', 'entrambe', 'insieme', 'in comune', 'tutti e due'),
+    both_and=(("sia", "che"), ("sia", "sia")),
     alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
     negation=('non', 'senza', 'tranne'),
     asking=("chi",),

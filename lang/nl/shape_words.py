@@ -16,6 +16,7 @@ SHAPE_WORDS = ShapeWords(
     less=("minder", "minste", "kleinste", "laagste", "kleiner", "lager"),
     listing=('welke', 'welk', 'noem', 'geef', 'lijst'),
     both=('beide', 'allebei', 'samen', 'gemeenschappelijk'),
+    both_and=(("zowel", "als"),),
     alive=('nog in leven', 'in leven', 'leeft nog', 'nog levend', 'levend'),
     negation=('niet', 'geen', 'zonder', 'behalve'),
 )

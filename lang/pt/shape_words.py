@@ -44,6 +44,7 @@ SHAPE_WORDS = ShapeWords(
     },
     listing=('quais', 'qual', 'que', 'liste', 'lista', 'diga', 'me dê'),
     both=('ambos', 'ambas', 'juntos', 'juntas', 'em comum', 'os dois', 'as duas'),
+    both_and=(("tanto", "quanto"), ("tanto", "como")),
     alive=('ainda vivo', 'ainda viva', 'está vivo', 'está viva', 'vivo', 'viva', 'ainda está vivo'),
     negation=('não', 'nao', 'sem', 'exceto'),
     asking=("qual", "quem"),

@@ -8,13 +8,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.text import normalize_cue_text
+from core.text import normalize_cue_text, tokenize
 from qa.candidate import Direction
 from qa.reading.numbers import NumberFilter, parse_filters
+from qa.reading.reading import function_word, graded, is_word
 from qa.reading.words import (
     ALIVE_WORDS,
     ALTERNATIVE_WORDS,
     AMOUNT_WORDS,
+    BOTH_AND,
     BOTH_WORDS,
     COUNT_WORDS,
     DIRECTION_WORDS,
@@ -119,9 +121,14 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
                      or (lang in ORDINAL_FORMS and re.search(ORDINAL_FORMS[lang], text)))
     a.yes_no = is_yes_no(text, lang)
     a.alternative = bool(alternative_words(text, lang))
+    correlative = _both_and(text, lang)
+    than_hits = [h for h in than_hits if h[0] not in correlative]
+    if than_hits and not graded(text, lang):  # « Que país faz fronteira … », « Che film … »: as the read
+        than_hits = [h for h in than_hits if not all(  # stage reads them, function words comparing nothing
+            function_word(w, lang) for w in tokenize(text[h[0]:h[1]]) if is_word(w))]
     a.comparative = bool(than_hits)
     a.listing = bool(find_words(text, words_for(LISTING_WORDS, lang)))
-    a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)))
+    a.both = bool(find_words(text, words_for(BOTH_WORDS, lang)) or correlative)
     alive_hits = find_words(text, words_for(ALIVE_WORDS, lang))
     a.alive = bool(alive_hits)
     a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
@@ -151,6 +158,17 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     return a
 
 
+def _both_and(text: str, lang: str) -> frozenset[int]:
+    """Where the second words of the correlative pairs "both A and B" of ``text`` start
+    (:attr:`lang.base.ShapeWords.both_and`): each after its first word."""
+    out: set[int] = set()
+    for first, second in BOTH_AND.get(lang, ()):
+        opened = [s for s, _, _ in find_words(text, (first,))]
+        if opened:
+            out.update(s for s, _, _ in find_words(text, (second,)) if s > min(opened))
+    return frozenset(out)
+
+
 def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -> list[Reading]:
     weights: dict[tuple[str, Direction], float] = {}
 
@@ -167,8 +185,9 @@ def _readings(text: str, lang: str, a: Analysis, prop_hits: Mapping[str, int]) -
     for g, (s, e, _) in gradable_hits:
         a.cue_spans.append((s, e))
         if g.name in ("taller", "bigger", "smaller", "shorter", "longer", "older", "younger", "richer", "poorer",
-                      "heavier", "lighter", "faster") and not a.superlative and not a.alternative:
-            a.comparative = True
+                      "heavier", "lighter", "faster") and not a.superlative and not a.alternative \
+                and not shape_words(lang).direction_is_superlative:  # « el país más grande de África »: the
+            a.comparative = True  # largest, where no "than" follows (:meth:`analyze`)
         named_any = any(pid in prop_hits for pid, _, _ in g.readings)
         for pid, direction, w in g.readings:
             if prop_hits and named_any and pid not in prop_hits:

@@ -137,6 +137,7 @@ THAN_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.than)
 # things share, whether someone is still alive, an exclusion
 LISTING_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.listing)
 BOTH_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.both)
+BOTH_AND: Mapping[str, tuple[tuple[str, str], ...]] = _table(lambda words: words.both_and)
 ALIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.alive)
 NEGATION_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.negation)
 

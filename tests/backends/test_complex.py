@@ -85,6 +85,66 @@ def test_plain_questions_have_no_complex_cue():
 
 
 @pytest.mark.parametrize(("question", "lang"), [
+    ("Was ist die Hauptstadt von Frankreich?", "de"),
+    ("Welche Länder grenzen an Frankreich und Österreich?", "de"),
+    ("Wer ist Österreicher?", "de"),
+])
+def test_a_name_holding_a_direction_word_is_no_direction(question, lang):
+    # "Frankreich" and "Österreich" hold "reich" ("bevölkerungsreicher"): a name that holds a
+    # cue word grades nothing, and a plain lookup still answers the question
+    a = analyze(question, lang)
+    assert not a.directed and not answer_form_is_fixed(a)
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Welche Länder grenzen sowohl an Frankreich als auch an Deutschland?", "de"),
+    ("quali paesi confinano sia con la francia che con la germania", "it"),
+    ("Welke landen grenzen zowel aan Frankrijk als aan Duitsland?", "nl"),
+])
+def test_both_a_and_b_asks_what_two_share_and_compares_nothing(question, lang):
+    # « als » and « che » are also "than": after « sowohl » / « sia » they join two things
+    a = analyze(question, lang)
+    assert a.both and not a.comparative and not answer_form_is_fixed(a)
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("¿Cuál es el país más grande de África?", "es"),
+    ("¿Cuál es el país sin litoral más grande de África?", "es"),
+    ("Qual é o país mais rico da América do Sul?", "pt"),
+])
+def test_a_gradable_word_without_than_is_a_superlative_where_the_comparative_says_both(question, lang):
+    # « el país más grande de África » is the largest: no « que » follows, no choice is offered
+    a = analyze(question, lang)
+    assert a.superlative and not a.comparative
+
+
+def test_a_gradable_word_with_than_or_a_choice_still_compares():
+    assert analyze("¿Es España más grande que Francia?", "es").comparative
+    assert analyze("¿Cuál es más grande, España o Francia?", "es").comparison_form
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Que país faz fronteira com a França, a Alemanha e a Itália?", "pt"),
+    ("Che film ha diretto Tarantino?", "it"),
+    ("que paises limitan con francia", "es"),
+])
+def test_a_than_word_that_is_a_function_word_compares_nothing_without_a_degree(question, lang):
+    # as the read stage reads it (qa.reading.reading.cue_positions): « Que », « Che » ask "which"
+    assert not analyze(question, lang).comparative
+
+
+def test_than_without_its_correlative_still_compares():
+    assert analyze("O Brasil é maior que a Argentina?", "pt").comparative
+    assert analyze("Welches Land ist größer als Frankreich?", "de").comparative
+    assert analyze("Il Po è più lungo che largo?", "it").comparative
+
+
+def test_german_richer_and_most_populous_still_grade():
+    assert analyze("Welches Land ist reicher, Österreich oder die Schweiz?", "de").directed
+    assert analyze("Welches ist das bevölkerungsreichste Land Afrikas?", "de").directed
+
+
+@pytest.mark.parametrize(("question", "lang"), [
     ("Which US state has the largest number of lakes?", "en"),
     ("Welcher Staat der USA hat die größte Anzahl an Seen?", "de"),
     ("¿Qué estado en los Estados Unidos tiene la mayor cantidad de lagos?", "es"),

@@ -137,3 +137,103 @@ def test_a_question_with_one_entity_makes_no_intersection(tiny_kg_client):
     question = "Which cities are there?"
     assert ConstraintGenerator(tiny_kg_client).sets(analyze(question, "en"), [_at(question, "cities", CITY, 0.8, 6)],
                                                     {CITY: ("P31",)}, frozenset()) == []
+
+
+# ---- one set, one candidate; plain intersections; the class asked for ----
+
+def _cand(triples, shape="plain", score=0.5):
+    from backends.local.shapes import render_body
+    from qa.candidate import Candidate
+    return Candidate(f"SELECT DISTINCT ?answer WHERE {{ {render_body(triples)} }}", score, shape=shape,
+                     triples=tuple(triples))
+
+
+FR, DE, IT = "wd:Q142", "wd:Q183", "wd:Q38"
+
+
+def test_a_symmetric_relation_read_either_way_is_one_set():
+    from backends.local.complex import set_key
+    assert set_key([("?answer", "wdt:P47", FR), (DE, "wdt:P47", "?answer")]) == set_key(
+        [(DE, "wdt:P47", "?answer"), (FR, "wdt:P47", "?answer")])
+    assert set_key([("?answer", "wdt:P17", FR)]) != set_key([(FR, "wdt:P17", "?answer")])  # not symmetric
+
+
+def test_a_plain_reading_of_a_constraint_set_is_that_set_with_the_better_score():
+    from backends.local.complex import merge
+    a = analyze("Which countries border France and Germany?", "en")
+    plain = _cand([(FR, "wdt:P47", "?answer"), ("?answer", "wdt:P47", DE)], score=0.8)
+    constraint = _cand([(DE, "wdt:P47", "?answer"), (FR, "wdt:P47", "?answer")], "intersection", 0.6)
+    merged = merge(a, [plain], [constraint])
+    assert [(c.shape, c.score) for c in merged] == [("intersection", 0.8)]
+
+
+def test_a_plain_part_of_a_set_of_more_anchors_leaves_an_anchor_out():
+    from backends.local.complex import merge
+    a = analyze("Which country borders France, Germany and Italy?", "en")
+    three = _cand([(FR, "wdt:P47", "?answer"), (DE, "wdt:P47", "?answer"), (IT, "wdt:P47", "?answer")],
+                  "conditions", 0.6)
+    pair = _cand([(FR, "wdt:P47", "?answer"), (IT, "wdt:P47", "?answer")], score=0.9)
+    one = _cand([(FR, "wdt:P47", "?answer")], score=0.9)  # one anchor: another reading, kept
+    merged = merge(a, [pair, one], [three])
+    assert [c.shape for c in merged] == ["plain", "conditions"] and merged[0].triples == one.triples
+
+
+def test_a_plain_intersection_is_gated_as_one_when_a_set_is_asked_for():
+    from backends.local.complex import as_intersections
+    pair = _cand([(FR, "wdt:P37", "?answer"), (DE, "wdt:P37", "?answer")])
+    mixed = _cand([(FR, "wdt:P47", "?answer"), (DE, "wdt:P17", "?answer")])  # two relations: no intersection
+    typed = _cand([(FR, "wdt:P47", "?answer"), ("?answer", "wdt:P31", "wd:Q6256")])
+    assert [c.shape for c in as_intersections([pair, mixed, typed])] == ["intersection", "plain", "plain"]
+    # a third anchor tied the same way by another reading: the question names more than this pair
+    other = _cand([(FR, "wdt:P37", "?answer"), (IT, "wdt:P37", "?answer")])
+    assert {c.shape for c in as_intersections([pair, other])} == {"plain"}
+
+
+def test_the_class_after_a_listing_word_is_the_class_asked_for():
+    from backends.local.constraints import asked_first
+    question = "Quels pays ont l'allemand et le français comme langues officielles ?"
+    a = analyze(question, "fr")
+    french, german, country = (_at(question, "français", "Q150"), _at(question, "allemand", "Q188"),
+                               _at(question, "pays", "Q6256", 0.65))
+    assert [m.qid for m in asked_first(a, [french, german, country])] == ["Q6256", "Q150", "Q188"]
+
+
+def test_a_name_that_also_has_instances_is_an_anchor_of_the_class_asked_for():
+    # a language has instances (its dialects) and is what "countries with German and French
+    # as official languages" ties its members to
+    store = tiny_kg.memory_store()
+    german, french, canton, dialect = (tiny_kg.e(q) for q in ("Q188", "Q150", "Q23058", "Q9999"))
+    official = tiny_kg.p("P37")
+    for qid, langs, kind in (("Q39", (german, french), tiny_kg.COUNTRY), ("Q31", (german, french), tiny_kg.COUNTRY),
+                             ("Q32", (german, french), tiny_kg.COUNTRY), ("Q183", (german,), tiny_kg.COUNTRY),
+                             ("Q142", (french,), tiny_kg.COUNTRY), ("Q11", (german, french), canton),
+                             ("Q12", (german, french), canton), ("Q13", (german, french), canton)):
+        store.add(ox.Quad(tiny_kg.e(qid), tiny_kg.P31, kind))
+        for lang in langs:
+            store.add(ox.Quad(tiny_kg.e(qid), official, lang))
+    store.add(ox.Quad(tiny_kg.e("Q9998"), tiny_kg.P31, german))  # a dialect: German "has instances"
+    store.add(ox.Quad(tiny_kg.e("Q9997"), tiny_kg.P31, french))
+    store.add(ox.Quad(dialect, tiny_kg.P31, tiny_kg.e("Q34770")))
+    kg = EmbeddedKG(store)
+    question = "Which countries have German and French as official languages?"
+    mentions = [_at(question, "German", "Q188", 0.87), _at(question, "countries", "Q6256", 0.81),
+                _at(question, "French", "Q150", 0.77)]
+    classes = {"Q188": ("P31",), "Q6256": ("P31",), "Q150": ("P31",)}
+    sets = ConstraintGenerator(kg).sets(analyze(question, "en"), mentions, classes, frozenset({"P37"}))
+    wanted = {("?answer", "wdt:P37", "wd:Q188"), ("?answer", "wdt:P37", "wd:Q150"), ("?answer", "wdt:P31", "wd:Q6256")}
+    found = [s for s in sets if set(s.triples) == wanted]
+    assert found and found[0].members == 3, [s.triples for s in sets]
+
+
+def test_a_longer_name_matched_as_written_is_read_before_a_shorter_one_inside_it():
+    from dataclasses import replace
+
+    from backends.local.constraints import _separate
+    question = "¿Qué países están en América del Sur?"
+    america = replace(_at(question, "América", "Q30", 0.77), kind="alias")
+    south = replace(_at(question, "América del Sur", "Q18", 0.75), kind="alias")
+    assert [m.qid for m in _separate([america, south])] == ["Q18"]
+    fuzzy = replace(south, kind="fuzzy")  # not as written: the better score decides
+    assert [m.qid for m in _separate([america, fuzzy])] == ["Q30"]
+    weak = replace(south, score=0.6)  # much weaker: the shorter name stays
+    assert [m.qid for m in _separate([america, weak])] == ["Q30"]
