@@ -60,9 +60,12 @@ def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | Non
         else:
             rows.append((cells[0], cells[1], cells[2], cells[3]))
     gold: dict[str, list[str]] = {}
+    terms: dict[str, list[dict[str, str]]] = {}  # the gold values as SPARQL-JSON terms (a date stays a literal)
     for key, (subject, prop) in facts.items():
         result = kg.query(f"SELECT ?o WHERE {{ <{entity_iri(subject)}> <{prop_iri(prop)}> ?o }}", timeout_s=10.0)
-        gold[key] = sorted(t.value for t in result.column() if t is not None)
+        values = sorted((t for t in result.column() if t is not None), key=lambda t: t.value)
+        gold[key] = [t.value for t in values]
+        terms[key] = [t.to_json() for t in values]
         if not gold[key]:
             raise ValueError(f"fact {key} ({subject} {prop}) has no value in the KG")
     per_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -73,7 +76,7 @@ def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | Non
         per_kind[kind].append({
             "id": f"recall:{kind}:{n}", "question": [{"language": lang, "string": text}],
             "answers": [{"head": {"vars": ["result"]}, "results": {"bindings": [
-                {"result": {"type": "uri", "value": v}} for v in gold[key]]}}],
+                {"result": t} for t in terms[key]]}}],
             "kind": kind, "answer_ids": [v.rsplit("/", 1)[-1] for v in gold[key]], "fact": [subject, prop]})
     files = {name: [q for qs in per_kind.values() for q in qs]} if name else per_kind
     for stem, questions in files.items():
