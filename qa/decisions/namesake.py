@@ -100,15 +100,19 @@ def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] |
     return None if best is None else (best[0], best[2])
 
 
+WRITTEN_KINDS = frozenset({"label", "alias", "folded", "inflected"})
+"""Links by a name the words say as written (not a spelling close to it, a sound-alike or a
+last name alone): only such a namesake casts doubt on the kept reading (« belize » is no
+misspelled « Belgie »)."""
 ACCEPTED = 0.5
 """A validator score from which a namesake's reading of the same question is read as accepted."""
 
 
 def better_known_asked(case: Case) -> tuple[Link, Link] | None:
     """``(kept link, rival link)`` when another judged candidate asks the kept candidate's very
-    question (same shape, the same triples) of a better-known entity linked on the same words,
-    and the validator accepts that reading too (:data:`ACCEPTED`) though the gate did not keep
-    it: « donde nacio dali » reads « dali » as an alias of Dalida and, folded, as Salvador Dalí,
+    question (same shape, the same triples) of a better-known entity linked on the same words
+    by a name as written (:data:`WRITTEN_KINDS`), and the validator accepts that reading too
+    (:data:`ACCEPTED`) though the gate did not keep it: « donde nacio dali » reads « dali » as an alias of Dalida and, folded, as Salvador Dalí,
     the better known; showing Dalida's birthplace would answer for the lesser-known namesake."""
     kept = case.kept
     if kept is None or not kept.triples:
@@ -121,7 +125,8 @@ def better_known_asked(case: Case) -> tuple[Link, Link] | None:
                     or other.shape != kept.shape or len(other.triples) != len(kept.triples)):
                 continue
             for rival in other.links:
-                if rival.qid == link.qid or rival.degree <= link.degree or rival.is_class or not (
+                if (rival.qid == link.qid or rival.degree <= link.degree or rival.is_class
+                        or rival.kind not in WRITTEN_KINDS) or not (
                         rival.span == link.span if link.span is not None else rival.mention == link.mention):
                     continue
                 theirs = f"wd:{rival.qid}"

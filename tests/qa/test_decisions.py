@@ -119,6 +119,11 @@ def test_namesake_withholds_a_lesser_known_reading_when_the_better_known_ones_sa
     case.views[1].validator_score = 0.2  # the validator does not accept the better-known reading: kept as it is
     assert not Namesake()(case).withheld
     case.views[1].validator_score = 0.995
+    fuzzy = replace(better.links[0], kind="fuzzy")  # « belize » is no misspelled « Belgie »
+    case.candidates[1] = replace(better, links=(fuzzy,))
+    assert not Namesake()(case).withheld
+    case.candidates[1] = better
+    case.views[1].validator_score = 0.995
     case.candidates[1] = replace(better, triples=(("wd:Q5577", "wdt:P20", "?answer"),))  # another question
     assert not Namesake()(case).withheld
     case.candidates[1], case.chosen = better, 1  # the better-known reading kept: nothing to doubt
