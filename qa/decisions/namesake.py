@@ -113,7 +113,8 @@ def better_known_asked(case: Case) -> tuple[Link, Link] | None:
     question (same shape, the same triples) of a better-known entity linked on the same words
     by a name as written (:data:`WRITTEN_KINDS`), and the validator accepts that reading too
     (:data:`ACCEPTED`) though the gate did not keep it: « donde nacio dali » reads « dali » as an
-    alias of Dalida and, folded, as Salvador Dalí, the better known; showing Dalida's birthplace would answer for the lesser-known namesake."""
+    alias of Dalida and, folded, as Salvador Dalí, the better known; showing Dalida's birthplace
+    would answer for the lesser-known namesake."""
     kept = case.kept
     if kept is None or not kept.triples:
         return None
