@@ -20,7 +20,8 @@ def test_a_named_set_is_built_into_one_file_and_a_date_stays_a_literal(tmp_path:
     questions = json.loads((tmp_path / "mine.json").read_text(encoding="utf-8"))["questions"]
     born, date = (q["answers"][0]["results"]["bindings"][0]["result"] for q in questions)
     assert born == {"type": "uri", "value": tiny_kg.WD + "Q3012"}
-    assert date["type"] == "literal" and date["value"].startswith("1879-03-14") and date["datatype"].endswith("dateTime")
+    assert date["type"] == "literal" and date["value"].startswith("1879-03-14")
+    assert date["datatype"].endswith("dateTime")
     assert [it.text for it in written_items(tmp_path, name="mine")] == [
         "where was einstein born", "¿Cuándo nació Einstein?"]
 
