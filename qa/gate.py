@@ -12,10 +12,11 @@ Two implementations of :class:`Gate`:
   answer model.
 
 The pipeline builds one :class:`Reading` per scored candidate and asks the gate to
-:meth:`Gate.decide`.  The plain readings the validator judged are run first (bounded, a few
-one-hop queries), so each carries the values it answers with: two readings that answer alike
-are one answer said two ways, and neither is the other's rival in the margins the gate
-weighs (:func:`validator.probability.features`)."""
+:meth:`Gate.decide`.  When the gate keeps none, the plain readings the validator judged are
+run (bounded, a few one-hop queries) and the gate asked again, each reading now carrying the
+values it answers with: two readings that answer alike are one answer said two ways, and
+neither is the other's rival in the margins the gate weighs
+(:func:`validator.probability.features`)."""
 
 from __future__ import annotations
 

@@ -337,12 +337,15 @@ class Pipeline:
         score, what the gate compared and whether it cleared the threshold are reported (a
         candidate left unscored keeps ``None``)."""
         lang = parse_lang(turn)
-        answers = self.judged_answers(candidates, scores)
-        readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links,
-                            answers[i])
+        readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links)
                     for i, (c, view, s, m) in enumerate(zip(candidates, turn.candidates, scores,
                                                              _complex_mask(candidates), strict=True))]
         decision = gate.decide(readings, self.threshold)
+        if decision.chosen is None:  # none kept: are the readings in doubt, or one answer said twice?
+            answers = self.judged_answers(candidates, scores)
+            if any(a is not None for a in answers):
+                readings = [replace(r, answers=a) for r, a in zip(readings, answers, strict=True)]
+                decision = gate.decide(readings, self.threshold)
         for i, (view, s) in enumerate(zip(turn.candidates, scores, strict=True)):
             if s is None:
                 continue
