@@ -6,6 +6,7 @@ the p95 latency per question::
     nice .venv/bin/python -m benchmarks.recall                 # the written sets
     nice .venv/bin/python -m benchmarks.recall --test          # and the bench's test split
     .venv/bin/python -m benchmarks.recall --build              # the sets from written.tsv (gold from the KG)
+    nice .venv/bin/python -m benchmarks.recall --set simple    # only the simple questions' set (simple.tsv)
 
 The written sets are kept apart from every training step (no trainer reads
 ``benchmarks/data``).  Their strings were typed by hand (``written.tsv``); each names the
@@ -36,11 +37,16 @@ WRITTEN = DATA / "written.tsv"
 KINDS = ("gate", "function_words", "wording", "names")
 """The kinds of issue 40 these sets cover (1, 2, 3 and 5; kind 4, the shapes, is ``shapes.json``,
 measured by ``benchmarks/shapes.py``)."""
+SETS = {"simple": DATA / "simple.tsv"}
+"""Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
+``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
+and es paraphrases), written after the sets of ``written.tsv``."""
 
 
-def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA) -> dict[str, int]:
-    """Write one QALD-JSON file per kind from ``written.tsv``: the gold answers of each string
-    are the values the KG holds for its fact (subject, property)."""
+def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
+    """Write one QALD-JSON file per kind from ``written.tsv`` (``name``: one file, ``<name>.json``,
+    for every kind of ``source``): the gold answers of each string are the values the KG holds
+    for its fact (subject, property)."""
     from kg.sparql import entity_iri, prop_iri
 
     facts: dict[str, tuple[str, str]] = {}
@@ -54,9 +60,12 @@ def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA) -> dict[str, in
         else:
             rows.append((cells[0], cells[1], cells[2], cells[3]))
     gold: dict[str, list[str]] = {}
+    terms: dict[str, list[dict[str, str]]] = {}  # the gold values as SPARQL-JSON terms (a date stays a literal)
     for key, (subject, prop) in facts.items():
         result = kg.query(f"SELECT ?o WHERE {{ <{entity_iri(subject)}> <{prop_iri(prop)}> ?o }}", timeout_s=10.0)
-        gold[key] = sorted(t.value for t in result.column() if t is not None)
+        values = sorted((t for t in result.column() if t is not None), key=lambda t: t.value)
+        gold[key] = [t.value for t in values]
+        terms[key] = [t.to_json() for t in values]
         if not gold[key]:
             raise ValueError(f"fact {key} ({subject} {prop}) has no value in the KG")
     per_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -67,19 +76,21 @@ def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA) -> dict[str, in
         per_kind[kind].append({
             "id": f"recall:{kind}:{n}", "question": [{"language": lang, "string": text}],
             "answers": [{"head": {"vars": ["result"]}, "results": {"bindings": [
-                {"result": {"type": "uri", "value": v}} for v in gold[key]]}}],
+                {"result": t} for t in terms[key]]}}],
             "kind": kind, "answer_ids": [v.rsplit("/", 1)[-1] for v in gold[key]], "fact": [subject, prop]})
-    for kind, questions in per_kind.items():
-        (out_dir / f"{kind}.json").write_text(json.dumps(
-            {"dataset": {"id": f"recall/{kind}", "written": "by hand, for issue 40 (written.tsv)"},
+    files = {name: [q for qs in per_kind.values() for q in qs]} if name else per_kind
+    for stem, questions in files.items():
+        (out_dir / f"{stem}.json").write_text(json.dumps(
+            {"dataset": {"id": f"recall/{stem}", "written": f"by hand, for issue 40 ({source.name})"},
              "questions": questions}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return {k: len(v) for k, v in per_kind.items()}
 
 
-def written_items(data_dir: Path = DATA) -> list[EvalItem]:
+def written_items(data_dir: Path = DATA, name: str | None = None) -> list[EvalItem]:
     """Every string of the written sets of :data:`KINDS` (the shapes' set, ``shapes.json``, has
-    its own benchmark: ``benchmarks/shapes.py``)."""
-    paths = [data_dir / f"{kind}.json" for kind in KINDS if (data_dir / f"{kind}.json").is_file()]
+    its own benchmark: ``benchmarks/shapes.py``), or of the set ``name`` of :data:`SETS`."""
+    stems = [name] if name else list(KINDS)
+    paths = [data_dir / f"{stem}.json" for stem in stems if (data_dir / f"{stem}.json").is_file()]
     return select_items(load_datasets(paths), lang="all")
 
 
@@ -128,6 +139,7 @@ def report(title: str, results: Sequence[ItemResult], groups: dict[str, Any]) ->
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.recall")
     parser.add_argument("--build", action="store_true", help="write the sets from written.tsv and stop")
+    parser.add_argument("--set", choices=sorted(SETS), default=None, help="this written set instead of written.tsv's")
     parser.add_argument("--test", action="store_true", help="also the bench's test split, per source")
     parser.add_argument("--only-test", action="store_true", help="only the bench's test split")
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
@@ -144,15 +156,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = load_settings(os.environ)
     kg = open_kg(settings)
     if args.build:
-        print(build(kg))
+        print(build(kg, SETS[args.set], name=args.set) if args.set else build(kg))
         return 0
     pipeline = build_pipeline(settings, kg=kg, require_validator=True)
     figures: dict[str, Any] = {}
     items_out: list[dict[str, Any]] = []
     if not args.only_test:
-        items = written_items()[: args.limit]
+        items = written_items(name=args.set)[: args.limit]
         results = [evaluate_item(pipeline, it, detect_lang=True) for it in items]
-        figures["written"] = report("written sets (language detected)", results,
+        figures["written"] = report(f"written set {args.set or 'written.tsv'} (language detected)", results,
                                     {"kind": lambda r: r.kind, "lang": lambda r: r.lang})
         items_out += [r.to_json() for r in results]
     if args.test or args.only_test:

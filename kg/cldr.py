@@ -101,6 +101,62 @@ def _written_names(lang: str) -> dict[str, str]:
     return out
 
 
+@cache
+def territory_names(lang: str) -> tuple[str, ...]:
+    """CLDR's names of the countries and territories in ``lang``, one word each, as written
+    (« Irlanda », « México »): what a country's adjective in ``lang`` is read against
+    (:func:`country_of_adjective`)."""
+    loc = _locale(lang)
+    if loc is None:
+        return ()
+    return tuple(sorted({str(name) for code, name in loc.territories.items()
+                         if code.isalpha() and " " not in str(name) and "-" not in str(name)}))
+
+
+@cache
+def _other_names(lang: str) -> frozenset[str]:
+    """CLDR's names in ``lang`` of languages and currencies, folded: a word that names a
+    language (« italiano », « français ») is no country's adjective."""
+    loc = _locale(lang)
+    if loc is None:
+        return frozenset()
+    return frozenset(fold(str(name).lower()) for table in (loc.languages, loc.currencies) for name in table.values())
+
+
+DEMONYM_MIN_STEM = 4
+"""The fewest letters an adjective keeps once its ending is cut (« cub(ana) » is too short to tell)."""
+DEMONYM_TAIL = 3
+"""The most letters a country's name carries beyond the adjective's stem (« méxic|o »,
+« mexic|que », « franc|ia »)."""
+
+
+def country_of_adjective(word: str, endings: Iterable[str], lang: str) -> str | None:
+    """CLDR's name in ``lang`` of the one country whose name begins with ``word`` less one of
+    its adjective ``endings`` (« irlandesa » -> « Irlanda », « mexicana » -> « México »,
+    « irlandaise » -> « Irlande »), the closest when several do and no other as close; ``None``
+    when none does, or ``word`` is itself the name of a country, a language or a currency
+(« italiano »: the language)."""
+    folded = fold(word.lower())
+    names = {fold(n.lower()): n for n in territory_names(lang)}
+    if folded in names or folded in _other_names(lang):
+        return None
+    found: dict[str, int] = {}
+    for ending in endings:
+        if not folded.endswith(fold(ending)):
+            continue
+        stem = folded[: len(folded) - len(fold(ending))]
+        if len(stem) < DEMONYM_MIN_STEM:
+            continue
+        for key, name in names.items():
+            if key.startswith(stem) and len(key) - len(stem) <= DEMONYM_TAIL:
+                found[name] = min(found.get(name, 99), len(key) - len(stem))
+    if not found:
+        return None
+    best = min(found.values())
+    closest = [name for name, tail in found.items() if tail == best]
+    return closest[0] if len(closest) == 1 else None
+
+
 def written_name(key: str, lang: str) -> str | None:
     """CLDR's name in ``lang`` whose normalized (or folded) form is ``key`` ("dänemark" ->
     "Dänemark"), as the label index's CLDR names are keyed; ``None`` if none is."""

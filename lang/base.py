@@ -278,6 +278,10 @@ class Language:
     numbers: NumberWords = NumberWords()
     """Words of numbers and units (:class:`NumberWords`)."""
 
+    demonym_endings: tuple[str, ...] = ()
+    """Endings of a country's adjective (« irland|esa », « mexic|ana », « chil|ena »): such a
+    word is read as the country whose CLDR name begins with what is left (:func:`kg.cldr.country_of_adjective`;
+    « ¿Cuál es la capital irlandesa? » asks the capital of Ireland; empty: none)."""
     inflection_ending: str = ""
     """A regular expression for the inflectional ending a word of a property phrase may lose
     before it is matched as a prefix (:mod:`qa.reading.lexicon`; empty: none)."""

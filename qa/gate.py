@@ -12,7 +12,11 @@ Two implementations of :class:`Gate`:
   answer model.
 
 The pipeline builds one :class:`Reading` per scored candidate and asks the gate to
-:meth:`Gate.decide`."""
+:meth:`Gate.decide`.  When the gate keeps none, the plain readings the validator judged are
+run (bounded, a few one-hop queries) and the gate asked again, each reading now carrying the
+values it answers with: two readings that answer alike are one answer said two ways, and
+neither is the other's rival in the margins the gate weighs
+(:func:`validator.probability.features`)."""
 
 from __future__ import annotations
 
@@ -38,6 +42,13 @@ class Reading:
     complex_shape: bool = False
     lang: str = "en"
     links: tuple[Link, ...] = ()
+    answers: frozenset[str] | None = None  # the values the reading's query returns (None: not run)
+
+    def agrees(self, other: Reading) -> bool:
+        """Whether ``other`` answers as this reading does: both were run and returned the same
+        values, some (« Japan capital ?answer » and the same with « ?answer instance of
+        capital »; spouse read either way round): it is no rival reading."""
+        return bool(self.answers) and self.answers == other.answers
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from core.errors import InputError, KGQAError, QuestionTooLong, UnsupportedLanguage, is_service_fault
+from core.errors import InputError, KGError, KGQAError, QuestionTooLong, UnsupportedLanguage, is_service_fault
 from kg.client import KG, QueryResult, Term, question_budget
 from kg.sparql import entity_iri, local_id, prop_iri
 from lang.stopwords import read_case
@@ -341,6 +341,11 @@ class Pipeline:
                     for i, (c, view, s, m) in enumerate(zip(candidates, turn.candidates, scores,
                                                              _complex_mask(candidates), strict=True))]
         decision = gate.decide(readings, self.threshold)
+        if decision.chosen is None:  # none kept: are the readings in doubt, or one answer said twice?
+            answers = self.judged_answers(candidates, scores)
+            if any(a is not None for a in answers):
+                readings = [replace(r, answers=a) for r, a in zip(readings, answers, strict=True)]
+                decision = gate.decide(readings, self.threshold)
         for i, (view, s) in enumerate(zip(turn.candidates, scores, strict=True)):
             if s is None:
                 continue
@@ -348,6 +353,24 @@ class Pipeline:
             view.passed = decision.passed(i)
             view.compared = decision.compared[i]
         return decision.chosen
+
+    def judged_answers(self, candidates: Sequence[Candidate], scores: Sequence[float | None]
+                       ) -> list[frozenset[str] | None]:
+        """The values each scored plain reading answers with (at most :data:`MAX_ANSWERS` + 1;
+        ``None``: not run, when fewer than two such readings were scored or its query failed):
+        what tells the gate which readings say one answer two ways (:meth:`Reading.agrees`)."""
+        runnable = [i for i, (c, s) in enumerate(zip(candidates, scores, strict=True))
+                    if s is not None and c.shape == "plain" and c.comparison is None and not c.no_value]
+        out: list[frozenset[str] | None] = [None] * len(candidates)
+        if len(runnable) < 2:
+            return out
+        for i in runnable:
+            try:
+                result = self.kg.query(candidates[i].sparql, timeout_s=self.query_timeout_s, max_rows=MAX_ANSWERS + 1)
+            except KGError:
+                continue
+            out[i] = frozenset(t.value for row in result.rows for t in row.values() if t is not None)
+        return out
 
     def execute(self, turn: Turn, kept: Candidate) -> QueryResult | ComparisonOutcome:
         """Run the kept query (at most :data:`MAX_ANSWERS` + 1 rows), or evaluate a

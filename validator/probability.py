@@ -42,10 +42,10 @@ def _logit(p: float) -> float:
 
 def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
     """The named evidence on reading ``i`` of a list (only scored readings are compared with
-    one another)."""
+    one another; a reading that answers as this one does is no rival: :meth:`Reading.agrees`)."""
     me = readings[i]
     v = me.validator_score if me.validator_score is not None else 0.0
-    others = [r for j, r in enumerate(readings) if j != i and r.validator_score is not None]
+    others = [r for j, r in enumerate(readings) if j != i and r.validator_score is not None and not me.agrees(r)]
     best_other_v = max((r.validator_score or 0.0 for r in others), default=0.0)
     b = min(1.0, max(0.0, float(me.backend_score)))
     best_other_b = max((min(1.0, max(0.0, float(r.backend_score))) for r in others), default=0.0)

@@ -25,11 +25,13 @@ from core.text import (
     is_cjk,
     is_katakana,
     latin_form,
+    normalize,
     phonetic_key,
     phonetic_keys,
     sound_similarity,
     tokenize,
 )
+from kg.cldr import country_of_adjective
 from kg.index import KGIndex, NameHit
 from lang import SUPPORTED, is_supported
 from lang import get as language
@@ -139,7 +141,7 @@ class Linker:
         self._prefetch(tokens, lang, phonetic)
         grammar = _grammar_words(question, tokens, lang)
         matches = [m for m in self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-                   if not (m.end - m.start == 1 and m.start in grammar)]
+                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)]
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
                                                                written=written).items()
@@ -429,6 +431,23 @@ def _match_kind(m: _Match, h: NameHit) -> str:
 _RU_ENDINGS = ("ого", "его", "ому", "ему", "ами", "ями", "ым", "им", "ом", "ем", "ой", "ей", "ах", "ях", "ов",
                "ев", "у", "ю", "а", "я", "е", "ы", "и")
 _AR_PREFIXES = ("وال", "بال", "لل", "ال", "و", "ب", "ل")
+
+
+def _demonym_matches(tokens: Sequence[str], lang: str) -> list[_Match]:
+    """A country's adjective read as the country, as an inflected form of its name is (« la
+    capital irlandesa »: Irlanda; :func:`kg.cldr.country_of_adjective` over the endings of
+    :attr:`lang.base.Language.demonym_endings`)."""
+    endings = language(lang).demonym_endings if is_supported(lang) else ()
+    if not endings:
+        return []
+    out = []
+    for i, token in enumerate(tokens):
+        if is_stopword(token) or not token.isalpha():
+            continue
+        country = country_of_adjective(token, endings, lang)
+        if country is not None:
+            out.append(_Match(i, i + 1, normalize(country), FOLDED_QUALITY, False, inflected=True))
+    return out
 
 
 def _inflected(written: Sequence[str], replaced: Sequence[str], lang: str) -> bool:

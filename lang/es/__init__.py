@@ -3,7 +3,7 @@
 from lang.base import Language
 from lang.es.courtesies import COURTESIES
 from lang.es.cue_words import CUE_LETTERS, CUE_WORDS
-from lang.es.endings import INFLECTION_ENDING
+from lang.es.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.es.examples import EXAMPLES
 from lang.es.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.es.pronouns import PRONOUNS
@@ -14,6 +14,7 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'doctor', 'sr', 'sra', 'señor', 'señora', 'profesor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,

@@ -3,7 +3,7 @@
 from lang.base import Language
 from lang.fr.courtesies import COURTESIES
 from lang.fr.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
-from lang.fr.endings import INFLECTION_ENDING
+from lang.fr.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.fr.examples import EXAMPLES
 from lang.fr.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.fr.pronouns import PRONOUNS
@@ -14,6 +14,7 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'docteur', 'monsieur', 'madame', 'mme', 'professeur'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,

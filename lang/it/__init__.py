@@ -3,7 +3,7 @@
 from lang.base import Language
 from lang.it.courtesies import COURTESIES
 from lang.it.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
-from lang.it.endings import INFLECTION_ENDING
+from lang.it.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.it.examples import EXAMPLES
 from lang.it.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.it.pronouns import PRONOUNS
@@ -14,6 +14,7 @@ from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "it",
+    demonym_endings=DEMONYM_ENDINGS,
     titles=('dott', 'dottor', 'dottore', 'signor', 'signora', 'prof', 'professor', 'professore'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,

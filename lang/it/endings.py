@@ -3,3 +3,11 @@ matched as a prefix (:mod:`qa.reading.lexicon`), so "{stem}…" finds the word's
 
 INFLECTION_ENDING = r"[aeio]$"
 """A regular expression for the ending a word may lose (at most 2 letters, anchored at its end)."""
+
+
+DEMONYM_ENDINGS: tuple[str, ...] = (
+    "esi", "ese", "ani", "ane", "ano", "ana", "ini", "ine", "ino", "ina", "oli", "ole", "olo", "ola", "ensi",
+    "ense",
+)
+"""Endings of a country's adjective (any order: the closest country name wins)
+(:attr:`lang.base.Language.demonym_endings`)."""

@@ -3,7 +3,7 @@
 from lang.base import Language
 from lang.pt.courtesies import COURTESIES
 from lang.pt.cue_words import CUE_LETTERS, CUE_WORDS
-from lang.pt.endings import INFLECTION_ENDING
+from lang.pt.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.pt.examples import EXAMPLES
 from lang.pt.names import LABEL_FALLBACKS
 from lang.pt.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
@@ -15,6 +15,7 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'doutor', 'senhor', 'senhora', 'prof', 'professor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,

@@ -35,6 +35,11 @@ class Namesake:
             notes.append(f"{case.candidates[case.chosen].links[0].mention!r}: the same question of the better-known "
                          f"namesake {twin[1]} is read (no validator to tell them apart)")
             case.chosen = twin[0]
+        if (doubt := better_known_asked(case)) is not None:
+            mine, other = doubt
+            return withheld(self.name, f"{mine.mention!r} names {mine.qid} and the better-known {other.qid}, whose "
+                                       f"reading of the same question the validator accepts too but the gate did "
+                                       f"not keep: which one is meant is not known")
         if (pair := unresolved_namesake(case)) is not None:
             mine, other = pair
             return withheld(self.name, f"{mine.name!r} is the name of {mine.qid} and of {other.qid}, about as well "
@@ -93,6 +98,42 @@ def namesake_twin(candidates: list[Candidate], chosen: int) -> tuple[int, str] |
                 if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
                     best = (i, rival.degree, rival.qid)
     return None if best is None else (best[0], best[2])
+
+
+WRITTEN_KINDS = frozenset({"label", "alias", "folded", "inflected"})
+"""Links by a name the words say as written (not a spelling close to it, a sound-alike or a
+last name alone): only such a namesake casts doubt on the kept reading (« belize » is no
+misspelled « Belgie »)."""
+ACCEPTED = 0.5
+"""A validator score from which a namesake's reading of the same question is read as accepted."""
+
+
+def better_known_asked(case: Case) -> tuple[Link, Link] | None:
+    """``(kept link, rival link)`` when another judged candidate asks the kept candidate's very
+    question (same shape, the same triples) of a better-known entity linked on the same words
+    by a name as written (:data:`WRITTEN_KINDS`), and the validator accepts that reading too
+    (:data:`ACCEPTED`) though the gate did not keep it: « donde nacio dali » reads « dali » as an
+    alias of Dalida and, folded, as Salvador Dalí, the better known; showing Dalida's birthplace
+    would answer for the lesser-known namesake."""
+    kept = case.kept
+    if kept is None or not kept.triples:
+        return None
+    for link in kept.links:
+        mine = f"wd:{link.qid}"
+        for i, other in enumerate(case.candidates):
+            view = case.views[i] if i < len(case.views) else None
+            if (i == case.chosen or view is None or view.validator_score is None or view.validator_score < ACCEPTED
+                    or other.shape != kept.shape or len(other.triples) != len(kept.triples)):
+                continue
+            for rival in other.links:
+                if (rival.qid == link.qid or rival.degree <= link.degree or rival.is_class
+                        or rival.kind not in WRITTEN_KINDS) or not (
+                        rival.span == link.span if link.span is not None else rival.mention == link.mention):
+                    continue
+                theirs = f"wd:{rival.qid}"
+                if tuple(tuple(theirs if t == mine else t for t in triple) for triple in kept.triples) == other.triples:
+                    return link, rival
+    return None
 
 
 COMPARABLE = 0.8

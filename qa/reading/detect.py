@@ -32,7 +32,7 @@ from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
 from core.memory import release_free_memory
-from core.text import CJK_CLASS, CYRILLIC, script_pattern, valid_unicode
+from core.text import CJK_CLASS, CYRILLIC, fold_typed, script_pattern, valid_unicode
 from lang import SEED, SUPPORTED, others
 from lang import get as language
 from lang.others import OTHER_SCRIPTS, SHARED_WEAK
@@ -77,8 +77,31 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 CUE_WORDS: dict[str, frozenset[str]] = {code: language(code).cue_words for code in LATIN_LANGUAGES}
 """Words (lower case, accents kept) that mark one Latin-script language among the others
 (``lang/<code>/cue_words.py``): frequent in short questions and rare in the other five."""
+
 # Words shared by two languages still help against the other four.
 _SHARED_WEAK = SHARED_WEAK  # lang/others.py
+MIN_FOLDED_CUE = 4
+"""A cue word typed without its accents is evidence from this many letters (« ou », « que », « nao »
+are too many languages' words)."""
+
+
+def _folded_cues(tables: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Per language, its accented cue words as typed without their accents (« murio », « donde »
+    for « murió », « dónde »), each only where it is no other language's cue word or function
+    word, with or without its accents (« como », « esta »: Portuguese as well)."""
+    elsewhere: dict[str, set[str]] = {}
+    for code, table in tables.items():
+        for word in table | language(code).stop_words:
+            for form in {word, fold_typed(word)}:
+                elsewhere.setdefault(form, set()).add(code)
+    return {code: frozenset(bare for word in table if (bare := fold_typed(word)) != word
+                            and len(bare) >= MIN_FOLDED_CUE and bare not in _SHARED_WEAK
+                            and elsewhere.get(bare, set()) <= {code}) for code, table in tables.items()}
+
+
+CUE_FOLDED: dict[str, frozenset[str]] = _folded_cues(CUE_WORDS)
+"""The cue words of :data:`CUE_WORDS` typed without their accents, where that still marks one
+language (a question typed in a hurry, « donde nacio dali », is Spanish, not Portuguese)."""
 CUE_LETTERS: dict[str, str] = {
     ch: " ".join(code for code in LATIN_LANGUAGES if ch in language(code).cue_letters)
     for ch in dict.fromkeys("".join(language(code).cue_letters for code in LATIN_LANGUAGES))}
@@ -241,7 +264,7 @@ def _cue_scores(text: str) -> tuple[dict[str, float], dict[str, float]]:
     for token in _WORD.findall(lower):
         token = token.replace("’", "'")
         for lang, table in CUE_WORDS.items():
-            if token in table:
+            if token in table or token in CUE_FOLDED[lang]:
                 words[lang] += 1.0
         for lang in _SHARED_WEAK.get(token, ()):
             words[lang] += 0.3

@@ -492,3 +492,31 @@ def test_a_latin_name_typed_loosely_links_the_person_by_sound_over_a_word_inside
     assert any(m.qid == "Q130809" for m in found)  # the word alone still links, below the name
     exact = next(m for m in linker.link("who was John Lennon married to", "en") if m.qid == "Q1203")
     assert exact.kind == "label" and not exact.fuzzy
+
+
+def test_a_countrys_adjective_links_the_country_by_its_cldr_name(tmp_path: Path):
+    """« la capital irlandesa », « la capitale irlandaise »: the adjective is read as the
+    country whose CLDR name begins with what is left once its ending is cut; a word that is
+    itself a language's name (« italiano ») or too short to tell is no country's adjective."""
+    import pyoxigraph as ox
+
+    from kg.cldr import country_of_adjective
+    from lang import get as language
+
+    es, fr = language("es").demonym_endings, language("fr").demonym_endings
+    assert country_of_adjective("irlandesa", es, "es") == "Irlanda"
+    assert country_of_adjective("mexicana", es, "es") == "México"
+    assert country_of_adjective("irlandaise", fr, "fr") == "Irlande"
+    assert country_of_adjective("italiano", es, "es") is None  # the language
+    assert country_of_adjective("semana", es, "es") is None and country_of_adjective("irlanda", es, "es") is None
+    assert country_of_adjective("irlandesa", (), "es") is None and not language("en").demonym_endings
+
+    store = ox.Store()
+    ireland = ox.NamedNode(tiny_kg.WD + "Q27")
+    store.extend([ox.Quad(ireland, tiny_kg.LABEL, ox.Literal("Ireland", language="en")),
+                  ox.Quad(ireland, tiny_kg.P31, tiny_kg.COUNTRY)])
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+    link = {m.qid: m for m in linker.link("¿Cuál es la capital irlandesa?", "es")}["Q27"]
+    assert (link.kind, link.name, link.fuzzy) == ("inflected", "irlanda", False)
+    assert "Q27" not in {m.qid for m in linker.link("What is the Irish capital?", "en")}  # no endings in English

@@ -101,6 +101,35 @@ def test_namesake_reads_a_shared_name_as_the_better_known_entity_when_both_readi
     assert not Namesake()(case).withheld and case.chosen == 0  # the rival did not pass: nothing moves
 
 
+def test_namesake_withholds_a_lesser_known_reading_when_the_better_known_ones_same_question_is_accepted() -> None:
+    """« donde nacio dali »: « dali » is an alias of a lesser-known entity and, folded, Dalí's
+    name; the gate kept the lesser-known one's birthplace while the validator accepted the same
+    question of the better-known one (not kept): which one is meant is not known."""
+    lesser = Candidate("SELECT ?answer WHERE { wd:Q539171 wdt:P19 ?answer }", 0.9, shape="plain",
+                       triples=(("wd:Q539171", "wdt:P19", "?answer"),),
+                       links=(Link("Q539171", "dali", "dali", "alias", 0.6, span=(2, 3), degree=23),))
+    better = Candidate("SELECT ?answer WHERE { wd:Q5577 wdt:P19 ?answer }", 0.8, shape="plain",
+                       triples=(("wd:Q5577", "wdt:P19", "?answer"),),
+                       links=(Link("Q5577", "dali", "dali", "folded", 0.6, span=(2, 3), degree=32),))
+    case = _case("donde nacio dali", [lesser, better], lang="es")
+    case.views[0].validator_score, case.views[1].validator_score = 0.996, 0.995
+    case.views[0].passed, case.views[1].passed = True, False
+    verdict = Namesake()(case)
+    assert verdict.withheld and "better-known Q5577" in verdict.reason
+    case.views[1].validator_score = 0.2  # the validator does not accept the better-known reading: kept as it is
+    assert not Namesake()(case).withheld
+    case.views[1].validator_score = 0.995
+    fuzzy = replace(better.links[0], kind="fuzzy")  # « belize » is no misspelled « Belgie »
+    case.candidates[1] = replace(better, links=(fuzzy,))
+    assert not Namesake()(case).withheld
+    case.candidates[1] = better
+    case.views[1].validator_score = 0.995
+    case.candidates[1] = replace(better, triples=(("wd:Q5577", "wdt:P20", "?answer"),))  # another question
+    assert not Namesake()(case).withheld
+    case.candidates[1], case.chosen = better, 1  # the better-known reading kept: nothing to doubt
+    assert not Namesake()(case).withheld
+
+
 def test_namesake_withholds_a_name_two_entities_about_as_well_known_share_when_only_one_has_the_value() -> None:
     """"Where is Ulm's headquarters?": two entities labelled "Ulm", about as well known; only
     the kept one has a headquarters: nothing tells which one was meant."""

@@ -501,3 +501,52 @@ def test_a_question_with_an_honorific_is_paired_with_and_without_it():
     assert [q for q, _ in seen.pairs] == ["ホーキング博士ってどこで生まれたの？", "ホーキングってどこで生まれたの？"]
     best_reading_scores(seen, "ホーキング博士ってどこで生まれたの？", [("ホーキング 出生地 ?answer",)], "xx")
     assert [q for q, _ in seen.pairs] == ["ホーキング博士ってどこで生まれたの？"]  # a language without titles
+
+
+def test_the_judged_plain_readings_are_run_so_the_gate_knows_which_answer_alike():
+    """Two readings that return the same values are one answer said two ways
+    (:meth:`qa.gate.Reading.agrees`); a reading left unscored is not run, nor is anything when
+    fewer than two were scored."""
+    typed = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . ?answer wdt:P31 ?c . }"
+    cands = [Candidate(CAPITAL, 0.8, shape="plain"), Candidate(typed, 0.7, shape="plain"),
+             Candidate(BIRTHPLACE, 0.5, shape="plain"), Candidate(NOTHING, 0.4, shape="plain")]
+    pipe = _pipeline({})
+    answers = pipe.judged_answers(cands, [0.9, 0.8, 0.7, None])
+    assert answers[0] == answers[1] and answers[0] and answers[2] and answers[0] != answers[2]
+    assert answers[3] is None
+    assert pipe.judged_answers(cands, [0.9, None, None, None]) == [None] * 4
+
+
+def test_when_the_gate_keeps_none_it_is_asked_again_with_what_each_reading_answers():
+    """A gate that keeps the first reading only when the second answers alike: it first sees no
+    answers (none run), keeps nothing, and is asked again with each judged reading's values."""
+    from qa.gate import Decision
+    from qa.turn import Compared
+
+    class AgreeGate:
+        judged = 5
+        seen: list[bool] = []
+
+        def reachable(self, backend_score, threshold, complex_shape=False):
+            return False
+
+        def decide(self, readings, threshold):
+            self.seen.append(readings[0].answers is not None)
+            kept = 0 if readings[0].agrees(readings[1]) else None
+            return Decision(tuple(Compared(0.9, threshold) for _ in readings), kept)
+
+    class Scorer:
+        def predict(self, pairs):
+            return [0.99] * len(pairs)
+
+    typed = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . ?answer wdt:P31 ?c . }"
+    alike = {"Capital of Germany?": [Candidate(CAPITAL, 0.6, shape="plain"), Candidate(typed, 0.5, shape="plain")]}
+    gate = AgreeGate()
+    turn = _pipeline(alike, validation=Validation(Verbalize(), Scorer(), gate), threshold=0.5).answer(
+        "Capital of Germany?", "en")
+    assert turn.answered and [a.id for a in turn.answers] == ["Q64"] and gate.seen == [False, True]
+    other = {"Capital of Germany?": [Candidate(CAPITAL, 0.6, shape="plain"), Candidate(BIRTHPLACE, 0.5, shape="plain")]}
+    gate.seen.clear()
+    turn = _pipeline(other, validation=Validation(Verbalize(), Scorer(), gate), threshold=0.5).answer(
+        "Capital of Germany?", "en")
+    assert not turn.answered and gate.seen == [False, True]

@@ -4,6 +4,7 @@ training.probability) and the learned gate over it (validator.gate.LearnedGate).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -39,6 +40,19 @@ def test_features_name_the_evidence_on_each_reading_against_the_others() -> None
     assert first["rank_first"] == 1.0 and second["rank_log"] == pytest.approx(1.0)
     assert first["shape=plain"] == 1.0 and second["shape=count"] == 1.0
     assert first["lang=it"] == 1.0 and first["link_fuzzy"] == 1.0 and first["link_min"] == pytest.approx(0.7)
+
+
+def test_a_reading_that_answers_alike_is_no_rival_in_the_margins() -> None:
+    """« Japan capital ?answer » and the same with « ?answer instance of capital »: one answer
+    said two ways; a reading not run, or answering nothing, stays a rival."""
+    tokyo = frozenset({"Q1490"})
+    typed, plain, other = Reading(0.95, 0.79, 0, answers=tokyo), Reading(0.99, 0.70, 1, answers=tokyo), \
+        Reading(0.2, 0.1, 2, answers=frozenset({"Q17"}))
+    assert plain.agrees(typed) and not plain.agrees(other)
+    assert features([typed, plain, other], 1)["backend_margin"] == pytest.approx(0.6)
+    assert features([typed, replace(plain, answers=None), other], 1)["backend_margin"] == pytest.approx(-0.09)
+    empty = [replace(typed, answers=frozenset()), replace(plain, answers=frozenset()), other]
+    assert not empty[1].agrees(empty[0]) and features(empty, 1)["backend_margin"] == pytest.approx(-0.09)
 
 
 def test_a_shape_the_model_never_saw_is_scored_by_the_rest_of_its_evidence() -> None:

@@ -149,3 +149,18 @@ def test_the_detectors_run_only_while_they_can_change_the_best_language() -> Non
     assert partial > len(texts) // 2  # most are settled before lingua
     release_models()
     assert detect_language("Where was Albert Einstein born?") == "en" and not _lingua  # settled without lingua's models
+
+
+@pytest.mark.parametrize("text", ["donde nacio dali", "donde murio eva peron", "cuando nacio mozart",
+                                  "quien escribio don quijote"])
+def test_spanish_typed_without_accents_is_spanish(text: str) -> None:
+    """« nació », « dónde », « quién » typed without their accents still mark Spanish, where no
+    other language writes them so (« donde nacio dali » was read as Portuguese)."""
+    assert detect_language(text) == "es"
+
+
+def test_a_folded_cue_word_marks_one_language_only() -> None:
+    from qa.reading.detect import CUE_FOLDED
+
+    assert {"donde", "nacio", "murio"} <= CUE_FOLDED["es"]
+    assert not any(word in CUE_FOLDED[lang] for lang in CUE_FOLDED for word in ("que", "esta", "como", "ou"))

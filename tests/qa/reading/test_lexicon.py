@@ -182,6 +182,11 @@ def test_expected_answer_type(lexicon: PropertyLexicon, question: str, lang: str
         ("What team does Messi play for?", "en", "P54"),
         ("Де помер Іван Франко?", "uk", "P20"),
         ("ビートルズのメンバーは誰ですか", "ja", "P527"),
+        ("What make of car is a Corolla?", "en", "P176"),  # the wordings people use (issue 40)
+        ("¿Qué compañía hace el iPhone?", "es", "P176"),
+        ("¿De qué banda era Ringo Starr?", "es", "P463"),
+        ("¿Con quién estaba casado John Lennon?", "es", "P26"),
+        ("¿Por qué murió Elvis Presley?", "es", "P509"),
     ],
 )
 def test_match_properties_finds_the_asked_property(
