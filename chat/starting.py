@@ -144,7 +144,7 @@ def page_html(ui: str, nonce: str) -> str:
         lang=escape(ui), title=escape(message("ui_title", ui)), subtitle=escape(message("ui_subtitle", ui)),
         welcome=escape(message("ui_welcome", ui)), placeholder=escape(placeholder(ui)),
         send=escape(message("ui_send", ui)), new=escape(message("ui_new_conversation", ui)),
-        chat=escape(message("ui_chat_label", ui)), nonce=escape(nonce), texts=data, script=_SCRIPT)
+        chat=escape(message("ui_chat_label", ui)), nonce=nonce, texts=data, script=_SCRIPT)  # nonce: URL-safe base64
 
 
 _PAGE = """<!doctype html>
