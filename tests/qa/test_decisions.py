@@ -323,6 +323,90 @@ def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> N
     assert not check(_case("What is Germany?", [country], result=_uris("Q183"))).withheld  # no place asked
 
 
+def _class_store() -> object:
+    """A KG whose classes are named in English and French: two classes share « ville »."""
+    import pyoxigraph as ox
+
+    from kg.client import EmbeddedKG
+
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    p31 = ox.NamedNode("http://www.wikidata.org/prop/direct/P31")
+
+    def q(qid: str) -> ox.NamedNode:
+        return ox.NamedNode(WD + qid)
+
+    store = ox.Store()
+    store.extend([ox.Quad(q("Q6256"), label, ox.Literal("country", language="en")),
+                  ox.Quad(q("P17"), label, ox.Literal("country", language="en")),  # a property: no class
+                  ox.Quad(q("Q5107"), label, ox.Literal("continent", language="en")),
+                  ox.Quad(q("Q515"), label, ox.Literal("ville", language="fr")),
+                  ox.Quad(q("Q3957"), label, ox.Literal("ville", language="fr")),
+                  ox.Quad(q("Q1"), label, ox.Literal("kind", language="en")),
+                  ox.Quad(q("Q183"), p31, q("Q6256")), ox.Quad(q("Q48"), p31, q("Q5107")),
+                  ox.Quad(q("Q90"), p31, q("Q515")), ox.Quad(q("Q4"), p31, q("Q1")),
+                  ox.Quad(q("Q3957x"), p31, q("Q3957"))])
+    return EmbeddedKG(store)
+
+
+def test_a_class_noun_after_which_or_what_that_no_candidate_links_is_looked_up_by_its_name() -> None:
+    """"What country is the Mekong in?" read as the river's continent: no candidate links
+    "country" as a class (the readings take it for a property word), so the noun is looked up
+    by its name in the question's language, and Asia, a continent, is no country."""
+    check = TypeCheck(_class_store(), default_lexicon())
+    question = "what country is the mekong river located in?"  # what country is the mekong river located in
+    mekong = Link("Q41179", "mekong river", "mekong river", "label", 0.9, span=(4, 6))
+    continent = Candidate("SELECT ?answer WHERE { wd:Q41179 wdt:P30 ?answer }", 0.9, entities=("Q41179",),
+                          properties=("P30",), links=(mekong,), explains=((4, 6, "entity"), (6, 7, "property")))
+    verdict = check(_case(question, [continent], result=_uris("Q48")))
+    assert verdict.withheld and "Q6256" in verdict.reason and "P17" not in verdict.reason
+    assert not check(_case(question, [continent], result=_uris("Q183"))).withheld  # a country
+    said = replace(continent, explains=((1, 2, "property"), (4, 6, "entity"), (6, 7, "property")))
+    assert not check(_case(question, [said], result=_uris("Q48"))).withheld  # the reading explains the noun
+    kind = "what kind of river is the mekong?"  # "what kind of …": the kind is no class of the answers
+    typed = replace(continent, links=(replace(mekong, span=(6, 7)),), explains=((4, 5, "class"), (6, 7, "entity")))
+    assert not check(_case(kind, [typed], result=_uris("Q48"))).withheld
+
+
+def test_one_noun_that_names_two_classes_asks_for_either() -> None:
+    """« ville » names a city and a town: an answer of either class fits; of neither, none."""
+    check = TypeCheck(_class_store(), default_lexicon())
+    question = "dans quelle ville est né Einstein ?"  # dans quelle ville est né einstein
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((5, 6)),),
+                     explains=((5, 6, "entity"), (4, 5, "property")))
+    assert not check(_case(question, [born], lang="fr", result=_uris("Q90"))).withheld  # a city
+    assert not check(_case(question, [born], lang="fr", result=_uris("Q3957x"))).withheld  # a town
+    verdict = check(_case(question, [born], lang="fr", result=_uris("Q48")))
+    assert verdict.withheld and "Q3957" in verdict.reason and "Q515" in verdict.reason
+    city = Link("Q515", "ville", "ville", "label", 0.9, span=(2, 3), is_class=True)
+    town = replace(city, qid="Q3957")
+    linked = [replace(born, links=(*born.links, city, town))]
+    assert not check(_case(question, linked, lang="fr", result=_uris("Q3957x"))).withheld  # linked: either too
+
+
+def test_a_preposition_ending_a_bare_what_question_is_explained_only_by_a_property_phrase_holding_it() -> None:
+    """"What did she go to college *for*?" asks what the "for" governs, not the college: the
+    reading "educated at" says "go to college" but no phrase of it holds "for"; "known for"
+    (occupation) does, and "what team does he play for" asks for the team."""
+    coverage = Coverage(default_lexicon())
+    kim = Link("Q575689", "kourtney kardashian", "kourtney kardashian", "label", 0.9, span=(2, 4))
+    college = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P69 ?answer }", 0.9, entities=("Q575689",),
+                        properties=("P69",), links=(kim,),
+                        explains=((2, 4, "entity"), (4, 5, "property"), (6, 7, "property")))
+    verdict = coverage(_case("what did kourtney kardashian go to college for?", [college]))
+    assert verdict.withheld and verdict.message_args["unplaced"] == "for"
+    assert not coverage(_case("where did kourtney kardashian go to college?",
+                              [replace(college, explains=((2, 4, "entity"), (4, 5, "property"),
+                                                          (6, 7, "property")))])).withheld
+    known = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P106 ?answer }", 0.9, entities=("Q575689",),
+                      properties=("P106",), links=(kim,), explains=((2, 4, "entity"), (4, 5, "property")))
+    assert not coverage(_case("what was kourtney kardashian known for?", [known])).withheld
+    team = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P54 ?answer }", 0.9, entities=("Q575689",),
+                     properties=("P54",), links=(replace(kim, span=(3, 5)),),
+                     explains=((1, 2, "property"), (3, 5, "entity"), (5, 6, "property")))
+    assert not coverage(_case("what team does kourtney kardashian play for?", [team])).withheld
+    assert not Coverage()(_case("what did kourtney kardashian go to college for?", [college])).withheld  # no lexicon
+
+
 # ----------------------------------------------------------------------------- number
 
 
