@@ -344,7 +344,9 @@ def _class_store() -> object:
                   ox.Quad(q("Q1"), label, ox.Literal("kind", language="en")),
                   ox.Quad(q("Q183"), p31, q("Q6256")), ox.Quad(q("Q48"), p31, q("Q5107")),
                   ox.Quad(q("Q90"), p31, q("Q515")), ox.Quad(q("Q4"), p31, q("Q1")),
-                  ox.Quad(q("Q3957x"), p31, q("Q3957"))])
+                  ox.Quad(q("Q3957x"), p31, q("Q3957")),
+                  ox.Quad(q("Q483501"), label, ox.Literal("artist", language="en")),
+                  ox.Quad(q("Q5593"), p31, q("Q483501")), ox.Quad(q("Q16867"), p31, q("Q5"))])
     return EmbeddedKG(store)
 
 
@@ -365,6 +367,12 @@ def test_a_class_noun_after_which_or_what_that_no_candidate_links_is_looked_up_b
     kind = "what kind of river is the mekong?"  # "what kind of …": the kind is no class of the answers
     typed = replace(continent, links=(replace(mekong, span=(6, 7)),), explains=((4, 5, "class"), (6, 7, "entity")))
     assert not check(_case(kind, [typed], result=_uris("Q48"))).withheld
+    verne = Link("Q33977", "jules verne", "jules verne", "label", 0.9, span=(0, 2))
+    influenced = Candidate("SELECT ?answer WHERE { wd:Q33977 wdt:P737 ?answer }", 0.9, entities=("Q33977",),
+                           properties=("P737",), links=(verne,), explains=((0, 2, "entity"), (3, 5, "property")))
+    artist = "jules verne was influenced by which artist?"  # a person's kind: an occupation, loosely tied
+    assert not check(_case(artist, [influenced], result=_uris("Q16867"))).withheld  # a writer, a person
+    assert check(_case(artist, [influenced], result=_uris("Q48"))).withheld  # a continent is no artist
 
 
 def test_one_noun_that_names_two_classes_asks_for_either() -> None:
