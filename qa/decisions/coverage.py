@@ -15,7 +15,9 @@ Which words are *content* words: cue words; words another reading explains as a 
 the kept reading's own entity to a person (:func:`chained`: "Where was Einstein's *wife*
 born?"); and, for a candidate that does not say what it explains, the words of property
 phrases of the lexicon found in the question (:func:`worded_positions`).  A word no reading
-can place ("famous") is not held against the kept one.
+can place ("famous") is not held against the kept one.  A preposition that ends an English
+question away from its bare question word ("what did she go to college *for*?") is explained
+only by a phrase of the kept property that holds it (:func:`stranded`).
 
 Also here, as they are coverage of names: a link that covers only part of the name the
 user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links

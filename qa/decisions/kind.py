@@ -3,7 +3,10 @@
 The expected kind comes from the question word (:class:`qa.reading.expect.AnswerTypes`: who -> a
 person, where -> a place, when -> a date, how many -> a number) and from a class noun the
 question names ("which *country*", "what *sport*"): a class the linker read (an exact
-:class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
+:class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself,
+or, where no candidate links the noun after the question word, the classes the KG names by it
+in the question's language (:meth:`TypeCheck._looked_up`; the classes one noun names are
+alternatives: « ville », a city or a town).
 A place asked of a thing is never the thing itself ("where is Colombia?" answered
 Colombia, its own country).  It is checked against the answers in one batched query: their classes (``P31/P279*``) and
 any statement naming the class ("which actor": occupation actor), and their datatypes.
