@@ -36,6 +36,11 @@ RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 CHECKED_ANSWERS = 50
 """At most this many answers are looked up (the first ones)."""
 READ_BY = 10
+TYPING_MEMBERS = 50
+"""A class looked up by its name holds the answers only when the KG types at least this many
+things as its members (``P31``; the KG holds no ``P279``): a class it gives a few members
+(« location », 5; « sport », 5) is not how it types such things (Vienna is a city, not a
+"location"), so its answers cannot be expected to carry it."""
 
 
 class TypeCheck:
@@ -102,7 +107,8 @@ class TypeCheck:
         """The classes named, in the question's language, by a noun right after a "which" or
         "what" word (:func:`asked_nouns`) that no candidate links as a class: "what *country*
         is the Mekong in?" where the candidates read "country" only as a property word.  Every
-        class of that exact name is one the answers may be of (« ville »: a city or a town).
+        class of that exact name that the KG types things by (:data:`TYPING_MEMBERS`) is one
+        the answers may be of (« ville »: a city or a town).
         Answers that are people are not held to such a noun: a person's kind is an occupation,
         which the KG ties to its broader kinds too loosely ("which *artist*" answered by a writer)."""
         nouns = asked_nouns(case)
@@ -110,8 +116,9 @@ class TypeCheck:
             return []
         forms = {i: {case.tokens[i], case.tokens[i][:1].upper() + case.tokens[i][1:]} for i in nouns}
         literals = " ".join(sorted({literal(form, lang=case.lang) for fs in forms.values() for form in fs}))
-        sparql = (f"SELECT DISTINCT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
-                  f"FILTER EXISTS {{ ?x <http://www.wikidata.org/prop/direct/P31> ?c }} }}")
+        sparql = (f"SELECT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
+                  f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
+                  f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
         try:
             rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=200).rows
         except (KGTimeout, KGQueryError):

@@ -14,7 +14,7 @@ from qa.decisions.components import Setting, build
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
-from qa.decisions.kind import TypeCheck, class_named
+from qa.decisions.kind import TYPING_MEMBERS, TypeCheck, class_named
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
@@ -346,7 +346,11 @@ def _class_store() -> object:
                   ox.Quad(q("Q90"), p31, q("Q515")), ox.Quad(q("Q4"), p31, q("Q1")),
                   ox.Quad(q("Q3957x"), p31, q("Q3957")),
                   ox.Quad(q("Q483501"), label, ox.Literal("artist", language="en")),
-                  ox.Quad(q("Q5593"), p31, q("Q483501")), ox.Quad(q("Q16867"), p31, q("Q5"))])
+                  ox.Quad(q("Q5593"), p31, q("Q483501")), ox.Quad(q("Q16867"), p31, q("Q5")),
+                  ox.Quad(q("Q17334923"), label, ox.Literal("location", language="en"))])
+    for n, cls in enumerate(("Q6256", "Q515", "Q3957", "Q483501", "Q1")):  # classes the KG types things by
+        store.extend(ox.Quad(q(f"Q{9000 + 100 * n + i}"), p31, q(cls)) for i in range(TYPING_MEMBERS))
+    store.extend(ox.Quad(q(f"Q{8000 + i}"), p31, q("Q17334923")) for i in range(5))  # a class of few members
     return EmbeddedKG(store)
 
 
@@ -373,6 +377,9 @@ def test_a_class_noun_after_which_or_what_that_no_candidate_links_is_looked_up_b
     artist = "jules verne was influenced by which artist?"  # a person's kind: an occupation, loosely tied
     assert not check(_case(artist, [influenced], result=_uris("Q16867"))).withheld  # a writer, a person
     assert check(_case(artist, [influenced], result=_uris("Q48"))).withheld  # a continent is no artist
+    location = "what location is the place of death of the mekong river?"  # a class the KG types 5 things by
+    died = replace(continent, explains=((4, 7, "property"), (9, 11, "entity")), links=(replace(mekong, span=(9, 11)),))
+    assert not check(_case(location, [died], result=_uris("Q48"))).withheld
 
 
 def test_one_noun_that_names_two_classes_asks_for_either() -> None:
