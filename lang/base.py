@@ -199,6 +199,11 @@ class Language:
     """Questions in this language that the product answers (``lang/<code>/examples.py``)."""
     question_words: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     """Question word or phrase -> the kind of answer it asks for (``person``, ``place``, ``number`` …)."""
+    stranded_prepositions: tuple[str, ...] = ()
+    """Prepositions a question may end with, away from the question word they govern ("what
+    did she go to college *for*?"): such a word ties the question word to a relation, so a
+    reading explains it only by a property phrase that holds it ("known for", "die of";
+    :func:`qa.decisions.coverage.stranded`; empty: the language strands none)."""
     nouns_capitalized: bool = False
     """Whether the language writes every noun with a capital (German): one capitalized word
     is then no evidence of a name (:func:`qa.decisions.reply.unknown_name`)."""

@@ -30,4 +30,6 @@ LANGUAGE = Language(
     examples=EXAMPLES,
     stop_words=STOP_WORDS,
     question_words=QUESTION_WORDS,
+    stranded_prepositions=("about", "after", "as", "at", "by", "for", "from", "in", "into", "of", "on", "to",
+                           "with"),
 )

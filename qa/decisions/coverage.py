@@ -15,7 +15,9 @@ Which words are *content* words: cue words; words another reading explains as a 
 the kept reading's own entity to a person (:func:`chained`: "Where was Einstein's *wife*
 born?"); and, for a candidate that does not say what it explains, the words of property
 phrases of the lexicon found in the question (:func:`worded_positions`).  A word no reading
-can place ("famous") is not held against the kept one.
+can place ("famous") is not held against the kept one.  A preposition that ends an English
+question away from its bare question word ("what did she go to college *for*?") is explained
+only by a phrase of the kept property that holds it (:func:`stranded`).
 
 Also here, as they are coverage of names: a link that covers only part of the name the
 user typed (:func:`partial_link`, "I only know Y"), and a typed name another candidate links
@@ -74,7 +76,37 @@ class Coverage:
             placed = ", ".join(case.tokens[i] for i in words)
             return withheld(self.name, f"the kept candidate leaves {placed!r} unexplained", "not_understood",
                             {"unplaced": placed, **about(kept)})
+        if (i := stranded(case, kept, self.answer_types)) is not None:
+            word = case.tokens[i]
+            return withheld(self.name, f"the question word is tied to {word!r}, which no phrase of the kept "
+                            "candidate's property holds", "not_understood", {"unplaced": word, **about(kept)})
         return passed(self.name, "every content word is explained")
+
+
+def stranded(case: Case, kept: Candidate, answer_types: AnswerTypes | None) -> int | None:
+    """The position of a preposition that ends the question away from its bare question word
+    (:attr:`lang.base.Language.stranded_prepositions`: "what did she go to college *for*?"),
+    when no phrase of the kept candidate's properties that the question says holds it ("known
+    *for*", "what did … die *of*", "play *in*"): the question word is what that preposition
+    governs, so a reading of the other words ("educated at": the college) answers another
+    question.  ``None`` otherwise, and where a class noun follows the question word ("what
+    team does he play *for*": the team is asked, whatever the preposition)."""
+    tokens, lang = case.tokens, case.lang
+    if lang not in SUPPORTED or answer_types is None or not kept.properties or len(tokens) < 3:
+        return None
+    last = len(tokens) - 1
+    if (tokens[last] not in language(lang).stranded_prepositions or tokens[0] not in asking_words(lang)
+            or not function_word(tokens[1], lang)):
+        return None
+    if any(a <= last < b for a, b, _ in kept.explains):
+        return None
+    said = {stem(t, lang) or t for t in tokens}
+    for pid in kept.properties:
+        for phrase in answer_types.phrases(pid, lang):
+            words = tokenize(phrase)
+            if tokens[last] in words and all((stem(w, lang) or w) in said for w in words):
+                return None
+    return last
 
 
 def person_properties(candidates: Sequence[Candidate], answer_types: AnswerTypes | None) -> frozenset[str]:

@@ -3,7 +3,10 @@
 The expected kind comes from the question word (:class:`qa.reading.expect.AnswerTypes`: who -> a
 person, where -> a place, when -> a date, how many -> a number) and from a class noun the
 question names ("which *country*", "what *sport*"): a class the linker read (an exact
-:class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself.
+:class:`~qa.candidate.Link` with ``is_class``) that the kept reading does not explain itself,
+or, where no candidate links the noun after the question word, the classes the KG names by it
+in the question's language (:meth:`TypeCheck._looked_up`; the classes one noun names are
+alternatives: « ville », a city or a town).
 A place asked of a thing is never the thing itself ("where is Colombia?" answered
 Colombia, its own country).  It is checked against the answers in one batched query: their classes (``P31/P279*``) and
 any statement naming the class ("which actor": occupation actor), and their datatypes.
@@ -18,18 +21,26 @@ from collections.abc import Sequence
 from core.errors import KGQueryError, KGTimeout
 from core.text import fold, tokenize
 from kg.client import KG, Term, value_kind
-from kg.sparql import entity_iri, local_id
+from kg.sparql import entity_iri, literal, local_id
+from lang import SUPPORTED
+from lang import get as language
 from lang.morphology import inflection_prefix, same_word
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words
 from qa.reading.expect import AnswerTypes, role_mismatch
+from qa.reading.reading import function_word, is_word
 
 HUMAN = "Q5"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 CHECKED_ANSWERS = 50
 """At most this many answers are looked up (the first ones)."""
 READ_BY = 10
+TYPING_MEMBERS = 50
+"""A class looked up by its name holds the answers only when the KG types at least this many
+things as its members (``P31``; the KG holds no ``P279``): a class it gives a few members
+(« location », 5; « sport », 5) is not how it types such things (Vienna is a city, not a
+"location"), so its answers cannot be expected to carry it."""
 
 
 class TypeCheck:
@@ -62,25 +73,67 @@ class TypeCheck:
             return withheld(self.name, why)
         if expected == "place" and (own := itself(kept.entities, terms)) is not None:
             return withheld(self.name, f"where {own} is was asked, but the answer is {own} itself")
-        classes = asked_classes(case)
         uris = [t.value for t in terms if t.kind == "uri"]
-        if not uris or (expected != "place" and not classes):
+        asked = alternatives(asked_classes(case))
+        looked: list[Asked] = []
+        if uris:
+            linked = {span for span, _, _ in asked}
+            looked = [(span, qids, words) for span, qids, words in self._looked_up(case)
+                      if not any(a < span[1] and span[0] < b for a, b in linked)]
+        if not uris or (expected != "place" and not asked and not looked):
             return passed(self.name, f"expected {expected or 'anything'}")
-        wanted = {c.qid for c in classes} | ({HUMAN} if expected == "place" else set())
+        wanted = {q for _, qids, _ in [*asked, *looked] for q in qids}
+        wanted |= {HUMAN} if expected == "place" or looked else set()
         found = self._named(uris, wanted)
         if found is None:
             return passed(self.name, "the answers' classes could not be read")
+        people = any(HUMAN in found.get(u, ()) for u in uris)
         if expected == "place" and all(HUMAN in found.get(u, ()) for u in uris):
             return withheld(self.name, "a place was asked for, but every answer is a person")
-        missing = [c for c in classes if not any(c.qid in found.get(u, ()) for u in uris)]
+        if not people:  # a kind of person is an occupation the KG ties loosely (a writer is no "artist" in it)
+            asked += looked
+        missing = [(span, qids, words) for span, qids, words in asked
+                   if not any(qids & found.get(u, set()) for u in uris)]
         if missing:
             named = self._class_names(uris)
-            for c in missing:
-                said = [*tokenize(c.mention), *tokenize(c.name)]  # « городе », as the class is named: « город »
-                words = set(said) | {fold(w) for w in said}
+            for span, qids, words in missing:  # « городе », as the class is named: « город »
                 if named is not None and not any(words & names for names in named.values()):
-                    return withheld(self.name, f"{c.mention!r} ({c.qid}) was asked for, but no answer is one")
+                    noun = " ".join(case.tokens[span[0]:span[1]])
+                    return withheld(self.name, f"{noun!r} ({', '.join(sorted(qids))}) was asked for, "
+                                    "but no answer is one")
         return passed(self.name, "the answers are of the kind asked for")
+
+    def _looked_up(self, case: Case) -> list[Asked]:
+        """The classes named, in the question's language, by a noun right after a "which" or
+        "what" word (:func:`asked_nouns`) that no candidate links as a class: "what *country*
+        is the Mekong in?" where the candidates read "country" only as a property word.  Every
+        class of that exact name that the KG types things by (:data:`TYPING_MEMBERS`) is one
+        the answers may be of (« ville »: a city or a town).
+        Answers that are people are not held to such a noun: a person's kind is an occupation,
+        which the KG ties to its broader kinds too loosely ("which *artist*" answered by a writer)."""
+        nouns = asked_nouns(case)
+        if not nouns:
+            return []
+        forms = {i: {case.tokens[i], case.tokens[i][:1].upper() + case.tokens[i][1:]} for i in nouns}
+        literals = " ".join(sorted({literal(form, lang=case.lang) for fs in forms.values() for form in fs}))
+        sparql = (f"SELECT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
+                  f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
+                  f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=200).rows
+        except (KGTimeout, KGQueryError):
+            return []
+        named: dict[str, set[str]] = {}
+        for row in rows:
+            c, label = row.get("c"), row.get("l")
+            qid = local_id(c.value) if isinstance(c, Term) else None
+            if qid and qid.startswith("Q") and isinstance(label, Term):
+                named.setdefault(label.value.lower(), set()).add(qid)
+        out: list[Asked] = []
+        for i in nouns:
+            if qids := named.get(case.tokens[i].lower()):
+                out.append(((i, i + 1), frozenset(qids), frozenset({case.tokens[i], fold(case.tokens[i])})))
+        return out
 
     def _class_names(self, uris: Sequence[str]) -> dict[str, set[str]] | None:
         """Per answer IRI, the words of its classes' names in any language (« capital city »
@@ -141,6 +194,39 @@ def itself(entities: Sequence[str], terms: Sequence[Term]) -> str | None:
     if len(ids) == 1 and (qid := next(iter(ids))) is not None and qid in entities:
         return qid
     return None
+
+
+Asked = tuple[tuple[int, int], frozenset[str], frozenset[str]]
+"""A class noun the question asks for: its span, the classes it may name (any one will do)
+and the words the answers' class names may say it with."""
+
+
+def alternatives(classes: Sequence[Link]) -> list[Asked]:
+    """The class links grouped by the words they read: two classes one noun names are
+    alternatives, not two conditions (« ville »: a city or a town)."""
+    spans: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
+    for c in classes:
+        qids, words = spans.setdefault(c.span or (0, 0), (set(), set()))
+        said = [*tokenize(c.mention), *tokenize(c.name)]
+        qids.add(c.qid)
+        words.update(said, (fold(w) for w in said))
+    return [(span, frozenset(q), frozenset(w)) for span, (q, w) in spans.items()]
+
+
+def asked_nouns(case: Case) -> list[int]:
+    """Positions of the one-word nouns right after a "which" or "what" word ("what
+    *country*") that the kept candidate neither explains nor links: what the answers must be.
+    A noun followed by the language's "of" ("what *kind* of music") names no class of them."""
+    kept = case.kept
+    if kept is None or not kept.explains or case.lang not in SUPPORTED:
+        return []
+    covered = {i for a, b, _ in kept.explains for i in range(a, b)}
+    covered |= {i for link in kept.links if link.span is not None for i in range(*link.span)}
+    asking, tokens = asking_words(case.lang), case.tokens
+    of = language(case.lang).pronouns.of
+    return [i for i in range(1, len(tokens)) if tokens[i - 1] in asking and i not in covered
+            and is_word(tokens[i]) and not function_word(tokens[i], case.lang)
+            and not (of and i + 1 < len(tokens) and tokens[i + 1] == of)]
 
 
 def asked_classes(case: Case) -> list[Link]:

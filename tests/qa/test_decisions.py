@@ -14,7 +14,7 @@ from qa.decisions.components import Setting, build
 from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
-from qa.decisions.kind import TypeCheck, class_named
+from qa.decisions.kind import TYPING_MEMBERS, TypeCheck, class_named
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
@@ -350,6 +350,105 @@ def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> N
     capital = replace(country, sparql="SELECT ?answer WHERE { wd:Q183 wdt:P36 ?answer }", properties=("P36",))
     assert not check(_case("Where is Germany?", [capital], result=_uris("Q64"))).withheld  # another place
     assert not check(_case("What is Germany?", [country], result=_uris("Q183"))).withheld  # no place asked
+
+
+def _class_store() -> object:
+    """A KG whose classes are named in English and French: two classes share « ville »."""
+    import pyoxigraph as ox
+
+    from kg.client import EmbeddedKG
+
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    p31 = ox.NamedNode("http://www.wikidata.org/prop/direct/P31")
+
+    def q(qid: str) -> ox.NamedNode:
+        return ox.NamedNode(WD + qid)
+
+    store = ox.Store()
+    store.extend([ox.Quad(q("Q6256"), label, ox.Literal("country", language="en")),
+                  ox.Quad(q("P17"), label, ox.Literal("country", language="en")),  # a property: no class
+                  ox.Quad(q("Q5107"), label, ox.Literal("continent", language="en")),
+                  ox.Quad(q("Q515"), label, ox.Literal("ville", language="fr")),
+                  ox.Quad(q("Q3957"), label, ox.Literal("ville", language="fr")),
+                  ox.Quad(q("Q1"), label, ox.Literal("kind", language="en")),
+                  ox.Quad(q("Q183"), p31, q("Q6256")), ox.Quad(q("Q48"), p31, q("Q5107")),
+                  ox.Quad(q("Q90"), p31, q("Q515")), ox.Quad(q("Q4"), p31, q("Q1")),
+                  ox.Quad(q("Q3957x"), p31, q("Q3957")),
+                  ox.Quad(q("Q483501"), label, ox.Literal("artist", language="en")),
+                  ox.Quad(q("Q5593"), p31, q("Q483501")), ox.Quad(q("Q16867"), p31, q("Q5")),
+                  ox.Quad(q("Q17334923"), label, ox.Literal("location", language="en"))])
+    for n, cls in enumerate(("Q6256", "Q515", "Q3957", "Q483501", "Q1")):  # classes the KG types things by
+        store.extend(ox.Quad(q(f"Q{9000 + 100 * n + i}"), p31, q(cls)) for i in range(TYPING_MEMBERS))
+    store.extend(ox.Quad(q(f"Q{8000 + i}"), p31, q("Q17334923")) for i in range(5))  # a class of few members
+    return EmbeddedKG(store)
+
+
+def test_a_class_noun_after_which_or_what_that_no_candidate_links_is_looked_up_by_its_name() -> None:
+    """"What country is the Mekong in?" read as the river's continent: no candidate links
+    "country" as a class (the readings take it for a property word), so the noun is looked up
+    by its name in the question's language, and Asia, a continent, is no country."""
+    check = TypeCheck(_class_store(), default_lexicon())
+    question = "what country is the mekong river located in?"  # what country is the mekong river located in
+    mekong = Link("Q41179", "mekong river", "mekong river", "label", 0.9, span=(4, 6))
+    continent = Candidate("SELECT ?answer WHERE { wd:Q41179 wdt:P30 ?answer }", 0.9, entities=("Q41179",),
+                          properties=("P30",), links=(mekong,), explains=((4, 6, "entity"), (6, 7, "property")))
+    verdict = check(_case(question, [continent], result=_uris("Q48")))
+    assert verdict.withheld and "Q6256" in verdict.reason and "P17" not in verdict.reason
+    assert not check(_case(question, [continent], result=_uris("Q183"))).withheld  # a country
+    said = replace(continent, explains=((1, 2, "property"), (4, 6, "entity"), (6, 7, "property")))
+    assert not check(_case(question, [said], result=_uris("Q48"))).withheld  # the reading explains the noun
+    kind = "what kind of river is the mekong?"  # "what kind of …": the kind is no class of the answers
+    typed = replace(continent, links=(replace(mekong, span=(6, 7)),), explains=((4, 5, "class"), (6, 7, "entity")))
+    assert not check(_case(kind, [typed], result=_uris("Q48"))).withheld
+    verne = Link("Q33977", "jules verne", "jules verne", "label", 0.9, span=(0, 2))
+    influenced = Candidate("SELECT ?answer WHERE { wd:Q33977 wdt:P737 ?answer }", 0.9, entities=("Q33977",),
+                           properties=("P737",), links=(verne,), explains=((0, 2, "entity"), (3, 5, "property")))
+    artist = "jules verne was influenced by which artist?"  # a person's kind: an occupation, loosely tied
+    assert not check(_case(artist, [influenced], result=_uris("Q16867"))).withheld  # a writer, a person
+    assert check(_case(artist, [influenced], result=_uris("Q48"))).withheld  # a continent is no artist
+    location = "what location is the place of death of the mekong river?"  # a class the KG types 5 things by
+    died = replace(continent, explains=((4, 7, "property"), (9, 11, "entity")), links=(replace(mekong, span=(9, 11)),))
+    assert not check(_case(location, [died], result=_uris("Q48"))).withheld
+
+
+def test_one_noun_that_names_two_classes_asks_for_either() -> None:
+    """« ville » names a city and a town: an answer of either class fits; of neither, none."""
+    check = TypeCheck(_class_store(), default_lexicon())
+    question = "dans quelle ville est né Einstein ?"  # dans quelle ville est né einstein
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((5, 6)),),
+                     explains=((5, 6, "entity"), (4, 5, "property")))
+    assert not check(_case(question, [born], lang="fr", result=_uris("Q90"))).withheld  # a city
+    assert not check(_case(question, [born], lang="fr", result=_uris("Q3957x"))).withheld  # a town
+    verdict = check(_case(question, [born], lang="fr", result=_uris("Q48")))
+    assert verdict.withheld and "Q3957" in verdict.reason and "Q515" in verdict.reason
+    city = Link("Q515", "ville", "ville", "label", 0.9, span=(2, 3), is_class=True)
+    town = replace(city, qid="Q3957")
+    linked = [replace(born, links=(*born.links, city, town))]
+    assert not check(_case(question, linked, lang="fr", result=_uris("Q3957x"))).withheld  # linked: either too
+
+
+def test_a_preposition_ending_a_bare_what_question_is_explained_only_by_a_property_phrase_holding_it() -> None:
+    """"What did she go to college *for*?" asks what the "for" governs, not the college: the
+    reading "educated at" says "go to college" but no phrase of it holds "for"; "known for"
+    (occupation) does, and "what team does he play for" asks for the team."""
+    coverage = Coverage(default_lexicon())
+    kim = Link("Q575689", "kourtney kardashian", "kourtney kardashian", "label", 0.9, span=(2, 4))
+    college = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P69 ?answer }", 0.9, entities=("Q575689",),
+                        properties=("P69",), links=(kim,),
+                        explains=((2, 4, "entity"), (4, 5, "property"), (6, 7, "property")))
+    verdict = coverage(_case("what did kourtney kardashian go to college for?", [college]))
+    assert verdict.withheld and verdict.message_args["unplaced"] == "for"
+    assert not coverage(_case("where did kourtney kardashian go to college?",
+                              [replace(college, explains=((2, 4, "entity"), (4, 5, "property"),
+                                                          (6, 7, "property")))])).withheld
+    known = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P106 ?answer }", 0.9, entities=("Q575689",),
+                      properties=("P106",), links=(kim,), explains=((2, 4, "entity"), (4, 5, "property")))
+    assert not coverage(_case("what was kourtney kardashian known for?", [known])).withheld
+    team = Candidate("SELECT ?answer WHERE { wd:Q575689 wdt:P54 ?answer }", 0.9, entities=("Q575689",),
+                     properties=("P54",), links=(replace(kim, span=(3, 5)),),
+                     explains=((1, 2, "property"), (3, 5, "entity"), (5, 6, "property")))
+    assert not coverage(_case("what team does kourtney kardashian play for?", [team])).withheld
+    assert not Coverage()(_case("what did kourtney kardashian go to college for?", [college])).withheld  # no lexicon
 
 
 # ----------------------------------------------------------------------------- number
