@@ -100,7 +100,7 @@ def _serve_in_process(settings: Settings, concurrency: int | None) -> int:
         from chat.ui import launch
 
     try:
-        launch(settings, **({"concurrency": concurrency} if concurrency else {}), workers=0)
+        launch(settings, **({"concurrency": concurrency} if concurrency else {}))
     except (KGSourceError, ModelLoadError) as exc:  # the pipeline loads here, and failed
         return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
     return 0

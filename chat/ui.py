@@ -77,8 +77,6 @@ ORPHAN_S = 20.0
 PIPELINE_CONCURRENCY = DEFAULT_WORKERS
 """Questions answered at the same time (chat and ``/ask`` share this pool).  Each chat
 session still gets its answers strictly in order: one worker drains a session's queue."""
-_MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>|javascript\s*:|\bon[a-z]+\s*=", re.IGNORECASE)
-_KEEP_WS = frozenset("\t\n\r ")
 _TURN_CLASS = re.compile(r"\bkgqa-turn-([0-9a-f]{24})\b")
 
 CSS = """

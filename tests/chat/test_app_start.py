@@ -32,12 +32,16 @@ def _first(url: str, proc: subprocess.Popen, timeout_s: float = 120) -> httpx.Re
     raise AssertionError(f"{url} not served after {timeout_s} s")
 
 
-def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tmp_path) -> None:
+def _tiny_env(tmp_path):
     _require_local_backend()
     source = tmp_path / "tiny.nt"
     source.write_text(tiny_kg.ntriples(), encoding="utf-8")
+    return _clean_env(KGQA_KG_SOURCE=str(source), KGQA_CACHE_DIR=str(tmp_path / "cache"))
+
+
+def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tmp_path) -> None:
+    env = _tiny_env(tmp_path)
     port, log_path = _free_port(), tmp_path / "sessions.sqlite"
-    env = _clean_env(KGQA_KG_SOURCE=str(source), KGQA_CACHE_DIR=str(tmp_path / "cache"))
     url = f"http://127.0.0.1:{port}"
     with (tmp_path / "app.out").open("wb") as out:
         proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--log-path", str(log_path),
@@ -60,3 +64,23 @@ def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tm
             proc.wait(timeout=15)
     output = (tmp_path / "app.out").read_text(errors="replace")
     assert "Traceback" not in output and f"Running on local URL:  {url}" in output
+
+
+def test_workers_0_serves_the_chat_from_its_own_process_and_sigterm_stops_it(tmp_path) -> None:
+    env = _tiny_env(tmp_path)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    with (tmp_path / "app.out").open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "app.py", "--workers", "0", "--port", str(port), "--log-path",
+                                 str(tmp_path / "sessions.sqlite"), "--no-validator"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _first(url + "/config", proc)  # Gradio's own launch: no start page in this mode
+        assert httpx.get(url + "/start/status").status_code == 404
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=15)
+    assert "Traceback" not in (tmp_path / "app.out").read_text(errors="replace")
