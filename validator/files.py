@@ -28,15 +28,20 @@ def is_complete(out_dir: Path) -> bool:
     return all((Path(out_dir) / name).is_file() for name in REQUIRED_FILES)
 
 
+def check_base_model(base_dir: Path) -> None:
+    """:class:`ModelLoadError` naming ``base_dir`` when it holds no converted base model."""
+    if not is_complete(Path(base_dir)):
+        raise ModelLoadError(Path(base_dir), "base model not built (run: python -m validator.convert)")
+
+
 def check_validator_files(settings: Settings) -> None:
     """Cheap start-up check, before anything loads: the base model is converted, the shipped
     config reads, the weights file is there and so is its ONNX export; raises
     :class:`ModelLoadError` naming the file (whether the network and tokenizer really load
     is found when they load)."""
-    if not is_complete(Path(settings.model_dir)):
-        raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
+    check_base_model(settings.model_dir)
     read_config(settings.validator_dir)
-    check_weights(Path(settings.validator_dir) / "model.safetensors")
+    check_weights(Path(settings.validator_dir) / WEIGHTS_FILE)
     check_onnx_file(settings.validator_dir, settings.model_dir)
 
 

@@ -28,9 +28,9 @@ from torch import nn
 
 from core.errors import ModelLoadError
 from validator.config import CONFIG_FILE, ValidatorConfig, read_config, write_config
+from validator.files import WEIGHTS_FILE
 
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
-WEIGHTS_FILE = "model.safetensors"
 _SEPARATE_QKV = r"attention\.self\.(query|key|value)$"
 
 

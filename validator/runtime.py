@@ -19,7 +19,7 @@ from core.settings import Settings
 from kg.client import KG
 from qa.reading.lexicon import default_lexicon
 from validator.config import ValidatorConfig, read_config
-from validator.files import check_onnx_file, is_complete
+from validator.files import check_base_model, check_onnx_file
 from validator.gate import BACKEND_RANK_WEIGHTS, GatePolicy, LearnedGate, backend_rank_weight
 from validator.probability import GATE_FILE, load_answer_model
 from validator.verbalize import Verbalizer
@@ -56,8 +56,7 @@ def load_encoder(model_dir: Path, base_dir: Path) -> tuple[OnnxCrossEncoder, Val
     from validator.inference import OnnxCrossEncoder  # onnxruntime: only when a validator is really loaded
 
     model_dir, base_dir = Path(model_dir), Path(base_dir)
-    if not is_complete(base_dir):
-        raise ModelLoadError(base_dir, "base model not built (run: python -m validator.convert)")
+    check_base_model(base_dir)
     key = (str(model_dir.resolve()), str(base_dir.resolve()))
     files = [model_dir / "config.json", model_dir / "model.safetensors", base_dir / "model.safetensors"]
     stamp = _stamp(files)
@@ -77,8 +76,7 @@ def load_torch_encoder(model_dir: Path, base_dir: Path, *, quantized: bool | Non
     from validator.model import CrossEncoder
 
     model_dir, base_dir = Path(model_dir), Path(base_dir)
-    if not is_complete(base_dir):
-        raise ModelLoadError(base_dir, "base model not built (run: python -m validator.convert)")
+    check_base_model(base_dir)
     return CrossEncoder.load(model_dir, base_dir, quantized=quantized), read_config(model_dir)
 
 
@@ -141,8 +139,7 @@ def load_runtime(settings: Settings, kg: KG, *, lazy: bool = False,
     ``before_load`` (lazy only) runs just before it loads."""
     encoder: OnnxCrossEncoder | LazyEncoder
     if lazy:
-        if not is_complete(Path(settings.model_dir)):
-            raise ModelLoadError(Path(settings.model_dir), "base model not built (run: python -m validator.convert)")
+        check_base_model(settings.model_dir)
         config = read_config(settings.validator_dir)
         check_onnx_file(settings.validator_dir, settings.model_dir)
         encoder = LazyEncoder(settings.validator_dir, settings.model_dir, before_load=before_load)
