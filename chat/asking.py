@@ -88,6 +88,13 @@ def starting_html(lang: str) -> str:
             f'<p>{escape(message("starting_wait", ui))}</p></div>')
 
 
+def log_failed_html(lang: str) -> str:
+    """The message shown in place of an answer whose turn could not be logged (withheld)."""
+    ui = ui_language(lang)
+    return (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
+            f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>')
+
+
 def threshold(pipeline: Pipeline | WorkerPipeline) -> float | None:
     """The validator's threshold shown with answers, while the validator is on."""
     return pipeline.threshold if pipeline.validator_state == "on" else None

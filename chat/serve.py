@@ -52,7 +52,7 @@ def serve_chat(settings: Settings, pool: WorkerPipeline, *, concurrency: int | N
     session_log = SessionLog(settings.log_path, store_ips=settings.store_ips)
     admission = new_admission(ClientLimiter.per_minute(settings.rate_limit_per_minute, settings.trusted_proxies),
                               MAX_WAITING)
-    door = FrontDoor(starting_app(pool, settings, session_log, admission, lambda: door.opened))
+    door = FrontDoor(starting_app(pool, session_log, admission, lambda: door.opened))
     server = ServerThread(DoorMiddleware(door, allowed_host_names(settings.allowed_hosts, settings.host)),
                           settings.host, settings.port, log_level="warning")
     try:

@@ -35,11 +35,10 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from chat.asking import AUTO, Admission, accept_language, ask_once, pipeline_ready, starting_html
+from chat.asking import AUTO, Admission, accept_language, ask_once, log_failed_html, pipeline_ready, starting_html
 from chat.examples import placeholder
 from chat.messages import message
-from chat.render import escape, message_html, ui_language
-from core.settings import Settings
+from chat.render import escape, message_html
 from qa.answer import TurnNotLogged
 from service.session_log import SessionLog
 from service.workers import WorkerPipeline
@@ -58,8 +57,8 @@ SOURCE = "chat-start"
 RETRY_AFTER_S = "1"
 
 
-def starting_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog,
-                 admission: Admission, chat_open: Callable[[], bool]) -> Starlette:
+def starting_app(pipeline: Pipeline | WorkerPipeline, session_log: SessionLog, admission: Admission,
+                 chat_open: Callable[[], bool]) -> Starlette:
     """The page's app over the chat's pipeline, session log and admission; ``chat_open``
     says whether the full chat serves yet."""
 
@@ -81,7 +80,7 @@ def starting_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, sessio
                                            source=SOURCE)
         except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
-            html = message_html("log_failed", ui_language(exc.turn.lang))
+            html = log_failed_html(exc.turn.lang)
         return JSONResponse({"html": html}, headers={"Cache-Control": "no-store"})
 
     async def status(request: Request) -> Response:

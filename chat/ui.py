@@ -37,6 +37,7 @@ from chat.asking import (
     Admission,
     accept_language,
     ask_once,
+    log_failed_html,
     new_admission,
     pipeline_ready,
     renderer,
@@ -320,9 +321,7 @@ def build_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_l
                                   question_lang=state.question_lang, context=state.context)
         except TurnNotLogged as exc:
             log.error("session log write failed, answer withheld: %s", exc)
-            ui = ui_language(exc.turn.lang)
-            return (f'<div class="kgqa-answer" lang="{ui}" data-status="log_failed">'
-                    f'<p class="kgqa-dont-know">{escape(message("log_failed", ui))}</p></div>'), None, ui
+            return log_failed_html(exc.turn.lang), None, ui_language(exc.turn.lang)
         if refused is None and done.turn.status != Status.BAD_INPUT:
             with state.lock:
                 state.context = context_after(done.turn, state.context)

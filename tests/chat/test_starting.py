@@ -38,7 +38,7 @@ def door(tiny_kg_client, tmp_path: Path):
     log = SessionLog(settings.log_path)
     admission = new_admission(ClientLimiter.per_minute(2), 8)
     front: FrontDoor
-    front = FrontDoor(starting_app(pipeline, settings, log, admission, lambda: front.opened))
+    front = FrontDoor(starting_app(pipeline, log, admission, lambda: front.opened))
     with ServerThread(front) as server:
         yield front, server.url, log
 
