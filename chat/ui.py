@@ -535,13 +535,18 @@ def launch_app(app: gr.Blocks, settings: Settings, **kwargs: Any) -> Any:
     get 400 (:class:`~service.doors.DoorMiddleware`; uploads are also capped at 1 KB); uvicorn believes no
     ``X-Forwarded-For`` (the rate limiter does, from ``settings.trusted_proxies`` only)."""
     os.environ["FORWARDED_ALLOW_IPS"] = ""  # read by the uvicorn server Gradio starts
-    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
     door = Middleware(DoorMiddleware, allowed_hosts=allowed_host_names(settings.allowed_hosts, settings.host))
     app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
     app_kwargs["middleware"] = [door, *app_kwargs.get("middleware", [])]
-    return app.launch(server_name=settings.host, server_port=settings.port, theme=theme(), css=CSS,
-                      show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES, app_kwargs=app_kwargs,
-                      **kwargs)
+    return app.launch(**_served(app, settings), app_kwargs=app_kwargs, **kwargs)
+
+
+def _served(app: gr.Blocks, settings: Settings) -> dict[str, Any]:
+    """Bound ``app``'s queue; the options both ways of serving it take: where, the theme
+    and CSS, no error details, no server-side rendering, the upload bound."""
+    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
+    return {"server_name": settings.host, "server_port": settings.port, "theme": theme(), "css": CSS,
+            "show_error": False, "ssr_mode": False, "max_file_size": MAX_UPLOAD_BYTES}
 
 
 def chat_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_log: SessionLog, admission: Admission,
@@ -550,11 +555,8 @@ def chat_app(pipeline: Pipeline | WorkerPipeline, settings: Settings, session_lo
     (Gradio's queue): the same UI, theme, CSS, queue bound and upload bound as
     :func:`launch_app` (the door's own :class:`~service.doors.DoorMiddleware` checks hosts)."""
     app = build_app(pipeline, settings, session_log, concurrency=concurrency, admission=admission)
-    app.queue(default_concurrency_limit=1, max_size=QUEUE_MAX)
     parent = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-    gr.mount_gradio_app(parent, app, "/", server_name=settings.host, server_port=settings.port, theme=theme(),
-                        css=CSS, show_error=False, ssr_mode=False, max_file_size=MAX_UPLOAD_BYTES)
-    parent.state.blocks = app  # the Blocks (tests, operators: app.refused)
+    gr.mount_gradio_app(parent, app, "/", **_served(app, settings))
     return parent, lambda: parent.router.lifespan_context(parent)
 
 
