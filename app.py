@@ -103,6 +103,8 @@ def _serve_in_process(settings: Settings, concurrency: int | None) -> int:
         launch(settings, **({"concurrency": concurrency} if concurrency else {}))
     except (KGSourceError, ModelLoadError) as exc:  # the pipeline loads here, and failed
         return start_error("chat", exc, VALIDATOR_HINT if isinstance(exc, ModelLoadError) else "")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM before Gradio waits for them itself: stopped, not failed
+        return 0
     return 0
 
 
