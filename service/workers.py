@@ -18,9 +18,10 @@ milliseconds.  Each worker's pipe is handed to the calling process over the temp
 control socket.
 
 Early start (``early=True``: the chat and ``kgqa serve``): the template reports ready
-before lingua's n-gram models load (3-4 s of CPU under the interpreter lock, about 290 MB),
-loads them right after forking the first workers, and the parent then replaces those
-workers by forks that share the models; the detection is the same either way.
+before its warm-up question and lingua's n-gram models (3-4 s of CPU under the interpreter
+lock, about 290 MB), so the first workers answer as a cold process does; once no question
+has waited for :data:`QUIET_S`, the parent asks it to load them (``warm``), and then
+replaces those workers by forks that share them; the answers are the same either way.
 
 Until the template is ready, :meth:`WorkerPipeline.answer` waits (the chat shows the UI
 at once with a "starting…" notice; see :attr:`WorkerPipeline.ready`).
@@ -68,6 +69,11 @@ if TYPE_CHECKING:  # the pipeline's modules load in the template process only: t
 log = logging.getLogger(__name__)
 
 WARM_UP_QUESTION = "What is the capital of Germany?"
+QUIET_S = 0.3
+"""Early start: the template warms up (seconds of CPU) once no question has waited or been
+answered for this long..."""
+WARM_WITHIN_S = 10.0
+"""... or this long after the workers are ready, whichever comes first."""
 DEFAULT_WORKERS = 2
 """Worker processes of the chat and of ``kgqa serve`` (questions answered at once)."""
 DEFAULT_DEADLINE_S = 30.0
@@ -104,10 +110,10 @@ def build_warm_pipeline(settings: Settings) -> Pipeline:
     return pipeline
 
 
-def warm(pipeline: Pipeline, *, lingua: bool = True) -> None:
+def warm(pipeline: Pipeline, *, lingua: bool = True, question: bool = True) -> None:
     """What a service does before its first user: load the language detectors (lingua's
-    n-gram models only with ``lingua``) and answer
-    one question (lazy models), then move every object made so far (tables, models, the
+    n-gram models only with ``lingua``) and answer one question (lazy models; only with
+    ``question``), then move every object made so far (tables, models, the
     store's handles) out of the garbage collector's sight (:func:`gc.freeze`): a collection
     of the oldest generation otherwise walks them all, hundreds of milliseconds in the
     question that triggers it (``benchmarks/stage_latency.py`` prints the collector's time).
@@ -116,10 +122,11 @@ def warm(pipeline: Pipeline, *, lingua: bool = True) -> None:
     from qa.reading.detect import warm_up
 
     warm_up(lingua=lingua)
-    try:
-        pipeline.answer(WARM_UP_QUESTION)
-    except Exception:  # an upstream's reply the pipeline did not foresee: the service still starts
-        log.exception("the warm-up question failed; serving anyway")
+    if question:
+        try:
+            pipeline.answer(WARM_UP_QUESTION)
+        except Exception:  # an upstream's reply the pipeline did not foresee: the service still starts
+            log.exception("the warm-up question failed; serving anyway")
     gc.collect()
     gc.freeze()
 
@@ -155,9 +162,10 @@ class _Worker:
 def _template_main(control: Connection, settings: Settings, questions_at_once: int, early: bool = False) -> None:
     """Build and warm one pipeline, report, then fork a worker for each ``spawn`` request.
 
-    ``early``: report ready before lingua's n-gram models load (3-4 s of CPU); once the
-    first ``questions_at_once`` workers are forked, load them, report ``upgraded`` (whether
-    they loaded), and fork every later worker with them (the parent replaces the earlier ones)."""
+    ``early``: report ready before the warm-up question and lingua's n-gram models (3-4 s of
+    CPU); when the parent asks (``warm``: its first workers are forked and no question is
+    waiting), load them, report ``upgraded`` (whether they loaded), and fork every later
+    worker with them (the parent replaces the earlier ones)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the app; the template follows it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
@@ -173,7 +181,7 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
                 set_threads(1)  # no thread pool before fork: each worker runs its forward pass on one core
             _prepare_kg(settings)
             pipeline = build_pipeline(settings, require_validator=True)  # a service never answers without it
-            warm(pipeline, lingua=not early)
+            warm(pipeline, lingua=not early, question=not early)
     except KGQAError as exc:  # a named fault (a corrupt model or cache): one line, reported to the parent
         log.error("could not build the pipeline: %s: %s", type(exc).__name__, exc)
         control.send(("failed", error_to_data(exc)))
@@ -186,18 +194,18 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
     control.send(("ready", {"validator_state": pipeline.validator_state, "threshold": pipeline.threshold,
                             "max_question_chars": pipeline.max_question_chars,
                             "backend": pipeline.backend.name}))
-    forked = 0
     while True:
-        if early and forked >= questions_at_once:  # the first workers answer: load the rest now
-            early = False
-            try:
-                control.send(("upgraded", _load_lingua_later()))  # False: the workers stay as they are
-            except OSError:
-                os._exit(0)
         try:
             request = control.recv()
         except (EOFError, OSError):  # the parent went away
             os._exit(0)
+        if request == "warm" and early:  # the first workers answer and none is asked: load the rest now
+            early = False
+            try:
+                control.send(("upgraded", _warm_later(pipeline)))  # False: the workers stay as they are
+            except OSError:
+                os._exit(0)
+            continue
         if request != "spawn":
             continue
         ours, theirs = multiprocessing.Pipe()
@@ -208,7 +216,6 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
             _worker_main(theirs, pipeline, settings, questions_at_once)
             os._exit(0)
         theirs.close()
-        forked += 1
         try:
             control.send(("spawned", pid))
             send_handle(control, ours.fileno(), os.getppid())
@@ -217,14 +224,20 @@ def _template_main(control: Connection, settings: Settings, questions_at_once: i
         ours.close()
 
 
-def _load_lingua_later() -> bool:
-    """In the template, after its first forks: lingua's n-gram models, frozen and trimmed as
-    the rest of the pipeline; ``False`` when they failed to load (each worker then loads them
-    on its first close call, as before)."""
+def _warm_later(pipeline: Pipeline) -> bool:
+    """In the template, after its first forks: the warm-up question and lingua's n-gram
+    models, frozen and trimmed as the rest of the pipeline; ``False`` when the models failed
+    to load (each worker then loads them on its first close call, as before).  The first
+    workers meanwhile answer as a cold process does (their first question pays for the lazy
+    models, about 0.2 s more than a warm one); their replacements share what this loaded."""
     from qa.reading.detect import load_lingua
 
     try:
         with loading():
+            try:
+                pipeline.answer(WARM_UP_QUESTION)
+            except Exception:  # an upstream's reply the pipeline did not foresee: serving anyway
+                log.exception("the warm-up question failed; serving anyway")
             load_lingua()
     except Exception:
         log.exception("lingua's models failed to load in the template")
@@ -290,9 +303,10 @@ class WorkerPipeline:
     (raises :class:`WorkerStartError` when loading fails); with ``wait=False`` it returns at
     once and the first questions wait for :attr:`ready`.
 
-    ``early`` (the chat, ``kgqa serve``): the workers answer before lingua's n-gram models
-    are loaded (3-4 s of CPU, holding the template's interpreter lock); the template loads
-    them right after forking the first workers, and each of those is then replaced by a fork
+    ``early`` (the chat, ``kgqa serve``): the workers answer before the template's warm-up
+    question and lingua's n-gram models (3-4 s of CPU, holding the template's interpreter
+    lock); the template loads them once no question has waited for :data:`QUIET_S` (the
+    first questions keep the cores), and each of the first workers is then replaced by a fork
     that shares them (an idle one at once, a busy one when its reply is in).  Until then a
     question that needs lingua loads the models in its worker (the same detection; those
     workers are replaced).  :meth:`wait_upgraded` waits for that."""
@@ -326,6 +340,8 @@ class WorkerPipeline:
         self._generation = 0  # 1 once the template has loaded lingua's models (early start)
         self._lingua_reported = not early  # the template said whether it loaded them
         self._upgraded = threading.Event()
+        self._asking = 0  # requests waiting for a worker or being answered (early start: warm when 0)
+        self.warm_asked_at: float | None = None  # early start: when the template was asked to warm up
         if not early:
             self._upgraded.set()
         # spawned, not forked: a fork of a process with other threads may inherit a held lock
@@ -419,7 +435,15 @@ class WorkerPipeline:
 
     def _call(self, kind: str, args: tuple, *, wait_s: float | None = None) -> tuple[str, Any]:
         """Send one request to a free worker and wait for its reply, at most ``deadline_s``."""
-        limit = self.wait_s if wait_s is None else wait_s
+        with self._lock:
+            self._asking += 1
+        try:
+            return self._call_worker(kind, args, self.wait_s if wait_s is None else wait_s)
+        finally:
+            with self._lock:
+                self._asking -= 1
+
+    def _call_worker(self, kind: str, args: tuple, limit: float) -> tuple[str, Any]:
         if not self._ready.wait(limit):
             raise _Unavailable("the workers are still starting")
         worker = self._free_worker(limit)
@@ -516,6 +540,10 @@ class WorkerPipeline:
         the idle workers forked before it (busy ones are replaced after their reply).  When they
         failed to load, the workers stay (each loads them on its first close call, as before)."""
         try:
+            self._wait_quiet()
+            with self._spawn_lock:
+                self._control.send("warm")
+                self.warm_asked_at = time.monotonic()
             while not self._closed and not self._lingua_reported:
                 with self._spawn_lock:  # no spawn meanwhile: this is the only message that may come
                     if self._control.poll(0.1):
@@ -537,6 +565,19 @@ class WorkerPipeline:
             log.info("lingua's models loaded %.1f s after start; workers replaced",
                      time.monotonic() - self.started_at)
         self._upgraded.set()
+
+    def _wait_quiet(self) -> None:
+        """Early start: wait until no question has been waiting or answered for
+        :data:`QUIET_S` (at most :data:`WARM_WITHIN_S`), so that the template's warm-up and
+        lingua's models (seconds of CPU) do not slow the first questions down."""
+        deadline = time.monotonic() + WARM_WITHIN_S
+        quiet_since = time.monotonic()
+        while not self._closed and time.monotonic() < deadline:
+            if self._asking:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= QUIET_S:
+                return
+            time.sleep(0.02)
 
     def _note(self, message: tuple[str, Any]) -> None:
         """A message of the template that answers no request: ``upgraded`` and whether lingua's

@@ -187,5 +187,32 @@ def test_an_early_pool_answers_before_lingua_loads_then_its_workers_share_the_te
         assert all(w.generation == 1 for w in early._all)
 
 
+def test_an_early_pool_warms_its_template_only_once_no_question_is_waiting(tiny_settings):
+    """The template's warm-up (seconds of CPU on the real pipeline) waits while questions come
+    back to back, so the first questions keep the cores; it comes once they stop."""
+    from service.workers import QUIET_S
+
+    with WorkerPipeline(tiny_settings, 2, early=True) as early:
+        stop = threading.Event()
+        answered: list[bool] = []
+
+        def ask() -> None:
+            while not stop.is_set():
+                answered.append(early.answer(*QUESTIONS[0]).answered)
+
+        askers = [threading.Thread(target=ask) for _ in range(2)]
+        for thread in askers:
+            thread.start()
+        time.sleep(3 * QUIET_S + 1.0)
+        stop.set()
+        for thread in askers:
+            thread.join(30)
+        last_asked = time.monotonic()
+        assert answered and all(answered)
+        assert early.wait_upgraded(120)
+        assert early.warm_asked_at is not None and early.warm_asked_at >= last_asked
+        assert all(w.generation == 1 for w in early._all)
+
+
 def test_a_pool_that_is_not_early_is_fully_loaded_when_ready(pool: WorkerPipeline):
     assert pool.wait_upgraded(0) and all(w.generation == 0 for w in pool._all)
