@@ -6,7 +6,10 @@ translated to its algebra; every check reads that structure (nothing is matched 
 regular expressions), and the query passed on is written out again from it by
 :func:`qa.sparql_writer.write_query`, never the text the backend sent: a comment, an escape
 or a line break that another parser reads differently never reaches the engine, the
-verbalizer or the validator.  Anything the writer does not write is rejected.
+verbalizer or the validator.  Anything the writer does not write is rejected.  A text that
+differs from one already accepted only in its entity ids (``wd:Q…``, renamed one to one;
+no literal, comment, IRI or escape in it) is accepted as that one was, its own ids written
+back (:func:`_form`): the local backend's 60 candidates of a question are a few dozen forms.
 
 Before parsing, the text's size, nesting and characters are checked (:func:`prescreen`):
 rdflib's parser is slow on deep or long inputs.  A candidate is accepted only when
@@ -43,6 +46,7 @@ import dataclasses
 import functools
 import logging
 import queue
+import re
 import threading
 import unicodedata
 from collections import deque
@@ -168,7 +172,11 @@ class _Rejection:
 def _check(sparql: str) -> _Checked:
     """The checked query, or :class:`CandidateRejected`; the outcome for a text already
     checked is remembered (:data:`CHECK_CACHE_SIZE` texts), except a parse that ran out of
-    time, which is a fault of the moment, not of the text."""
+    time, which is a fault of the moment, not of the text.  A text that differs from one
+    already accepted only in its entity ids is accepted as that one was (:func:`_form`)."""
+    accepted = _by_form(sparql)
+    if accepted is not None:
+        return accepted
     outcome = _remembered(sparql)
     if isinstance(outcome, _Rejection):
         raise CandidateRejected(outcome.reason, outcome.sparql, outcome.detail)
@@ -183,6 +191,53 @@ def _remembered(sparql: str) -> _Checked | _Rejection:
         if exc.reason == "parse_timeout":
             raise
         return _Rejection(exc.reason, exc.sparql, exc.detail)
+
+
+_ENTITY_NAME = re.compile(r"(?<![\w?$:])wd:Q([1-9][0-9]{0,15})(?![\w\-:%]|\.[\w\-:%.])")
+"""A Wikidata entity written as a prefixed name (``wd:Q42``), as the local backend writes them."""
+_NOT_IN_FORMS = frozenset("\"'#<\\")
+"""Where a text has a literal, a comment, an IRI or an escape, its entity names are not renamed."""
+
+
+def _form(sparql: str) -> tuple[str, tuple[str, ...]] | None:
+    """``sparql`` with its entity ids renamed ``Q1``, ``Q2`` … in order of first appearance
+    (a one-to-one renaming), and the ids; ``None`` where a renaming could change what the text
+    says: it has a literal, a comment, an IRI or an escape, or ``wd:Q`` where no entity name
+    stands (``?wd:Q1``).  The local backend's candidates for one question, and for the next,
+    are a few dozen forms: each form is parsed once, not each text."""
+    if not _NOT_IN_FORMS.isdisjoint(sparql):
+        return None
+    ids: dict[str, int] = {}
+    renamed = _ENTITY_NAME.sub(lambda m: f"wd:Q{ids.setdefault(m.group(1), len(ids) + 1)}", sparql)
+    if not ids or len(_ENTITY_NAME.findall(sparql)) != sparql.count("wd:Q"):
+        return None
+    return renamed, tuple(f"Q{number}" for number in ids)
+
+
+def _by_form(sparql: str) -> _Checked | None:
+    """The checked query for ``sparql`` from its form's (:func:`_form`), when the form was
+    accepted and its written query names its entities only as renamed names (so each is named
+    back); ``None`` otherwise (the text itself is then checked, and a rejection says so with
+    the text's own words)."""
+    form = _form(sparql)
+    if form is None:
+        return None
+    renamed, ids = form
+    try:
+        prescreen(sparql)  # its own size, as typed
+        outcome = _remembered(renamed)
+    except CandidateRejected as exc:
+        if exc.reason == "parse_timeout":  # a fault of the moment: not parsed twice
+            raise CandidateRejected(exc.reason, sparql, exc.detail) from None
+        return None
+    if not isinstance(outcome, _Checked) or "/entity/" in outcome.sparql:
+        return None
+    named = _ENTITY_NAME.findall(outcome.sparql)
+    if outcome.sparql.count("wd:Q") != len(named) or any(int(n) > len(ids) for n in named):
+        return None
+    written = _ENTITY_NAME.sub(lambda m: "wd:" + ids[int(m.group(1)) - 1], outcome.sparql)
+    entities = tuple(ids[int(e[1:]) - 1] for e in outcome.entities)
+    return _Checked(written, entities, outcome.properties)
 
 
 def forget_checks() -> None:
