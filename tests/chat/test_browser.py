@@ -3,9 +3,10 @@
 * ``tiny_app`` (``app.py --no-validator`` over the tiny KG): content in en/ru/zh/de, the
   localized "don't know", UI language, like -> SQLite, screenshot.
 * ``scripted_app`` (a scripted backend): a KG label carrying HTML/JS, bad input, the selector.
-* ``full_app`` (``app.py`` on the full embedded KG; skipped without ../shared).
 
-The apps and the browser are started once per session (``tests/chat/conftest.py``).
+The apps and the browser are started once per session (``tests/chat/conftest.py``).  The
+full KG's app is asked in ``tests/chat/test_browser_trust.py``: one file, so that one
+pytest-xdist worker starts it (tens of seconds, a GB), not both.
 
 Screenshots go to ``artifacts/`` (gitignored).
 """
@@ -213,25 +214,3 @@ def test_language_selector_overrides_detection(scripted_chat: Chat) -> None:
     assert answer.get_attribute("lang") == "de"
     assert "Geburtsort" in answer.locator(".kgqa-understood").inner_text()  # what was understood, in German
     assert answer.locator(".kgqa-value sup.kgqa-fallback").count() == 1  # Ulm has no German label
-
-
-# ---------------------------------------------------------------- the full embedded KG
-@pytest.mark.parametrize(("question", "lang", "expected", "dont_know"), [
-    ("Where was Albert Einstein born?", "en", "Ulm", ("I'm not sure I understood", "I understood:")),
-    ("Где родился Альберт Эйнштейн?", "ru", "Ульм", ("Я не уверен", "Я понял вопрос")),
-])
-def test_full_kg_one_answer_or_dont_know_in_the_users_language(browser, full_app, question, lang, expected,
-                                                               dont_know) -> None:
-    chat = Chat(browser, full_app)
-    try:
-        answer = chat.ask(question, timeout_ms=120_000)
-        assert answer.get_attribute("lang") == lang
-        text = answer.inner_text()
-        if answer.locator(".kgqa-value").count():
-            assert expected in text
-        else:
-            assert text.startswith(dont_know)
-        chat.assert_nothing_executed()
-        chat.screenshot(f"chat_full_{lang}")
-    finally:
-        chat.close()

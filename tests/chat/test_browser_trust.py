@@ -170,3 +170,25 @@ def test_seed_language_questions_get_the_honest_message_in_their_language(full: 
     assert any(text.startswith(m) for m in honest) or any(text.startswith(m) for m in said), text
     assert "Дзе" not in text  # a question word written first is no name
     full.screenshot(f"chat_full_{lang}")
+
+
+# ---------------------------------------------------------------- the full embedded KG: one answer or "I don't know"
+@pytest.mark.parametrize(("question", "lang", "expected", "dont_know"), [
+    ("Where was Albert Einstein born?", "en", "Ulm", ("I'm not sure I understood", "I understood:")),
+    ("Где родился Альберт Эйнштейн?", "ru", "Ульм", ("Я не уверен", "Я понял вопрос")),
+])
+def test_full_kg_one_answer_or_dont_know_in_the_users_language(browser, full_app, question, lang, expected,
+                                                               dont_know) -> None:
+    chat = Chat(browser, full_app)
+    try:
+        answer = chat.ask(question, timeout_ms=120_000)
+        assert answer.get_attribute("lang") == lang
+        text = answer.inner_text()
+        if answer.locator(".kgqa-value").count():
+            assert expected in text
+        else:
+            assert text.startswith(dont_know)
+        chat.assert_nothing_executed()
+        chat.screenshot(f"chat_full_{lang}")
+    finally:
+        chat.close()

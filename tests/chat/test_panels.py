@@ -1,8 +1,9 @@
 """(slow) Every "why" panel of the written sets against its turn's own record (issue 42): the
 panel names the component the record says decided, the verdict it prints for a comparison
 is the one its numbers give, it says "my data holds no value" only for a reading that ran
-and found nothing, and no reply shows a bare id.  Also: a follow-up typed without accents
-or question marks is answered as the written one is, in every chat language of the set.
+and found nothing, and no reply shows a bare id.  Also, over the same turns: the follow-up
+conversations' figures (issue 36), and a follow-up typed without accents or question marks
+is answered as the written one is, in every chat language of the set.
 
 The full pipeline over the union KG (skipped without ../shared)."""
 
@@ -25,10 +26,11 @@ from chat.render import (
     render_html,
     ui_language,
 )
+from evaluation.followups import Outcome, figures
 from evaluation.followups import load as load_followups
 from evaluation.followups import run as run_followup
 from qa.answer import Answerer
-from qa.context import Context, context_after
+from qa.context import Context
 from qa.turn import Status, Turn
 
 pytestmark = pytest.mark.slow
@@ -72,11 +74,18 @@ def pipeline(shared_kg_source, configured_pipeline) -> _Remembering:
 
 
 @pytest.fixture(scope="module")
-def turns(pipeline) -> list[Turn]:
+def followups(pipeline) -> list[Outcome]:
+    """Every conversation of ``tests/data/followups.json`` asked once, as the chat asks it (the
+    second turn with the first's context): the panels, the follow-up figures and the
+    accent-free follow-ups below all read these same turns."""
+    return [run_followup(pipeline, conversation) for conversation in load_followups()]
+
+
+@pytest.fixture(scope="module")
+def turns(pipeline, followups: list[Outcome]) -> list[Turn]:
     out = [pipeline.answer(question) for question, _ in _questions()]
-    for conversation in load_followups():
-        first = pipeline.answer(conversation["turns"][0])
-        out += [first, pipeline.answer(conversation["turns"][1], context=context_after(first, None))]
+    for outcome in followups:
+        out += [outcome.first, outcome.second]
     return out
 
 
@@ -124,15 +133,27 @@ def _bare(text: str) -> str:
     return re.sub(r"[?¿？]", "", unicodedata.normalize("NFC", out)).strip()
 
 
-def test_follow_ups_typed_without_accents_or_question_marks_are_answered_as_written(pipeline) -> None:
-    written, bare = {}, {}
-    for conversation in load_followups():
+def test_follow_ups_are_answered_right_and_never_wrong(followups: list[Outcome]) -> None:
+    """Issue 36's figures (``tests/chat/test_followups.py`` checks the conversations
+    themselves): at least 80 % of the follow-ups right, none wrong, no unrelated second
+    question glued to the first turn's subject.  Here, where the panels read the same turns,
+    so that each conversation is asked once per run."""
+    f = figures(followups)
+    wrong = [(o.conversation["turns"], [a.id for a in o.second.answers]) for o in followups if o.outcome == "wrong"]
+    assert not wrong
+    assert f["right"] >= 0.8 * f["followups"], f
+    assert f["glued"] == 0 and f["unrelated_right"] == f["unrelated"], f
+
+
+def test_follow_ups_typed_without_accents_or_question_marks_are_answered_as_written(
+        pipeline, followups: list[Outcome]) -> None:
+    bare = {}
+    for written in followups:
+        conversation = written.conversation
         if conversation["kind"] != "followup":
             continue
         plain = {**conversation, "turns": [conversation["turns"][0], _bare(conversation["turns"][1])]}
-        written[conversation["turns"][1]] = run_followup(pipeline, conversation).outcome
-        bare[plain["turns"][1]] = (conversation["lang"], run_followup(pipeline, plain).outcome,
-                                   written[conversation["turns"][1]])
+        bare[plain["turns"][1]] = (conversation["lang"], run_followup(pipeline, plain).outcome, written.outcome)
     assert len({lang for lang, _, _ in bare.values()}) >= 6
     assert not [q for q, (_, outcome, _) in bare.items() if outcome == "wrong"]
     lost = [q for q, (_, outcome, was) in bare.items() if was == "right" and outcome != "right"]

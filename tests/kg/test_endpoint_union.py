@@ -34,7 +34,11 @@ from qa.pipeline import Pipeline
 from service.kgserve import query_url, start_oxigraph
 from tests.service.faulty_http import free_port
 
-PER_DATASET = 6  # dev questions per benchmark file (a stable pseudo-random sample)
+PER_DATASET = 4
+"""Dev questions per benchmark file (a stable pseudo-random sample; each sample holds the
+smaller ones): 52 items.  They hold every item that six per file (78 items) set apart
+without the name keys (seven questions, one of them in two languages, linked by sound, by
+surname or by a fuzzy word); each item costs the endpoint's two pipelines seconds over HTTP."""
 INDEX_ONLY_KINDS = frozenset({"phonetic", "partial", "fuzzy"})
 """Link kinds only the label index makes (by sound, by surname, by a vocabulary word)."""
 
@@ -112,7 +116,7 @@ def test_union_kg_over_an_endpoint_answers_the_dev_sample_like_the_embedded_stor
         print(f"items answered otherwise after a failed endpoint read, not compared: {failed_reads}")
         assert differing_keyed == []  # with the name keys: every item as the embedded store answers it
         assert len(failed_reads) <= 3  # a fault on a few items under load, not a way around the comparison
-        assert same >= len(items) - 12  # without: 66 of 78 since the gate judges five readings (71 with one)
+        assert same >= len(items) - 12  # without: 44 of 52 (70 of 78 with six per file)
         assert answered >= len(items) // 5  # the comparison covered real answers, not only abstentions
     finally:
         server.kill()
