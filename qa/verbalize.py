@@ -50,12 +50,14 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     property names of the KG are English only.  A complex candidate (COUNT, ASK, ORDER BY,
     FILTER) is read in ``lang`` only: it passes the gate on its validator score alone, and
     an English reading of it let wrong answers through.  The pipeline and the records the
-    gate is calibrated on both read candidates this way.  With ``question``, a plain
-    candidate that could pass is also read with its property said by the question's own words
-    for it (:func:`question_wording`)."""
+    gate is calibrated on both read candidates this way.  With ``question`` not in English, a
+    plain candidate that could pass is also read with its property said by the question's own
+    words for it (:func:`question_wording`); in English the validator knows the property names
+    people use, and such a reading lost what a class noun says ("what county is tampa located
+    in?" read « Tampa located in ?answer » passed the country)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     links = [c.links for c in candidates]
-    if question is None:
+    if question is None or lang.split("-")[0] == "en":
         readings = verbalizer.readings([c.sparql for c in candidates], lang, links)
     else:
         tokens = tokenize(question)

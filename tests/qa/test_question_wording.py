@@ -42,6 +42,7 @@ def test_readings_pass_the_wording_only_with_the_question_and_only_for_wanted_ca
 
     cands = [_plain("P20", ((1, 2, "property"),)), _plain("P19", ((1, 2, "property"),))]
     verbalizer = Recording(lambda sparql, lang: f"{lang}|{sparql}")
-    readings_with_english(verbalizer, cands, "en")
+    readings_with_english(verbalizer, cands, "de")
     readings_with_english(verbalizer, cands, "de", [True, False], "wo starb hawking")
-    assert seen == [[], [{"P20": "starb"}, {}]]
+    readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: names only
+    assert seen == [[], [{"P20": "starb"}, {}], []]
