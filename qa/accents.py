@@ -12,6 +12,10 @@ pronouns, and the language's part of the property lexicon, ``lang/<code>/lexicon
   form only as the question word that opens the question, after an opener such as « y »,
   « et », « e » at most (« y donde murio » -> « y dónde murió »; « Chile o Ecuador » and
   « la ville où » are left alone);
+* a word the lists know both ways also gets the accented form when, with the word before it
+  (as read), it makes two words of a property phrase of the lexicon that the bare form does
+  not (« ou est ne einstein » -> « où est né einstein »: « est né » is a phrase, and « ne »
+  there is no negation);
 * a word with accents of its own, or one the lists do not know, is left as typed.
 
 Only languages written in Latin letters are read so (Russian « е » for « ё » is matched by
@@ -75,18 +79,39 @@ def restore_accents(text: str, lang: str | None) -> str:
     accented, plain = _vocabulary(lang)
     asked = _question_words(lang)
     openers = frozenset(language(lang).pronouns.openers)
+    pairs = _phrase_pairs(lang)
     out: list[str] = []
     last = 0
+    before = ""  # the word before, as read
     for position, match in enumerate(_WORD.finditer(text)):
         word = match.group(0)
         lower = word.lower()
         form = accented.get(lower) if fold_typed(lower) == lower else None
         opening = position < OPENING_WORDS and (position == 0 or _first_word(text, openers))
-        if form is not None and (lower not in plain or (opening and form in asked)):
+        paired = form is not None and (before, form) in pairs and (before, lower) not in pairs
+        read = lower
+        if form is not None and (lower not in plain or (opening and form in asked) or paired):
             out.append(text[last:match.start()])
             out.append(form if word.islower() else form[:1].upper() + form[1:])
             last = match.end()
+            read = form
+        before = read
     return "".join(out) + text[last:] if out else text
+
+
+@cache
+def _phrase_pairs(lang: str) -> frozenset[tuple[str, str]]:
+    """Two words in a row of a property phrase of ``lang``'s lexicon (« est », « né »)."""
+    try:
+        own = language_lexicon(lang)
+    except LexiconError:
+        return frozenset()
+    pairs: set[tuple[str, str]] = set()
+    for phrases in own.get("phrases", {}).values():
+        for phrase in phrases:
+            words = _WORD.findall(phrase.lower())
+            pairs.update(zip(words, words[1:], strict=False))
+    return frozenset(pairs)
 
 
 def _first_word(text: str, openers: frozenset[str]) -> bool:

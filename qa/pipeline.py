@@ -309,7 +309,7 @@ class Pipeline:
         ``could_pass`` read in English (the validator keeps a candidate's best reading; most
         property names of this KG are English only); a complex candidate, which passes on
         its validator score alone, is read in the question's language only."""
-        readings = readings_with_english(verbalizer, candidates, parse_lang(turn), could_pass)
+        readings = readings_with_english(verbalizer, candidates, parse_lang(turn), could_pass, read(turn))
         for view, texts in zip(turn.candidates, readings, strict=True):
             view.verbalization = texts[0]
         return readings

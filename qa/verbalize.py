@@ -4,9 +4,10 @@ the cross-encoder can compare it with the question (implemented by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from core.text import join_tokens, tokenize
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 
 
@@ -19,25 +20,51 @@ class Verbalizer(Protocol):
         without a label in ``lang`` is said by the name it was linked by)."""
         ...
 
-    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
-                 ) -> list[tuple[str, ...]]:
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = (),
+                 worded: Sequence[Mapping[str, str]] = ()) -> list[tuple[str, ...]]:
         """Each query's readings, one or more distinct texts, the first being its
-        :meth:`many` text; a candidate is scored by its best reading."""
+        :meth:`many` text; a candidate is scored by its best reading.  ``worded[i]``:
+        ``{pid: words}``, query ``i``'s property as the question says it (one more reading
+        says it so)."""
         ...
 
 
+def question_wording(candidate: Candidate, tokens: Sequence[str]) -> dict[str, str]:
+    """``{pid: words}``: the words of the question (``tokens``, :func:`core.text.tokenize`)
+    that a plain one-property candidate explains as its property, as the question says them
+    ("wo starb hawking": ``{"P20": "starb"}``); empty for any other candidate.  The
+    validator learned a property's name, not every verb people use for it, and reads
+    « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
+    if candidate.shape != "plain" or len(set(candidate.properties)) != 1:
+        return {}
+    spans = sorted((a, b) for a, b, what in candidate.explains if what == "property" and 0 <= a < b <= len(tokens))
+    words = join_tokens([t for a, b in spans for t in tokens[a:b]])
+    return {candidate.properties[0]: words} if words else {}
+
+
 def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate], lang: str,
-                          wanted: Sequence[bool] | None = None) -> list[tuple[str, ...]]:
+                          wanted: Sequence[bool] | None = None, question: str | None = None
+                          ) -> list[tuple[str, ...]]:
     """Each candidate's readings in ``lang``; for a question not in English, a plain
     candidate (``wanted``: which ones, all by default) is also read in English, since most
     property names of the KG are English only.  A complex candidate (COUNT, ASK, ORDER BY,
     FILTER) is read in ``lang`` only: it passes the gate on its validator score alone, and
     an English reading of it let wrong answers through.  The pipeline and the records the
-    gate is calibrated on both read candidates this way."""
-    readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates])
+    gate is calibrated on both read candidates this way.  With ``question`` not in English, a
+    plain candidate that could pass is also read with its property said by the question's own
+    words for it (:func:`question_wording`); in English the validator knows the property names
+    people use, and such a reading lost what a class noun says ("what county is tampa located
+    in?" read « Tampa located in ?answer » passed the country)."""
+    wanted = [True] * len(candidates) if wanted is None else wanted
+    links = [c.links for c in candidates]
+    if question is None or lang.split("-")[0] == "en":
+        readings = verbalizer.readings([c.sparql for c in candidates], lang, links)
+    else:
+        tokens = tokenize(question)
+        worded = [question_wording(c, tokens) if ok else {} for c, ok in zip(candidates, wanted, strict=True)]
+        readings = verbalizer.readings([c.sparql for c in candidates], lang, links, worded)
     if lang.split("-")[0] == "en":
         return readings
-    wanted = [True] * len(candidates) if wanted is None else wanted
     plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
              if ok and c.shape not in COMPLEX_SHAPES]
     english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])

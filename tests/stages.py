@@ -4,7 +4,7 @@ readings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from qa.candidate import Link
 
@@ -19,9 +19,9 @@ class Verbalize:
         """``fn`` of every query, in order (the linking evidence is not used)."""
         return [self.fn(s, lang) for s in sparqls]
 
-    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
-                 ) -> list[tuple[str, ...]]:
-        """One reading per query: :meth:`many`'s text."""
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = (),
+                 worded: Sequence[Mapping[str, str]] = ()) -> list[tuple[str, ...]]:
+        """One reading per query: :meth:`many`'s text (the question's wording is not used)."""
         return [(text,) for text in self.many(sparqls, lang, links)]
 
 

@@ -339,15 +339,17 @@ class Verbalizer:
         that label written out (:func:`fuller_name`: « Marcel Proust » for « Proust »)."""
         return [texts[0] for texts in self._read(sparqls, lang, links, second=False)]
 
-    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = ()
-                 ) -> list[tuple[str, ...]]:
+    def readings(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]] = (),
+                 worded: Sequence[Mapping[str, str]] = ()) -> list[tuple[str, ...]]:
         """Each query's readings: its verbalization (:meth:`many`), then, when it differs,
         the same with the properties the KG has no name for in ``lang`` said by
-        :attr:`names` (the validator's score of a candidate is its best reading's)."""
-        return self._read(sparqls, lang, links, second=True)
+        :attr:`names`, and the same with a property said by the question's own words for it
+        (``worded[i]``: ``{pid: words}`` of query ``i``) (the validator's score of a candidate
+        is its best reading's)."""
+        return self._read(sparqls, lang, links, second=True, worded=worded)
 
-    def _read(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]], *, second: bool
-              ) -> list[tuple[str, ...]]:
+    def _read(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]], *, second: bool,
+              worded: Sequence[Mapping[str, str]] = ()) -> list[tuple[str, ...]]:
         parsed = [parse(s) for s in sparqls]
         nodes = {i for p in parsed for i in iris_in(p)}
         table = self.prefetch(nodes, lang)
@@ -357,7 +359,12 @@ class Verbalizer:
             linked = self.linked_names(table, links[i] if i < len(links) else (), lang)
             text = render(query, table, lang, linked)
             named = render(query, table, lang, {**said, **linked}) if said else text
-            out.append((text,) if named == text else (text, named))
+            texts = (text,) if named == text else (text, named)
+            words = worded[i] if i < len(worded) else {}
+            if words:
+                phrased = render(query, table, lang, {**linked, **{WD + pid: w for pid, w in words.items()}})
+                texts = texts if phrased in texts else (*texts, phrased)
+            out.append(texts)
         return out
 
     def property_names(self, table: dict[str, Labels], nodes: Iterable[str], lang: str) -> dict[str, str]:

@@ -10,5 +10,6 @@ CUE_WORDS: frozenset[str] = frozenset({
 CUE_LETTERS = "çêôâèùîïœë"
 """Letters that mark the language among the others of its script (:mod:`qa.reading.detect`)."""
 
-CUE_SPELLING = r"\b(?:qu|l|d|n|c|j|s)['’]\w"
-"""Spellings that mark it: elided articles and pronouns (« qu'il », « l'an »)."""
+CUE_SPELLING = r"\b(?:qu|l|d|n|c|j|s)['’]\w|\bou (?:est|sont) (?:n[eé]e?s?|morte?s?)\b"
+"""Spellings that mark it: elided articles and pronouns (« qu'il », « l'an »), and « où est né »
+typed without its accents (« ou est ne einstein »: its other words look German to the detectors)."""

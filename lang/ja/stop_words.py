@@ -5,6 +5,7 @@ from lang.stopwords import stop_words
 
 OWN = """
     の は が を に で と も へ や か な 誰 何 ど こ い つ で す か ま す し た
+    っ て だ け ね よ
 """
 """Function and question words this product reads in Japanese, beyond the maintained list."""
 

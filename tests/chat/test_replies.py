@@ -166,7 +166,7 @@ def test_short_ukrainian_and_belarusian_questions_are_told_apart(question: str, 
 
 @pytest.mark.parametrize(("typed", "lang", "read"), [
     ("y donde murio", "es", "y dónde murió"), ("quien escribio don quijote", "es", "quién escribió don quijote"),
-    ("et ou est-il mort", "fr", "et où est-il mort"), ("qual e a lingua oficial", "pt", "qual e a língua oficial"),
+    ("et ou est-il mort", "fr", "et où est-il mort"), ("qual e a lingua oficial", "pt", "qual é a língua oficial"),
     ("que pais tiene mas habitantes, chile o ecuador", "es", "qué pais tiene mas habitantes, chile o ecuador"),
     ("qui est plus grand, Chile ou Ecuador", "fr", "qui est plus grand, Chile ou Ecuador"),  # "ou" is "or" here
     ("wo ist er gestorben", "de", "wo ist er gestorben"), ("где он умер", "ru", "где он умер"),

@@ -197,6 +197,18 @@ def test_a_second_reading_names_properties_the_kg_has_no_label_for(tiny_kg_clien
     assert Verbalizer(tiny_kg_client).readings([CAPITAL], "uk") == [("Німеччина capital ?answer",)]
 
 
+def test_a_property_said_by_the_question_s_own_words_is_one_more_reading(tiny_kg_client):
+    # "wo ist die hauptstadt von deutschland": the question's words for P36 say it once more
+    # (the validator learned property names, not every word people use for them)
+    plain = Verbalizer(tiny_kg_client)
+    assert plain.readings([CAPITAL], "de", [], [{"P36": "regierungssitz"}]) == [
+        ("Deutschland Hauptstadt ?answer", "Deutschland regierungssitz ?answer")]
+    assert plain.readings([CAPITAL], "de", [], [{"P36": "hauptstadt"}]) == [
+        ("Deutschland Hauptstadt ?answer", "Deutschland hauptstadt ?answer")]
+    assert plain.readings([CAPITAL], "de", [], [{}]) == [("Deutschland Hauptstadt ?answer",)]
+    assert plain.readings([CAPITAL], "de") == [("Deutschland Hauptstadt ?answer",)]
+
+
 def test_a_full_name_heard_closely_alike_in_another_script_is_said_as_the_user_wrote_it(verbalizer):
     # Ulm has no German label; linked by the sound of two capitalized non-Latin words that
     # sound closely alike, it is said by those words (capitalized as typed), not by its

@@ -1,0 +1,48 @@
+"""A plain candidate is read once more with its property said by the question's own words
+(:func:`qa.verbalize.question_wording`)."""
+
+from __future__ import annotations
+
+from core.text import tokenize
+from qa.candidate import Candidate
+from qa.verbalize import question_wording, readings_with_english
+from tests.stages import Verbalize
+
+
+def _plain(pid: str, explains: tuple[tuple[int, int, str], ...], shape: str = "plain", pids: tuple[str, ...] = ()
+           ) -> Candidate:
+    return Candidate(f"SELECT ?answer WHERE {{ wd:Q1 wdt:{pid} ?answer }}", 0.5, shape=shape,
+                     properties=pids or (pid,), entities=("Q1",), explains=explains)
+
+
+def test_the_words_a_candidate_explains_as_its_property_are_its_wording():
+    tokens = tokenize("wo starb hawking")
+    assert question_wording(_plain("P20", ((1, 2, "property"), (2, 3, "entity"))), tokens) == {"P20": "starb"}
+    # CJK characters are written back side by side, spans in question order
+    ja = tokenize("エルベ川はどこに注ぐの")
+    assert question_wording(_plain("P403", ((9, 10, "property"), (0, 4, "entity"), (8, 9, "property"))), ja) == {
+        "P403": "注ぐ"}
+
+
+def test_no_wording_without_a_property_span_or_for_other_shapes():
+    tokens = tokenize("wo starb hawking")
+    assert question_wording(_plain("P20", ((2, 3, "entity"),)), tokens) == {}
+    assert question_wording(_plain("P20", ((1, 2, "property"),), shape="count"), tokens) == {}
+    assert question_wording(_plain("P20", ((1, 2, "property"),), pids=("P20", "P19")), tokens) == {}
+    assert question_wording(_plain("P20", ((1, 9, "property"),)), tokens) == {}  # a span past the question
+
+
+def test_readings_pass_the_wording_only_with_the_question_and_only_for_wanted_candidates():
+    seen: list[object] = []
+
+    class Recording(Verbalize):
+        def readings(self, sparqls, lang, links=(), worded=()):  # type: ignore[override]
+            seen.append(list(worded))
+            return super().readings(sparqls, lang, links, worded)
+
+    cands = [_plain("P20", ((1, 2, "property"),)), _plain("P19", ((1, 2, "property"),))]
+    verbalizer = Recording(lambda sparql, lang: f"{lang}|{sparql}")
+    readings_with_english(verbalizer, cands, "de")
+    readings_with_english(verbalizer, cands, "de", [True, False], "wo starb hawking")
+    readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: names only
+    assert seen == [[], [{"P20": "starb"}, {}], []]
