@@ -565,3 +565,24 @@ def test_with_the_validator_off_the_same_question_of_the_better_known_namesake_i
     scored.views[0].validator_score = 0.99  # the validator told them apart: its choice stands
     Namesake()(scored)
     assert scored.chosen == 0
+
+
+def test_an_answer_the_question_names_more_exactly_than_the_reading_its_subject_is_withheld(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    question = "¿Dónde se habla el francés?"  # tokens: dónde se habla el francés
+    france = Link("Q142", "francés", "Francia", "inflected", 0.7, span=(4, 5))
+    french = Link("Q150", "francés", "francés", "label", 0.9, span=(4, 5), is_class=True)
+    languages = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P37 ?answer }", 0.8, shape="plain",
+                          entities=("Q142",), properties=("P37",), links=(france,))
+    spoken = Candidate("SELECT ?answer WHERE { ?answer wdt:P37 wd:Q150 }", 0.7, shape="plain",
+                       entities=("Q150",), properties=("P37",), links=(french,))
+    echo = check(_case(question, [languages, spoken], result=_uris("Q150"), lang="es"))
+    assert echo.withheld and "Q150 is named by the words the reading took for Q142" in echo.reason
+    assert not check(_case(question, [languages, spoken], result=_uris("Q150", "Q188"), lang="es")).withheld
+    # "France" names French only as an inflected form: the official language of France is no echo
+    by_label = replace(languages, links=(replace(france, mention="France", kind="label"),))
+    loosely = replace(spoken, links=(replace(french, mention="France", kind="inflected"),))
+    assert not check(_case("What is the official language of France?", [by_label, loosely],
+                           result=_uris("Q150"))).withheld
+    # the reading's own entity as its answer (Monaco's country) is no echo
+    assert not check(_case(question, [languages, spoken], result=_uris("Q142"), lang="es")).withheld
