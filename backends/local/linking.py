@@ -400,15 +400,30 @@ def _below_written(mentions: Sequence[Mention]) -> list[Mention]:
             if i in outknown and factor[(m.start, m.end)] < 1.0 else m for i, m in enumerate(mentions)]
 
 
+WRITTEN_KINDS = frozenset({"label", "alias", "folded"})
+LOOSE_KINDS = frozenset({"inflected", "fuzzy"})
+WRITTEN_OVER_LOOSE = 0.95
+"""A link by a name as written is kept over the same entity's inflected or fuzzy link on
+another span when its score is at least this share of the other's."""
+
+
 def _preferred(new: Mention, old: Mention) -> bool:
     """Whether ``new`` is a better link than ``old`` to the same entity: over the same span a
     name as written (label, alias or folded) beats a fuzzy spelling, whatever their scores
-    ("Francia" is an alias of France, not a misspelled "France"); otherwise the higher score,
-    then the earlier span; over the same span a close spelling beats a sound-alike."""
+    ("Francia" is an alias of France, not a misspelled "France"); over another span, a name
+    as written beats an inflected or fuzzy form nearly as good (:data:`WRITTEN_OVER_LOOSE`:
+    « limitan con Francia pero no … el francés » names France where it says « Francia », not
+    in « francés »); otherwise the higher score, then the earlier span; over the same span a
+    close spelling beats a sound-alike."""
     if (new.start, new.end) == (old.start, old.end) and new.fuzzy != old.fuzzy:
         return not new.fuzzy
     if (new.start, new.end) == (old.start, old.end) and new.phonetic != old.phonetic:
         return not new.phonetic  # a close spelling says more than a sound-alike
+    kinds = {new.kind, old.kind}
+    if kinds & WRITTEN_KINDS and kinds & LOOSE_KINDS and len(kinds) == 2:
+        written, loose = (new, old) if new.kind in WRITTEN_KINDS else (old, new)
+        if written.score >= WRITTEN_OVER_LOOSE * loose.score:
+            return written is new
     return (new.score, -new.start) > (old.score, -old.start)
 
 

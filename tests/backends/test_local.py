@@ -520,3 +520,16 @@ def test_a_countrys_adjective_links_the_country_by_its_cldr_name(tmp_path: Path)
     link = {m.qid: m for m in linker.link("¿Cuál es la capital irlandesa?", "es")}["Q27"]
     assert (link.kind, link.name, link.fuzzy) == ("inflected", "irlanda", False)
     assert "Q27" not in {m.qid for m in linker.link("What is the Irish capital?", "en")}  # no endings in English
+
+
+def test_an_entity_named_as_written_is_linked_there_over_an_inflected_form_nearly_as_good():
+    from backends.local.linking import _preferred
+
+    def at(i: int, kind: str, score: float) -> Mention:
+        return Mention(i, i + 1, "", "Q142", 1.0, 0.77, score, False, 14, kind == "fuzzy", 100, 0, 0.2, kind=kind)
+
+    written, inflected = at(4, "alias", 0.7231), at(9, "inflected", 0.7345)  # « Francia », « francés »
+    assert _preferred(written, inflected) and not _preferred(inflected, written)
+    assert _preferred(at(9, "inflected", 0.9), written)  # far better elsewhere: the higher score
+    assert _preferred(at(9, "label", 0.7345), written)  # two names as written: the higher score
+    assert not _preferred(at(4, "fuzzy", 0.7423), written)  # the same span: the name as written
