@@ -173,7 +173,7 @@ class Aggregates:
             if any(o == "?answer" and p.split(":")[1] in LITERAL_PROPERTIES for _, p, o in body):
                 continue  # literal values, not a set of entities
             if all(t in known for tr in body for t in tr if t.startswith("wd:")):
-                sets.append(EntitySet(body, squash(cand.score) * (0.97 ** rank), "base"))
+                sets.append(EntitySet(anchor_side(body), squash(cand.score) * (0.97 ** rank), "base"))
         unique: dict[tuple[Triple, ...], EntitySet] = {}
         for s in sets:
             if s.triples not in unique or unique[s.triples].score < s.score:
@@ -185,6 +185,8 @@ class Aggregates:
         out = []
         type_triple = ("?answer", wdt(type_pid), wd(c.qid))
         for pid, inverse, _ in self.facts.ties(m.qid, [type_triple], 3, tie_first=True):
+            if pid in SYMMETRIC_PROPERTIES and not inverse:
+                continue  # a symmetric relation is read from the anchor's own statements
             triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
             out.append(EntitySet((type_triple, triple), 0.85 * c.score * m.score, "typed"))
         return out
@@ -371,3 +373,13 @@ class Aggregates:
                 return False
         return True
 
+
+
+def anchor_side(body: Sequence[Triple]) -> tuple[Triple, ...]:
+    """``body`` with each symmetric relation between ``?answer`` and an entity read from the
+    entity's own statements (``wd:Q142 wdt:P47 ?answer``), as the constraint sets read it: a
+    set counted or ordered is the same whichever way the question's reading was written
+    (« ¿Cuántos países tienen frontera con Francia? » counted the countries that list France,
+    7, where "How many countries border France?" counts France's own list, 6)."""
+    return tuple((o, p, s) if p.split(":")[-1] in SYMMETRIC_PROPERTIES and s == "?answer" and o.startswith("wd:")
+                 else (s, p, o) for s, p, o in body)

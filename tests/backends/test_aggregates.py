@@ -61,3 +61,13 @@ def test_symmetric_relations_the_kg_disagrees_about_give_no_superlative(populate
     backward = ("?answer", "wdt:P47", "wd:Q183")
     assert gen.coverage((backward,), "P1082") == 0.0  # Russia is missing this way round
     assert gen.coverage((("wd:Q183", "wdt:P47", "?answer"),), "P1082") == 1.0
+
+
+def test_a_symmetric_relation_of_a_set_is_read_from_the_anchors_own_statements():
+    from backends.local.aggregates import anchor_side
+
+    typed = (("?answer", "wdt:P47", "wd:Q142"), ("?answer", "wdt:P31", "wd:Q6256"))
+    assert anchor_side(typed) == (("wd:Q142", "wdt:P47", "?answer"), ("?answer", "wdt:P31", "wd:Q6256"))
+    directed = (("?answer", "wdt:P57", "wd:Q3772"),)  # not symmetric: as written
+    assert anchor_side(directed) == directed
+    assert anchor_side((("wd:Q142", "wdt:P47", "?answer"),)) == (("wd:Q142", "wdt:P47", "?answer"),)
