@@ -586,3 +586,29 @@ def test_an_answer_the_question_names_more_exactly_than_the_reading_its_subject_
                            result=_uris("Q150"))).withheld
     # the reading's own entity as its answer (Monaco's country) is no echo
     assert not check(_case(question, [languages, spoken], result=_uris("Q142"), lang="es")).withheld
+
+
+def test_a_noun_after_which_that_names_a_property_and_no_class_asks_for_that_property() -> None:
+    """"Which sport does Cristiano Ronaldo play?" read as his teams: « sport » is the name of
+    P641 and of a class of 5 members only, so the reading must read P641; "country", a class the
+    KG types things by, is left to the class check."""
+    import pyoxigraph as ox
+
+    kg = _class_store()
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    kg.store.extend([ox.Quad(ox.NamedNode(WD + "P641"), label, ox.Literal("sport", language="en")),
+                     ox.Quad(ox.NamedNode(WD + "Q349"), label, ox.Literal("sport", language="en"))])
+    check = TypeCheck(kg, default_lexicon())
+    question = "which sport does cristiano ronaldo play?"  # which sport does cristiano ronaldo play
+    ronaldo = Link("Q11571", "cristiano ronaldo", "cristiano ronaldo", "label", 0.9, span=(3, 5))
+    teams = Candidate("SELECT ?answer WHERE { wd:Q11571 wdt:P54 ?answer }", 0.9, entities=("Q11571",),
+                      properties=("P54",), links=(ronaldo,), explains=((1, 2, "property"), (3, 5, "entity")))
+    verdict = check(_case(question, [teams], result=_uris("Q18656")))
+    assert verdict.withheld and "P641" in verdict.reason
+    sport = replace(teams, sparql="SELECT ?answer WHERE { wd:Q11571 wdt:P641 ?answer }", properties=("P641",))
+    assert not check(_case(question, [sport], result=_uris("Q2736"))).withheld
+    country = "what country is the mekong river located in?"  # "country" names P17 and a typing class
+    mekong = Link("Q41179", "mekong river", "mekong river", "label", 0.9, span=(4, 6))
+    continent = Candidate("SELECT ?answer WHERE { wd:Q41179 wdt:P30 ?answer }", 0.9, entities=("Q41179",),
+                          properties=("P30",), links=(mekong,), explains=((1, 2, "property"), (4, 7, "entity")))
+    assert not check(_case(country, [continent], result=_uris("Q48"))).withheld
