@@ -612,3 +612,24 @@ def test_a_noun_after_which_that_names_a_property_and_no_class_asks_for_that_pro
     continent = Candidate("SELECT ?answer WHERE { wd:Q41179 wdt:P30 ?answer }", 0.9, entities=("Q41179",),
                           properties=("P30",), links=(mekong,), explains=((1, 2, "property"), (4, 7, "entity")))
     assert not check(_case(country, [continent], result=_uris("Q48"))).withheld
+
+
+def test_an_intersection_that_leaves_out_an_anchor_listed_with_its_own_is_withheld() -> None:
+    check = Coverage(default_lexicon())
+    germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(3, 4))
+    italy = Link("Q38", "italy", "Italy", "label", 0.9, span=(6, 7))
+    both = Candidate("SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P47 ?answer . wd:Q38 wdt:P47 ?answer }", 0.7,
+                     shape="intersection", entities=("Q183", "Q38"), properties=("P47",), links=(germany, italy),
+                     explains=((1, 2, "class"), (2, 3, "property"), (3, 4, "entity"), (6, 7, "entity")))
+    listed = "Which country borders Germany, Austria and Italy?"  # which country borders germany austria and italy
+    verdict = check(_case(listed, [both]))
+    assert verdict.withheld and "'austria'" in verdict.reason
+    two = "Which country borders Germany and Italy?"  # which country borders germany and italy
+    said = replace(both, links=(germany, replace(italy, span=(5, 6))),
+                   explains=((1, 2, "class"), (2, 3, "property"), (3, 4, "entity"), (5, 6, "entity")))
+    assert not check(_case(two, [said])).withheld
+    after = "¿Qué país limita con Alemania, Austria e Italia?"  # qué país limita con alemania austria e italia
+    first = replace(both, links=(replace(germany, span=(4, 5)), replace(italy, qid="Q40", span=(5, 6))),
+                    explains=((1, 2, "class"), (2, 3, "property"), (4, 5, "entity"), (5, 6, "entity")))
+    verdict = check(_case(after, [first], lang="es"))
+    assert verdict.withheld and "'italia'" in verdict.reason
