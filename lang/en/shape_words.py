@@ -5,7 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
-    count=("how many",),
+    count=("how many", "number of"),
     superlative=("the most", "the least", "fewest", "maximum", "minimum", "largest", "biggest", "smallest", "oldest",
         "youngest", "tallest", "shortest", "longest", "highest", "lowest", "greatest", "richest", "poorest",
         "heaviest", "lightest", "fastest", "slowest", "earliest", "latest", "newest", "deepest", "eldest", "widest",
