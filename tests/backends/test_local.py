@@ -533,3 +533,17 @@ def test_an_entity_named_as_written_is_linked_there_over_an_inflected_form_nearl
     assert _preferred(at(9, "inflected", 0.9), written)  # far better elsewhere: the higher score
     assert _preferred(at(9, "label", 0.7345), written)  # two names as written: the higher score
     assert not _preferred(at(4, "fuzzy", 0.7423), written)  # the same span: the name as written
+
+
+def test_a_loosely_typed_name_in_lower_case_covers_nothing_where_capitals_mark_the_names():
+    from backends.local.linking import CLOSE_SOUND, _longest_cover, _Match
+    from kg.labels import NameHit
+
+    sound = _Match(3, 5, "brnstn", 0.9, True, phonetic=True, sound="france don", latin=True)  # "France don['t]"
+    hit = NameHit("Q21578", 1, ("en",))
+    found = [(sound, hit, CLOSE_SOUND)]
+    cased = ["Which", "neighbours", "of", "France", "don", "t", "have"]
+    assert _longest_cover(found, {"Q21578": 218}, cased) == {}
+    assert _longest_cover(found, {"Q21578": 218}, None) == {(3, 5): 218}  # no capitals: "jon lenon" covers
+    named = [(sound, hit, CLOSE_SOUND)]
+    assert _longest_cover(named, {"Q21578": 218}, ["x", "x", "x", "Jon", "Lenon"]) == {(3, 5): 218}
