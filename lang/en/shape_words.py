@@ -81,5 +81,6 @@ SHAPE_WORDS = ShapeWords(
     both=('both', 'together', 'in common', 'at the same time', 'as well as'),
     alive=('still alive', 'alive', 'still living', 'living', 'still with us'),
     negation=('not', "don't", "doesn't", "didn't", 'never', 'without', 'except'),
+    contrast=('but',),
     asking=("which", "who", "what"),
 )

@@ -80,6 +80,7 @@ SHAPE_WORDS = ShapeWords(
     alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
            'vive todavía', 'todavia vivo'),
     negation=('no', 'nunca', 'sin', 'excepto'),
+    contrast=('pero', 'aunque', 'sino que'),
     asking=("cuál", "quién"),
     direction_is_superlative=True,
 )
