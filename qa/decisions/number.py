@@ -103,24 +103,35 @@ def counted(case: Case, listed: int) -> str:
 
 def echoed(case: Case, answers: set[str]) -> str | None:
     """The answer (ids) when every answer is an entity that a reading links by the very words
-    the kept reading took for one of its own entities, and that those words name by a more
-    exact name (:data:`EXACTNESS`): « ¿Dónde se habla el francés? » read as the official
-    language of France (« francés » linked to France as an inflected « Francia », to French by
-    its label) answers French, the thing the question names and asks about.  ``None``
-    otherwise (a name as exact for both says nothing: « Francia » is also an alias of French).  An answer that is the
-    reading's own entity (Monaco's country) is no echo, nor French for "the official language
-    of France" ("France" names French only as an inflected form)."""
+    the kept reading took for one of its own entities, and that those words name better: by a
+    more exact name (:data:`EXACTNESS`), or as exactly while the answer is the better known
+    (its degree) and no class (a language with its dialects is also named by its country's
+    word, « Francia »: that is what "the official language of France" answers).
+    « ¿Dónde se habla el francés? » read as the official language of France (« francés »
+    linked to France as an inflected « Francia », to French by its label) answers French, the
+    thing the question names and asks about; « ¿Qué país limita con Austria y con Italia? »
+    read with Milan for « Italia » (an alias of both) answers Italy.  ``None`` otherwise; an
+    answer that is the reading's own entity (Monaco's country) is no echo."""
     kept = case.kept
     if kept is None or not answers:
         return None
     ids = {local_id(a) or a for a in answers}
     if ids & set(kept.entities):
         return None
-    own = [(link.span, exactness(link)) for link in kept.links if link.span is not None and not link.is_class]
+    own = [link for link in kept.links if link.span is not None and not link.is_class]
     named = {link.qid for candidate in case.candidates[:READ_BY] for link in candidate.links
-             if link.span is not None and any(link.span[0] < span[1] and span[0] < link.span[1]
-                                              and exactness(link) < rank for span, rank in own)}
+             if link.span is not None and any(_names_better(link, mine) for mine in own)}
     return ", ".join(sorted(ids)) if own and ids <= named else None
+
+
+def _names_better(link: Link, mine: Link) -> bool:
+    """Whether ``link`` reads the words of ``mine`` (overlapping spans) as another entity that
+    they name better (:func:`echoed`)."""
+    assert link.span is not None and mine.span is not None
+    if not (link.span[0] < mine.span[1] and mine.span[0] < link.span[1]) or link.qid == mine.qid:
+        return False
+    ours, theirs = exactness(mine), exactness(link)
+    return theirs < ours or (theirs == ours and not link.is_class and link.degree > mine.degree)
 
 
 def exactness(link: Link) -> int:

@@ -633,3 +633,26 @@ def test_an_intersection_that_leaves_out_an_anchor_listed_with_its_own_is_withhe
                     explains=((1, 2, "class"), (2, 3, "property"), (4, 5, "entity"), (5, 6, "entity")))
     verdict = check(_case(after, [first], lang="es"))
     assert verdict.withheld and "'italia'" in verdict.reason
+
+
+def test_an_answer_the_same_word_names_as_well_and_better_known_is_withheld_unless_a_class(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    question = "¿Qué país limita con Austria y con Italia?"  # qué país limita con austria y con italia
+    austria = Link("Q40", "austria", "Austria", "label", 0.76, span=(4, 5), degree=680)
+    milan = Link("Q490", "italia", "Italia", "alias", 0.67, span=(7, 8), degree=254)  # Milan, alias « Italia »
+    italy = Link("Q38", "italia", "Italia", "alias", 0.69, span=(7, 8), degree=910)
+    read = Candidate("SELECT ?answer WHERE { wd:Q40 wdt:P47 ?answer . wd:Q490 wdt:P17 ?answer }", 0.6,
+                     shape="plain", entities=("Q40", "Q490"), properties=("P47", "P17"), links=(austria, milan))
+    both = Candidate("SELECT ?answer WHERE { wd:Q40 wdt:P47 ?answer . wd:Q38 wdt:P47 ?answer }", 0.6,
+                     shape="plain", entities=("Q40", "Q38"), properties=("P47",), links=(austria, italy))
+    echo = check(_case(question, [read, both], result=_uris("Q38"), lang="es"))
+    assert echo.withheld and "Q38 is named by" in echo.reason
+    # « Francia » is an alias of France and of French, a class (its dialects): the language asked for
+    france = Link("Q142", "francia", "Francia", "alias", 0.72, span=(6, 7), degree=2033)
+    french = Link("Q150", "francia", "Francia", "alias", 0.74, span=(6, 7), is_class=True, degree=3955)
+    official = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P37 ?answer }", 0.8, shape="plain",
+                         entities=("Q142",), properties=("P37",), links=(france,))
+    spoken = Candidate("SELECT ?answer WHERE { ?answer wdt:P37 wd:Q150 }", 0.5, shape="plain",
+                       entities=("Q150",), properties=("P37",), links=(french,))
+    assert not check(_case("¿Cuál es el idioma oficial de Francia?", [official, spoken], result=_uris("Q150"),
+                           lang="es")).withheld
