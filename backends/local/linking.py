@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword, uninformative_case
 from qa.candidate import Link
 from qa.reading.names import aligned_cased
+from qa.reading.words import LIST_WORDS, words_for
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16
@@ -140,14 +142,17 @@ class Linker:
         phonetic = self._phonetic_matches(question, tokens) + _latin_sound_spans(tokens)
         self._prefetch(tokens, lang, phonetic)
         grammar = _grammar_words(question, tokens, lang)
+        breaks = _list_breaks(question, tokens, lang)
         matches = [m for m in self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)]
+                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)
+                   and not any(m.start < b < m.end for b in breaks)]
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
                                                                written=written).items()
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
+        phonetic = [m for m in phonetic if not any(m.start < b < m.end for b in breaks)]
         phonetic += self._surname_sounds(question, tokens, hits)
         found += self._sound_alikes(phonetic, ambiguity)
         marked = not uninformative_case(question) and question != question.lower()
@@ -343,6 +348,27 @@ class Linker:
 def _inflection_prefix(token: str, lang: str) -> str | None:
     """The start a word shares with its inflections, in a language whose names change by case."""
     return inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
+
+
+LIST_PUNCTUATION = re.compile(r"[,;、，；]")
+
+
+def _list_breaks(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:
+    """Token positions that a comma or semicolon of a list comes right before (a list word of
+    the question's language follows it: "Germany, Austria and Italy"): no name spans one
+    ("Germany, Austria" is no "German Austria"); a comma in no list may be a name's own
+    ("Washington, D.C.").  Empty when the question's parts do not tokenize to its tokens."""
+    parts = LIST_PUNCTUATION.split(question)
+    if len(parts) < 2:
+        return frozenset()
+    joins = set(words_for(LIST_WORDS, lang))
+    out, at = set(), 0
+    for part in parts[:-1]:
+        at += len(tokenize(part))
+        out.add(at)
+    if at + len(tokenize(parts[-1])) != len(tokens):
+        return frozenset()
+    return frozenset(b for b in out if any(t in joins for t in tokens[b:]))
 
 
 def _grammar_words(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:

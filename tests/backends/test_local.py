@@ -547,3 +547,15 @@ def test_a_loosely_typed_name_in_lower_case_covers_nothing_where_capitals_mark_t
     assert _longest_cover(found, {"Q21578": 218}, None) == {(3, 5): 218}  # no capitals: "jon lenon" covers
     named = [(sound, hit, CLOSE_SOUND)]
     assert _longest_cover(named, {"Q21578": 218}, ["x", "x", "x", "Jon", "Lenon"]) == {(3, 5): 218}
+
+
+def test_no_name_spans_the_comma_of_a_list():
+    from backends.local.linking import _list_breaks
+    from core.text import tokenize
+
+    listed = "Which country borders Germany, Austria and Italy?"  # which country borders germany austria and italy
+    assert _list_breaks(listed, tokenize(listed), "en") == {4}
+    spanish = "¿Qué país tiene frontera con Italia, Austria y Alemania?"
+    assert _list_breaks(spanish, tokenize(spanish), "es") == {6}
+    named = "What is the population of Washington, D.C.?"  # a comma in no list: the name's own
+    assert _list_breaks(named, tokenize(named), "en") == frozenset()
