@@ -60,6 +60,7 @@ from qa.reading.words import (
     FUNCTIONAL_PROPERTIES,
     LIST_WORDS,
     QUESTION_WORDS,
+    RELATIVE_WORDS,
     SYMMETRIC_PROPERTIES,
     TYPE_PROPERTIES,
     find_words,
@@ -200,9 +201,18 @@ class ComplexGenerator:
         end = min((s for s, _, _ in find_words(a.text, words_for(CONTRAST_WORDS, a.lang)) if s > start),
                   default=len(a.text) + 1)
         placed = [m for m in mentions if m.char_start >= 0]
+        excluded = [m for m in placed if start < m.char_start and m.char_end <= end]
+        if not any(not classes.get(m.qid) for m in excluded):
+            # the thing excluded named before the negation, in a relative clause: "the countries
+            # bordering France *where French* is not an official language"
+            relative = max((e for _, e, _ in find_words(a.text, words_for(RELATIVE_WORDS, a.lang)) if e <= start),
+                           default=None)
+            if relative is not None:
+                clause = [m for m in placed if relative <= m.char_start and m.char_end <= start]
+                if clause and any(m.char_end <= relative and not classes.get(m.qid) for m in placed):
+                    excluded, start = clause, relative
         kept_side = [m for m in placed if m.char_end <= start or m.char_start >= end]
-        after = sorted(_separate_spans([m for m in placed if start < m.char_start and m.char_end <= end]),
-                       key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
+        after = sorted(_separate_spans(excluded), key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
         before = {wd(m.qid) for m in kept_side}
         named_classes = {wd(m.qid) for m in kept_side if classes.get(m.qid)}
         if not after or not before:
@@ -230,8 +240,9 @@ class ComplexGenerator:
             for pid in pids[:MAX_NAMED_RELATIONS]:  # the lexicon's first, then the simple readings' relations
                 for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
                         () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
-                    if body not in sets and self._count(body) >= 2:
-                        sets[body] = (0.85 if pid in phrased else 0.6) * m.score
+                    score = (0.85 if pid in phrased else 0.6) * m.score
+                    if sets.get(body, 0.0) < score and self._count(body) >= 2:  # a simple reading's weaker
+                        sets[body] = score  # score does not hide the relation the words name
         for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
             members = self._count(body)
             if members < 2:

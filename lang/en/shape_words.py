@@ -82,5 +82,6 @@ SHAPE_WORDS = ShapeWords(
     alive=('still alive', 'alive', 'still living', 'living', 'still with us'),
     negation=('not', "don't", "doesn't", "didn't", 'never', 'without', 'except'),
     contrast=('but',),
+    relative=('where', 'whose', 'in which'),
     asking=("which", "who", "what"),
 )

@@ -81,6 +81,7 @@ SHAPE_WORDS = ShapeWords(
            'vive todavía', 'todavia vivo'),
     negation=('no', 'nunca', 'sin', 'excepto'),
     contrast=('pero', 'aunque', 'sino que'),
+    relative=('donde', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'en los que', 'en las que', 'en el que', 'en la que'),
     asking=("cuál", "quién"),
     direction_is_superlative=True,
 )

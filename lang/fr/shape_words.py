@@ -79,6 +79,7 @@ SHAPE_WORDS = ShapeWords(
     alive=('encore en vie', 'toujours en vie', 'en vie', 'vivant', 'vivante', 'est-il vivant'),
     negation=('ne', 'pas', "n'", 'sans', 'sauf'),
     contrast=('mais',),
+    relative=('où', 'dont'),
     asking=("quel*", "qui"),
     direction_is_superlative=True,
 )

@@ -47,6 +47,7 @@ SHAPE_WORDS = ShapeWords(
     alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
     negation=('non', 'senza', 'tranne'),
     contrast=('ma', 'però'),
+    relative=('dove', 'in cui', 'il cui', 'la cui', 'i cui', 'le cui'),
     asking=("chi",),
     direction_is_superlative=True,
 )

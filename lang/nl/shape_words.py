@@ -20,4 +20,5 @@ SHAPE_WORDS = ShapeWords(
     alive=('nog in leven', 'in leven', 'leeft nog', 'nog levend', 'levend'),
     negation=('niet', 'geen', 'zonder', 'behalve'),
     contrast=('maar',),
+    relative=('waar', 'waarvan', 'wiens'),
 )
