@@ -10,7 +10,7 @@ shape and per language: right / wrong / abstain, the right rate and the precisio
 answers (right / shown), the kept candidates' shapes, and the latency (mean, p95).  Targets
 (issue 40): at least 40 % right at precision >= 0.92; p95 latency <= 600 ms on one core.
 
-    .venv/bin/python benchmarks/shapes.py [--limit N] [--json out.json] [--verify]
+    .venv/bin/python benchmarks/shapes.py [--data shapes|paraphrase|PATH] [--limit N] [--json out.json] [--verify]
 
 ``--verify`` recomputes every gold answer from its ``gold_sparql`` on the KG and stops on a
 difference (the set's facts are the KG's).  :func:`section` is what another benchmark calls
@@ -31,6 +31,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 DATA = Path(__file__).resolve().parent / "data" / "recall" / "shapes.json"
+SETS = {"shapes": DATA, "paraphrase": DATA.with_name("shapes_paraphrase.json")}
+"""The sets ``--data`` names: ``shapes`` (the default) and ``paraphrase``, three English and three
+Spanish paraphrases of each of 29 complex questions in the style of a public hand-written
+benchmark (formal, casual, reordered, imperative); any other value is a path."""
+
+
+def data_path(value: str) -> Path:
+    """``--data``: a set's name (:data:`SETS`) or a path."""
+    return SETS.get(value, Path(value))
 
 
 def load(path: Path = DATA) -> list[dict]:
@@ -138,7 +147,7 @@ def verify(items: Sequence[dict], kg) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--data", type=data_path, default=DATA, help=f"a set ({', '.join(SETS)}) or a path")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--json", type=Path, help="write per-string records here")
     ap.add_argument("--verify", action="store_true", help="recompute the gold answers on the KG, then stop")

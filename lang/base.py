@@ -66,6 +66,13 @@ class ShapeWords:
     """Words that ask whether a person is still alive ("still alive", "living")."""
     negation: tuple[str, ...] = ()
     """Words that exclude ("not", "without"): a set minus a condition."""
+    contrast: tuple[str, ...] = ()
+    """Words that end an excluding clause and go on with what is kept ("which countries do not
+    border Germany *but* have German as an official language")."""
+    relative: tuple[str, ...] = ()
+    """Relative words that open a clause about the members of a set ("the countries bordering
+    France *where* French is not an official language"): a thing named between one and the
+    negation is what is excluded."""
     asking: tuple[str, ...] = ()
     """Words that ask for a thing ("which", "who", "what"): a short chunk of a list that holds
     one is no unlinked list item (:data:`qa.reading.words.QUESTION_WORDS`, every language's)."""

@@ -39,7 +39,7 @@ from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
 from lang import get as language
 from lang import is_supported
 from qa.candidate import Link
-from qa.reading.words import DEATH_PROPERTIES
+from qa.reading.words import ALIVE_WORDS, DEATH_PROPERTIES
 
 VERSION = 2  # bump when the output changes: cached training data is re-verbalized
 
@@ -252,6 +252,18 @@ def iris_in(parsed: Parsed) -> list[str]:
     return [label_key(i) for i in found if i]
 
 
+def alive_in(text: str, lang: str) -> str | None:
+    """A "still alive" reading (``ask X alive``) said once more with the first alive words of
+    ``lang`` (:attr:`lang.base.ShapeWords.alive`: « sigue vivo », "still alive"), as a property is
+    read once more by the lexicon's name for it: « ¿Leo Tolstoy sigue con vida? » reads « ask
+    Leo Tolstoy alive » at 0.27, « ask Leo Tolstoy sigue vivo » at 0.995, and "Is Elvis Presley
+    dead?" « ask Elvis Presley still alive » at 0.003."""
+    words = ALIVE_WORDS.get(lang, ())
+    if not words or not text.endswith(" alive") or words[0] == "alive":
+        return None
+    return f"{text.removesuffix(' alive')} {words[0]}"
+
+
 def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[str, str] | None = None) -> str:
     """The verbalization of a parsed query, given labels of its IRIs (``named``: the name
     to say for some nodes instead of their chosen label, see :func:`linked_name`)."""
@@ -359,12 +371,11 @@ class Verbalizer:
             linked = self.linked_names(table, links[i] if i < len(links) else (), lang)
             text = render(query, table, lang, linked)
             named = render(query, table, lang, {**said, **linked}) if said else text
-            texts = (text,) if named == text else (text, named)
             words = worded[i] if i < len(worded) else {}
-            if words:
-                phrased = render(query, table, lang, {**linked, **{WD + pid: w for pid, w in words.items()}})
-                texts = texts if phrased in texts else (*texts, phrased)
-            out.append(texts)
+            phrased = render(query, table, lang, {**linked, **{WD + pid: w for pid, w in words.items()}}) \
+                if words else None
+            said_alive = alive_in(text, lang) if second and query.alive is not None else None
+            out.append(tuple(dict.fromkeys(r for r in (text, named, phrased, said_alive) if r)))
         return out
 
     def property_names(self, table: dict[str, Labels], nodes: Iterable[str], lang: str) -> dict[str, str]:

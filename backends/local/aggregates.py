@@ -173,18 +173,41 @@ class Aggregates:
             if any(o == "?answer" and p.split(":")[1] in LITERAL_PROPERTIES for _, p, o in body):
                 continue  # literal values, not a set of entities
             if all(t in known for tr in body for t in tr if t.startswith("wd:")):
-                sets.append(EntitySet(body, squash(cand.score) * (0.97 ** rank), "base"))
+                sets.append(EntitySet(anchor_side(body), squash(cand.score) * (0.97 ** rank), "base"))
+                if rank < TYPED_ALIKE_SETS and len(body) == 1:
+                    sets.extend(self.typed_alike(sets[-1], mentions, classes))
         unique: dict[tuple[Triple, ...], EntitySet] = {}
         for s in sets:
             if s.triples not in unique or unique[s.triples].score < s.score:
                 unique[s.triples] = s
         return sorted(unique.values(), key=lambda s: -s.score)[: self.max_sets]
 
+    def typed_alike(self, es: EntitySet, mentions: Sequence[Mention],
+                    classes: Mapping[str, tuple[str, ...]]) -> list[EntitySet]:
+        """``es`` with the class the question names (its first class mention typed by
+        ``P31``) when every member has it: the same set said as the question says it ("In how
+        many films did Tom Hanks act?": « count ?answer cast member Tom Hanks » reads 0.62,
+        with « ?answer instance of film » 0.90)."""
+        if not any(t == "?answer" for tr in es.triples for t in (tr[0], tr[2])):
+            return []
+        for c in mentions:
+            if "P31" not in classes.get(c.qid, ()) or any(wd(c.qid) in tr for tr in es.triples):
+                continue
+            typed = (*es.triples, ("?answer", "wdt:P31", wd(c.qid)))
+            sizes = [self.facts.query(count_query(body), max_rows=1) for body in (es.triples, typed)]
+            counts = [value_key(r.column()[0]) if r and r.column() else None for r in sizes]
+            if counts[0] and counts[0] == counts[1]:
+                return [EntitySet(typed, es.score, es.origin)]
+            return []
+        return []
+
     def typed_sets(self, c: Mention, type_pid: str, m: Mention) -> list[EntitySet]:
         """``?answer <type> C . ?answer P E`` (and ``E P ?answer``) sets that exist."""
         out = []
         type_triple = ("?answer", wdt(type_pid), wd(c.qid))
         for pid, inverse, _ in self.facts.ties(m.qid, [type_triple], 3, tie_first=True):
+            if pid in SYMMETRIC_PROPERTIES and not inverse:
+                continue  # a symmetric relation is read from the anchor's own statements
             triple = (wd(m.qid), wdt(pid), "?answer") if inverse else ("?answer", wdt(pid), wd(m.qid))
             out.append(EntitySet((type_triple, triple), 0.85 * c.score * m.score, "typed"))
         return out
@@ -371,3 +394,17 @@ class Aggregates:
                 return False
         return True
 
+
+
+TYPED_ALIKE_SETS = 3
+"""The best simple readings whose sets are also said with the class the question names."""
+
+
+def anchor_side(body: Sequence[Triple]) -> tuple[Triple, ...]:
+    """``body`` with each symmetric relation between ``?answer`` and an entity read from the
+    entity's own statements (``wd:Q142 wdt:P47 ?answer``), as the constraint sets read it: a
+    set counted or ordered is the same whichever way the question's reading was written
+    (« ¿Cuántos países tienen frontera con Francia? » counted the countries that list France,
+    7, where "How many countries border France?" counts France's own list, 6)."""
+    return tuple((o, p, s) if p.split(":")[-1] in SYMMETRIC_PROPERTIES and s == "?answer" and o.startswith("wd:")
+                 else (s, p, o) for s, p, o in body)

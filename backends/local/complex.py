@@ -54,11 +54,13 @@ from qa.reading.lexicon import default_lexicon
 from qa.reading.numbers import NumberFilter
 from qa.reading.words import (
     COMPLETE_PROPERTIES,
+    CONTRAST_WORDS,
     COUNTABLE_PROPERTIES,
     DEATH_PROPERTIES,
     FUNCTIONAL_PROPERTIES,
     LIST_WORDS,
     QUESTION_WORDS,
+    RELATIVE_WORDS,
     SYMMETRIC_PROPERTIES,
     TYPE_PROPERTIES,
     find_words,
@@ -194,11 +196,25 @@ class ComplexGenerator:
         the KG says nothing about is not known to lack it) and the exclusion leaves some
         members but not all."""
         start = a.negations[0][0]
+        # a contrast word after the negation ends what is excluded and goes on with what is
+        # kept: "which countries do not border Germany *but* have German as an official language"
+        end = min((s for s, _, _ in find_words(a.text, words_for(CONTRAST_WORDS, a.lang)) if s > start),
+                  default=len(a.text) + 1)
         placed = [m for m in mentions if m.char_start >= 0]
-        after = sorted(_separate_spans([m for m in placed if m.char_start > start]),
-                       key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
-        before = {wd(m.qid) for m in placed if m.char_end <= start}
-        named_classes = {wd(m.qid) for m in placed if m.char_end <= start and classes.get(m.qid)}
+        excluded = [m for m in placed if start < m.char_start and m.char_end <= end]
+        if not any(not classes.get(m.qid) for m in excluded):
+            # the thing excluded named before the negation, in a relative clause: "the countries
+            # bordering France *where French* is not an official language"
+            relative = max((e for _, e, _ in find_words(a.text, words_for(RELATIVE_WORDS, a.lang)) if e <= start),
+                           default=None)
+            if relative is not None:
+                clause = [m for m in placed if relative <= m.char_start and m.char_end <= start]
+                if clause and any(m.char_end <= relative and not classes.get(m.qid) for m in placed):
+                    excluded, start = clause, relative
+        kept_side = [m for m in placed if m.char_end <= start or m.char_start >= end]
+        after = sorted(_separate_spans(excluded), key=lambda m: (bool(classes.get(m.qid)), -m.score))[:MAX_EXCLUDED]
+        before = {wd(m.qid) for m in kept_side}
+        named_classes = {wd(m.qid) for m in kept_side if classes.get(m.qid)}
         if not after or not before:
             return
         sets: dict[tuple[Triple, ...], float] = {}
@@ -217,15 +233,16 @@ class ComplexGenerator:
                 if not typed and named_classes - tokens:
                     score *= 0.5  # the question names a class ("countries") that this set leaves out
                 sets[kept] = max(sets.get(kept, 0.0), score)
-        anchors = _separate_spans([m for m in placed if m.char_end <= start and not classes.get(m.qid)])[:2]
+        anchors = _separate_spans([m for m in kept_side if not classes.get(m.qid)])[:2]
         for m in anchors:  # a relation the words name (the lexicon's phrases), of an entity before the negation
             # ("limitan con Alemania")
             pids = [*sorted(phrased - EXCLUSION_UNTYING), *sorted(named - phrased - EXCLUSION_UNTYING)]
             for pid in pids[:MAX_NAMED_RELATIONS]:  # the lexicon's first, then the simple readings' relations
                 for body in (((wd(m.qid), wdt(pid), "?answer"),),) + (
                         () if pid in SYMMETRIC_PROPERTIES else (((("?answer", wdt(pid), wd(m.qid))),),)):
-                    if body not in sets and self._count(body) >= 2:
-                        sets[body] = (0.85 if pid in phrased else 0.6) * m.score
+                    score = (0.85 if pid in phrased else 0.6) * m.score
+                    if sets.get(body, 0.0) < score and self._count(body) >= 2:  # a simple reading's weaker
+                        sets[body] = score  # score does not hide the relation the words name
         for body, set_score in sorted(sets.items(), key=lambda kv: -kv[1])[:MAX_EXCLUSION_SETS]:
             members = self._count(body)
             if members < 2:

@@ -136,7 +136,9 @@ class ConstraintGenerator:
                         out.append(ConstraintSet(body, SHAPE_LIST, (c.qid, m.qid), tie.members,
                                                  c.score * m.score * tie.weight, 1.0 if tie.named else 0.0))
         if len(anchors) >= 2 and (a.both or a.listing or not class_mentions):
-            out.extend(self._intersections(anchors, named))
+            found = self._intersections(anchors, named)
+            out.extend(found)
+            out.extend(self._typed_alike(found, class_mentions[:1], classes))
         unique: dict[frozenset[Triple], ConstraintSet] = {}
         for s in out:
             key = frozenset(s.triples)
@@ -291,6 +293,27 @@ class ConstraintGenerator:
             if out:
                 return out
         return []
+
+    def _typed_alike(self, found: Sequence[ConstraintSet], class_mentions: Sequence[Mention],
+                     classes: Mapping[str, tuple[str, ...]]) -> list[ConstraintSet]:
+        """Each intersection with the class the question asks for ("which *films* star both Tom
+        Hanks and Meg Ryan") when every member is of that class: the same set, said as the
+        question says it (the validator reads "?answer cast member Tom Hanks. ?answer cast member
+        Meg Ryan" at 0.71 against that question, with "?answer instance of film" at 0.98).  A
+        class some member lacks would drop it, so the set stays without the class then."""
+        out = []
+        for c in class_mentions:
+            for s in found:
+                if c.qid in s.anchors or not any(t[0] == ANSWER for t in s.triples):
+                    continue
+                for type_pid in classes.get(c.qid, ())[:1]:
+                    body = (*s.triples, (ANSWER, wdt(type_pid), wd(c.qid)))
+                    rows = self._rows(f"SELECT (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(body)} }}", 1)
+                    n = int(float(rows[0]["n"].value)) if rows and "n" in rows[0] else 0
+                    if n and n == s.members:
+                        out.append(ConstraintSet(body, s.shape, (*s.anchors, c.qid), n, s.score * c.score ** 0.1,
+                                                 s.named))
+        return out
 
     def _named_rows(self, links: Sequence[Triple], named: frozenset[str]) -> list[dict]:
         """The rows of :meth:`_intersections`' query for the properties the question's words

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword, uninformative_case
 from qa.candidate import Link
 from qa.reading.names import aligned_cased
+from qa.reading.words import LIST_WORDS, words_for
 
 MAX_SPAN_TOKENS = 10
 MAX_SPAN_CJK = 16
@@ -140,17 +142,21 @@ class Linker:
         phonetic = self._phonetic_matches(question, tokens) + _latin_sound_spans(tokens)
         self._prefetch(tokens, lang, phonetic)
         grammar = _grammar_words(question, tokens, lang)
+        breaks = _list_breaks(question, tokens, lang)
         matches = [m for m in self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)]
+                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)
+                   and not any(m.start < b < m.end for b in breaks)]
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
                                                                written=written).items()
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
+        phonetic = [m for m in phonetic if not any(m.start < b < m.end for b in breaks)]
         phonetic += self._surname_sounds(question, tokens, hits)
         found += self._sound_alikes(phonetic, ambiguity)
-        return self._score(tokens, found, ambiguity, limit)
+        marked = not uninformative_case(question) and question != question.lower()
+        return self._score(tokens, found, ambiguity, limit, aligned_cased(question, len(tokens)) if marked else None)
 
     def _prefetch(self, tokens: Sequence[str], lang: str, phonetic: Sequence[_Match]) -> None:
         """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
@@ -296,12 +302,12 @@ class Linker:
     # ------------------------------------------------------------------ scoring
 
     def _score(self, tokens: Sequence[str], found: list[tuple[_Match, NameHit, float]],
-               ambiguities: dict[str, int], limit: int) -> list[Mention]:
+               ambiguities: dict[str, int], limit: int, cased: Sequence[str] | None = None) -> list[Mention]:
         if not found:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
-        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()})
+        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()}, cased)
         best: dict[str, Mention] = {}
         mentions: list[Mention] = []
         for m, h, sim in found:
@@ -342,6 +348,27 @@ class Linker:
 def _inflection_prefix(token: str, lang: str) -> str | None:
     """The start a word shares with its inflections, in a language whose names change by case."""
     return inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
+
+
+LIST_PUNCTUATION = re.compile(r"[,;、，；]")
+
+
+def _list_breaks(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:
+    """Token positions that a comma or semicolon of a list comes right before (a list word of
+    the question's language follows it: "Germany, Austria and Italy"): no name spans one
+    ("Germany, Austria" is no "German Austria"); a comma in no list may be a name's own
+    ("Washington, D.C.").  Empty when the question's parts do not tokenize to its tokens."""
+    parts = LIST_PUNCTUATION.split(question)
+    if len(parts) < 2:
+        return frozenset()
+    joins = set(words_for(LIST_WORDS, lang))
+    out, at = set(), 0
+    for part in parts[:-1]:
+        at += len(tokenize(part))
+        out.add(at)
+    if at + len(tokenize(parts[-1])) != len(tokens):
+        return frozenset()
+    return frozenset(b for b in out if any(t in joins for t in tokens[b:]))
 
 
 def _grammar_words(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:
@@ -400,15 +427,30 @@ def _below_written(mentions: Sequence[Mention]) -> list[Mention]:
             if i in outknown and factor[(m.start, m.end)] < 1.0 else m for i, m in enumerate(mentions)]
 
 
+WRITTEN_KINDS = frozenset({"label", "alias", "folded"})
+LOOSE_KINDS = frozenset({"inflected", "fuzzy"})
+WRITTEN_OVER_LOOSE = 0.95
+"""A link by a name as written is kept over the same entity's inflected or fuzzy link on
+another span when its score is at least this share of the other's."""
+
+
 def _preferred(new: Mention, old: Mention) -> bool:
     """Whether ``new`` is a better link than ``old`` to the same entity: over the same span a
     name as written (label, alias or folded) beats a fuzzy spelling, whatever their scores
-    ("Francia" is an alias of France, not a misspelled "France"); otherwise the higher score,
-    then the earlier span; over the same span a close spelling beats a sound-alike."""
+    ("Francia" is an alias of France, not a misspelled "France"); over another span, a name
+    as written beats an inflected or fuzzy form nearly as good (:data:`WRITTEN_OVER_LOOSE`:
+    « limitan con Francia pero no … el francés » names France where it says « Francia », not
+    in « francés »); otherwise the higher score, then the earlier span; over the same span a
+    close spelling beats a sound-alike."""
     if (new.start, new.end) == (old.start, old.end) and new.fuzzy != old.fuzzy:
         return not new.fuzzy
     if (new.start, new.end) == (old.start, old.end) and new.phonetic != old.phonetic:
         return not new.phonetic  # a close spelling says more than a sound-alike
+    kinds = {new.kind, old.kind}
+    if kinds & WRITTEN_KINDS and kinds & LOOSE_KINDS and len(kinds) == 2:
+        written, loose = (new, old) if new.kind in WRITTEN_KINDS else (old, new)
+        if written.score >= WRITTEN_OVER_LOOSE * loose.score:
+            return written is new
     return (new.score, -new.start) > (old.score, -old.start)
 
 
@@ -556,11 +598,17 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
 
 
-def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int]) -> dict[tuple[int, int], int]:
+def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int],
+                   cased: Sequence[str] | None = None) -> dict[tuple[int, int], int]:
     """Spans of exact (or closely sound-alike), multi-token matches (sub-spans inside them are
-    less likely mentions), each with the highest degree of the entities it names."""
+    less likely mentions), each with the highest degree of the entities it names.  In a
+    question whose capitals mark its names (``cased``: its tokens as written), a loosely typed
+    Latin name (:func:`_latin_sound_spans`) with a word in lower case covers nothing ("France
+    don['t]" sounding like "Bernstein" made France a less likely mention)."""
     out: dict[tuple[int, int], int] = {}
     for m, h, sim in found:
+        if m.latin and cased is not None and not all(_capitalized(cased[k]) for k in range(m.start, m.end)):
+            continue
         if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2:
             out[(m.start, m.end)] = max(out.get((m.start, m.end), 0), degrees.get(h.qid, 0))
     return out

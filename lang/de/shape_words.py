@@ -84,5 +84,7 @@ SHAPE_WORDS = ShapeWords(
     both_and=(("sowohl", "als auch"), ("sowohl", "als")),
     alive=('noch am leben', 'am leben', 'lebt noch', 'lebt', 'noch lebendig'),
     negation=('nicht', 'kein', 'keine', 'keinen', 'ohne', 'außer'),
+    contrast=('aber', 'jedoch', 'sondern'),
+    relative=('wo', 'deren', 'dessen', 'in denen', 'in dem', 'in der'),
     asking=("welche*", "wer", "was"),
 )

@@ -5,7 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
-    count=("how many",),
+    count=("how many", "number of"),
     superlative=("the most", "the least", "fewest", "maximum", "minimum", "largest", "biggest", "smallest", "oldest",
         "youngest", "tallest", "shortest", "longest", "highest", "lowest", "greatest", "richest", "poorest",
         "heaviest", "lightest", "fastest", "slowest", "earliest", "latest", "newest", "deepest", "eldest", "widest",
@@ -81,5 +81,7 @@ SHAPE_WORDS = ShapeWords(
     both=('both', 'together', 'in common', 'at the same time', 'as well as'),
     alive=('still alive', 'alive', 'still living', 'living', 'still with us'),
     negation=('not', "don't", "doesn't", "didn't", 'never', 'without', 'except'),
+    contrast=('but',),
+    relative=('where', 'whose', 'in which'),
     asking=("which", "who", "what"),
 )

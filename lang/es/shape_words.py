@@ -5,7 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
-    count=("cuántos", "cuántas", "cuantos", "cuantas"),
+    count=("cuántos", "cuántas", "cuantos", "cuantas", "número de", "numero de"),
     superlative=("el más", "la más", "los más", "las más", "el menos", "la menos", "el mayor", "la mayor", "el menor",
         "la menor"),
     ordinal=("primer*", "últim*", "segund*", "tercer*", "cuart*"),
@@ -80,6 +80,8 @@ SHAPE_WORDS = ShapeWords(
     alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
            'vive todavía', 'todavia vivo'),
     negation=('no', 'nunca', 'sin', 'excepto'),
+    contrast=('pero', 'aunque', 'sino que'),
+    relative=('donde', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'en los que', 'en las que', 'en el que', 'en la que'),
     asking=("cuál", "quién"),
     direction_is_superlative=True,
 )

@@ -78,6 +78,8 @@ SHAPE_WORDS = ShapeWords(
     both=('tous les deux', 'toutes les deux', 'les deux', 'ensemble', 'en commun', 'à la fois'),
     alive=('encore en vie', 'toujours en vie', 'en vie', 'vivant', 'vivante', 'est-il vivant'),
     negation=('ne', 'pas', "n'", 'sans', 'sauf'),
+    contrast=('mais',),
+    relative=('où', 'dont'),
     asking=("quel*", "qui"),
     direction_is_superlative=True,
 )

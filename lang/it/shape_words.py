@@ -46,6 +46,8 @@ SHAPE_WORDS = ShapeWords(
     both_and=(("sia", "che"), ("sia", "sia")),
     alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
     negation=('non', 'senza', 'tranne'),
+    contrast=('ma', 'però'),
+    relative=('dove', 'in cui', 'il cui', 'la cui', 'i cui', 'le cui'),
     asking=("chi",),
     direction_is_superlative=True,
 )

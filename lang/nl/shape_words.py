@@ -19,4 +19,6 @@ SHAPE_WORDS = ShapeWords(
     both_and=(("zowel", "als"),),
     alive=('nog in leven', 'in leven', 'leeft nog', 'nog levend', 'levend'),
     negation=('niet', 'geen', 'zonder', 'behalve'),
+    contrast=('maar',),
+    relative=('waar', 'waarvan', 'wiens'),
 )

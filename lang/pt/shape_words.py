@@ -47,6 +47,8 @@ SHAPE_WORDS = ShapeWords(
     both_and=(("tanto", "quanto"), ("tanto", "como")),
     alive=('ainda vivo', 'ainda viva', 'está vivo', 'está viva', 'vivo', 'viva', 'ainda está vivo'),
     negation=('não', 'nao', 'sem', 'exceto'),
+    contrast=('mas', 'porém'),
+    relative=('onde', 'cujo', 'cuja', 'cujos', 'cujas', 'em que'),
     asking=("qual", "quem"),
     direction_is_superlative=True,
 )

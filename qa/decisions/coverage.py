@@ -36,6 +36,7 @@ from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.reading.expect import AnswerTypes
 from qa.reading.reading import cue_positions, function_word, is_word
+from qa.reading.words import LIST_WORDS, words_for
 from qa.turn import CandidateView
 
 READ_BY = 10
@@ -70,6 +71,9 @@ class Coverage:
         ignored = ignored_name(case.candidates, case.chosen or 0)
         if ignored is not None:
             return withheld(self.name, f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
+        if (item := listed_out(case, kept)) is not None:
+            return withheld(self.name, f"the kept candidate leaves out {case.tokens[item]!r}, listed with its "
+                            "anchors", "not_understood", {"unplaced": case.tokens[item], **about(kept)})
         view = case.kept_view
         words = unexplained(case, kept, said_as(kept, view, case.lang, self.answer_types))
         if words:
@@ -81,6 +85,33 @@ class Coverage:
             return withheld(self.name, f"the question word is tied to {word!r}, which no phrase of the kept "
                             "candidate's property holds", "not_understood", {"unplaced": word, **about(kept)})
         return passed(self.name, "every content word is explained")
+
+
+SET_SHAPES = frozenset({"intersection", "conditions"})
+"""Shapes whose anchors the question lists ("borders Germany, Austria and Italy")."""
+
+
+def listed_out(case: Case, kept: Candidate) -> int | None:
+    """The position of a word listed with the anchors of a set the kept reading intersects
+    (between two of them, or after a list word that follows the last one) that the reading
+    neither links nor explains: "Which country borders Germany, Austria and Italy?" read as
+    the neighbours of Germany and Italy leaves Austria out, and answers Austria itself.
+    ``None`` otherwise (function words and list words need no anchor)."""
+    if kept.shape not in SET_SHAPES:
+        return None
+    spans = sorted(link.span for link in kept.links if link.span is not None and not link.is_class)
+    if len(spans) < 2:
+        return None
+    covered = {i for a, b in spans for i in range(a, b)} | {i for a, b, _ in kept.explains for i in range(a, b)}
+    joins = set(words_for(LIST_WORDS, case.lang))
+    tokens = case.tokens
+    after = spans[-1][1]
+    tail = [after + 1] if after + 1 < len(tokens) and tokens[after] in joins else []
+    for i in [*range(spans[0][0], spans[-1][1]), *tail]:
+        word = tokens[i]
+        if i not in covered and is_word(word) and word not in joins and not function_word(word, case.lang):
+            return i
+    return None
 
 
 def stranded(case: Case, kept: Candidate, answer_types: AnswerTypes | None) -> int | None:

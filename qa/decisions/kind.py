@@ -80,6 +80,9 @@ class TypeCheck:
             linked = {span for span, _, _ in asked}
             looked = [(span, qids, words) for span, qids, words in self._looked_up(case)
                       if not any(a < span[1] and span[0] < b for a, b in linked)]
+        if uris and not asked and not looked and (other := self._property_asked(case)):
+            noun, pid = other
+            return withheld(self.name, f"{noun!r} names the property {pid}, which the kept reading does not read")
         if not uris or (expected != "place" and not asked and not looked):
             return passed(self.name, f"expected {expected or 'anything'}")
         wanted = {q for _, qids, _ in [*asked, *looked] for q in qids}
@@ -134,6 +137,45 @@ class TypeCheck:
             if qids := named.get(case.tokens[i].lower()):
                 out.append(((i, i + 1), frozenset(qids), frozenset({case.tokens[i], fold(case.tokens[i])})))
         return out
+
+    def _property_asked(self, case: Case) -> tuple[str, str] | None:
+        """A noun right after a "which" or "what" word that names no class the KG types things
+        by (:data:`TYPING_MEMBERS`) but is the exact name of a property in the question's
+        language (« sport », P641; the class "sport" has 5 members), when the kept reading reads
+        another property: "Which sport does Cristiano Ronaldo play?" asks for his sport, not the
+        teams he plays for.  ``(noun, pid)`` or ``None``; a noun that also names such a class
+        ("country") is the type check's."""
+        kept = case.kept
+        if kept is None or not kept.properties or case.lang not in SUPPORTED:
+            return None
+        asking, tokens = asking_words(case.lang), case.tokens
+        of = language(case.lang).pronouns.of
+        linked = {i for link in kept.links if link.span is not None and not link.is_class for i in range(*link.span)}
+        nouns = [i for i in range(1, len(tokens)) if tokens[i - 1] in asking and i not in linked
+                 and is_word(tokens[i]) and not function_word(tokens[i], case.lang)
+                 and not (of and i + 1 < len(tokens) and tokens[i + 1] == of)]
+        if not nouns:
+            return None
+        literals = " ".join(sorted({literal(tokens[i], lang=case.lang) for i in nouns}))
+        sparql = (f"SELECT ?p ?l WHERE {{ VALUES ?l {{ {literals} }} ?p <{RDFS_LABEL}> ?l . "
+                  f"FILTER(STRSTARTS(STR(?p), \"http://www.wikidata.org/entity/P\")) }}")
+        classes = (f"SELECT ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
+                   f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
+                   f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=20).rows
+            if rows:
+                typing = {t.value for row in self.kg.query(classes, timeout_s=self.timeout_s, max_rows=20).rows
+                          if isinstance(t := row.get("l"), Term)}
+                rows = [row for row in rows if isinstance(t := row.get("l"), Term) and t.value not in typing]
+        except (KGTimeout, KGQueryError):
+            return None
+        for row in rows:
+            p, label = row.get("p"), row.get("l")
+            pid = local_id(p.value) if isinstance(p, Term) else None
+            if pid and isinstance(label, Term) and pid not in kept.properties:
+                return label.value, pid
+        return None
 
     def _class_names(self, uris: Sequence[str]) -> dict[str, set[str]] | None:
         """Per answer IRI, the words of its classes' names in any language (« capital city »

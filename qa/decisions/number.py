@@ -27,6 +27,8 @@ from qa.decisions import Case, Verdict, passed, withheld
 from qa.reading.expect import AnswerTypes, count_mismatch, unused_numbers
 
 READ_BY = 10
+EXACTNESS = ("label", "alias", "folded", "inflected")
+"""Link kinds (:attr:`qa.candidate.Link.kind`), the most exact first; any other is looser."""
 LISTED = 10
 """At most this many of the counted things are named."""
 
@@ -60,6 +62,9 @@ class NumberCheck:
             return withheld(self.name, f"one {one.mention!r} was asked for, but the reading lists {len(answers)}")
         if kept.shape == "count" and kept.triples:
             return self._counted(case)
+        if kept.shape == "plain" and result.boolean is None and (echo := echoed(case, answers)):
+            return withheld(self.name, f"the answer {echo} is named by the words the reading took for "
+                                       f"{', '.join(sorted(kept.entities))}: the question asks about it")
         return passed(self.name)
 
     def _counted(self, case: Case) -> Verdict:
@@ -94,6 +99,45 @@ def counted(case: Case, listed: int) -> str:
     result = case.result
     value = next((t.value for t in result.column() if t is not None), None) if result is not None else None
     return value if value is not None else str(listed)
+
+
+def echoed(case: Case, answers: set[str]) -> str | None:
+    """The answer (ids) when every answer is an entity that a reading links by the very words
+    the kept reading took for one of its own entities, and that those words name better: by a
+    more exact name (:data:`EXACTNESS`), or as exactly while the answer is the better known
+    (its degree) and no class (a language with its dialects is also named by its country's
+    word, « Francia »: that is what "the official language of France" answers).
+    « ¿Dónde se habla el francés? » read as the official language of France (« francés »
+    linked to France as an inflected « Francia », to French by its label) answers French, the
+    thing the question names and asks about; « ¿Qué país limita con Austria y con Italia? »
+    read with Milan for « Italia » (an alias of both) answers Italy.  ``None`` otherwise; an
+    answer that is the reading's own entity (Monaco's country) is no echo."""
+    kept = case.kept
+    if kept is None or not answers:
+        return None
+    ids = {local_id(a) or a for a in answers}
+    if ids & set(kept.entities):
+        return None
+    own = [link for link in kept.links if link.span is not None and not link.is_class]
+    named = {link.qid for candidate in case.candidates[:READ_BY] for link in candidate.links
+             if link.span is not None and any(_names_better(link, mine) for mine in own)}
+    return ", ".join(sorted(ids)) if own and ids <= named else None
+
+
+def _names_better(link: Link, mine: Link) -> bool:
+    """Whether ``link`` reads the words of ``mine`` (overlapping spans) as another entity that
+    they name better (:func:`echoed`)."""
+    assert link.span is not None and mine.span is not None
+    if not (link.span[0] < mine.span[1] and mine.span[0] < link.span[1]) or link.qid == mine.qid:
+        return False
+    ours, theirs = exactness(mine), exactness(link)
+    return theirs < ours or (theirs == ours and not link.is_class and link.degree > mine.degree)
+
+
+def exactness(link: Link) -> int:
+    """How exactly a link's words name its entity: 0 for a label as written, up to
+    ``len(EXACTNESS)`` for a link by an inflected form, a spelling or a sound."""
+    return EXACTNESS.index(link.kind) if link.kind in EXACTNESS else len(EXACTNESS)
 
 
 def singular_asked(case: Case) -> Link | None:

@@ -140,6 +140,8 @@ BOTH_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.both)
 BOTH_AND: Mapping[str, tuple[tuple[str, str], ...]] = _table(lambda words: words.both_and)
 ALIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.alive)
 NEGATION_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.negation)
+CONTRAST_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.contrast)
+RELATIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.relative)
 
 # words for an amount of things: a size word that grades one ("the largest number of
 # lakes", « la mayor cantidad de lagos ») asks for the most things, not the largest entity

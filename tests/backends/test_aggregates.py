@@ -61,3 +61,27 @@ def test_symmetric_relations_the_kg_disagrees_about_give_no_superlative(populate
     backward = ("?answer", "wdt:P47", "wd:Q183")
     assert gen.coverage((backward,), "P1082") == 0.0  # Russia is missing this way round
     assert gen.coverage((("wd:Q183", "wdt:P47", "?answer"),), "P1082") == 1.0
+
+
+def test_a_symmetric_relation_of_a_set_is_read_from_the_anchors_own_statements():
+    from backends.local.aggregates import anchor_side
+
+    typed = (("?answer", "wdt:P47", "wd:Q142"), ("?answer", "wdt:P31", "wd:Q6256"))
+    assert anchor_side(typed) == (("wd:Q142", "wdt:P47", "?answer"), ("?answer", "wdt:P31", "wd:Q6256"))
+    directed = (("?answer", "wdt:P57", "wd:Q3772"),)  # not symmetric: as written
+    assert anchor_side(directed) == directed
+    assert anchor_side((("wd:Q142", "wdt:P47", "?answer"),)) == (("wd:Q142", "wdt:P47", "?answer"),)
+
+
+def test_a_set_is_also_said_with_the_class_the_question_names_when_every_member_has_it(tiny_kg_client):
+    from backends.local.linking import Mention
+
+    def named(qid: str) -> Mention:
+        return Mention(1, 2, qid, qid, 1.0, 0.5, 0.8, True, 1, False, 10, 2, 0.3)
+
+    in_germany = EntitySet((("?answer", "wdt:P17", "wd:Q183"),), 0.7, "base")  # Berlin and Ulm, both cities
+    aggregates = Aggregates(FactReads(tiny_kg_client))
+    [typed] = aggregates.typed_alike(in_germany, [named("Q515")], {"Q515": ("P31",)})
+    assert typed.triples == (("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"))
+    assert (typed.score, typed.origin) == (0.7, "base")
+    assert aggregates.typed_alike(in_germany, [named("Q5")], {"Q5": ("P31",)}) == []  # no member is a person

@@ -237,3 +237,31 @@ def test_a_longer_name_matched_as_written_is_read_before_a_shorter_one_inside_it
     assert [m.qid for m in _separate([america, fuzzy])] == ["Q30"]
     weak = replace(south, score=0.6)  # much weaker: the shorter name stays
     assert [m.qid for m in _separate([america, weak])] == ["Q30"]
+
+
+def test_an_intersection_is_also_said_with_the_class_asked_for_when_every_member_has_it():
+    film, tv, hanks, ryan = "Q11424", "Q5398426", "Q2263", "Q167498"
+
+    def kg(*typed: tuple[str, str]) -> EmbeddedKG:
+        store = ox.Store()
+        for work in {w for w, _ in typed}:
+            store.extend([ox.Quad(tiny_kg.e(work), tiny_kg.p("P161"), tiny_kg.e(hanks)),
+                          ox.Quad(tiny_kg.e(work), tiny_kg.p("P161"), tiny_kg.e(ryan))])
+        store.extend(ox.Quad(tiny_kg.e(work), tiny_kg.p("P31"), tiny_kg.e(cls)) for work, cls in typed)
+        return EmbeddedKG(store)
+
+    question = "Which films star both Tom Hanks and Meg Ryan?"
+    mentions = [_at(question, "films", film, 0.8), _at(question, "Tom Hanks", hanks), _at(question, "Meg Ryan", ryan)]
+    a = analyze(question, "en")
+    sets = ConstraintGenerator(kg(("Q1", film), ("Q2", film))).sets(a, mentions, {film: ("P31",)}, frozenset({"P161"}))
+    typed = [s for s in sets if ("?answer", "wdt:P31", f"wd:{film}") in s.triples]
+    assert typed and typed[0].shape == "intersection" and typed[0].members == 2
+    assert set(typed[0].triples) == {("?answer", "wdt:P161", f"wd:{hanks}"), ("?answer", "wdt:P161", f"wd:{ryan}"),
+                                     ("?answer", "wdt:P31", f"wd:{film}")}
+    assert any(s.triples == (("?answer", "wdt:P161", f"wd:{hanks}"), ("?answer", "wdt:P161", f"wd:{ryan}"))
+               for s in sets)  # the set without the class stays
+    # a member of another class: the class would drop it, so the set is said without it only
+    mixed = kg(("Q1", film), ("Q2", film), ("Q3", film), ("Q4", tv))
+    sets = ConstraintGenerator(mixed).sets(a, mentions, {film: ("P31",)}, frozenset({"P161"}))
+    assert sets and not [s for s in sets if ("?answer", "wdt:P31", f"wd:{film}") in s.triples
+                         and ("?answer", "wdt:P161", f"wd:{ryan}") in s.triples]

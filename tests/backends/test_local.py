@@ -520,3 +520,42 @@ def test_a_countrys_adjective_links_the_country_by_its_cldr_name(tmp_path: Path)
     link = {m.qid: m for m in linker.link("¿Cuál es la capital irlandesa?", "es")}["Q27"]
     assert (link.kind, link.name, link.fuzzy) == ("inflected", "irlanda", False)
     assert "Q27" not in {m.qid for m in linker.link("What is the Irish capital?", "en")}  # no endings in English
+
+
+def test_an_entity_named_as_written_is_linked_there_over_an_inflected_form_nearly_as_good():
+    from backends.local.linking import _preferred
+
+    def at(i: int, kind: str, score: float) -> Mention:
+        return Mention(i, i + 1, "", "Q142", 1.0, 0.77, score, False, 14, kind == "fuzzy", 100, 0, 0.2, kind=kind)
+
+    written, inflected = at(4, "alias", 0.7231), at(9, "inflected", 0.7345)  # « Francia », « francés »
+    assert _preferred(written, inflected) and not _preferred(inflected, written)
+    assert _preferred(at(9, "inflected", 0.9), written)  # far better elsewhere: the higher score
+    assert _preferred(at(9, "label", 0.7345), written)  # two names as written: the higher score
+    assert not _preferred(at(4, "fuzzy", 0.7423), written)  # the same span: the name as written
+
+
+def test_a_loosely_typed_name_in_lower_case_covers_nothing_where_capitals_mark_the_names():
+    from backends.local.linking import CLOSE_SOUND, _longest_cover, _Match
+    from kg.labels import NameHit
+
+    sound = _Match(3, 5, "brnstn", 0.9, True, phonetic=True, sound="france don", latin=True)  # "France don['t]"
+    hit = NameHit("Q21578", 1, ("en",))
+    found = [(sound, hit, CLOSE_SOUND)]
+    cased = ["Which", "neighbours", "of", "France", "don", "t", "have"]
+    assert _longest_cover(found, {"Q21578": 218}, cased) == {}
+    assert _longest_cover(found, {"Q21578": 218}, None) == {(3, 5): 218}  # no capitals: "jon lenon" covers
+    named = [(sound, hit, CLOSE_SOUND)]
+    assert _longest_cover(named, {"Q21578": 218}, ["x", "x", "x", "Jon", "Lenon"]) == {(3, 5): 218}
+
+
+def test_no_name_spans_the_comma_of_a_list():
+    from backends.local.linking import _list_breaks
+    from core.text import tokenize
+
+    listed = "Which country borders Germany, Austria and Italy?"  # which country borders germany austria and italy
+    assert _list_breaks(listed, tokenize(listed), "en") == {4}
+    spanish = "¿Qué país tiene frontera con Italia, Austria y Alemania?"
+    assert _list_breaks(spanish, tokenize(spanish), "es") == {6}
+    named = "What is the population of Washington, D.C.?"  # a comma in no list: the name's own
+    assert _list_breaks(named, tokenize(named), "en") == frozenset()

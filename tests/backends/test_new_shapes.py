@@ -295,3 +295,32 @@ def test_the_excluded_entity_is_no_answer_and_a_type_is_no_tie():
     mentions = [_at(question, "Germany", GERMANY), _at(question, "monarchy", monarchy)]
     assert not [c for c in extend_candidates(ComplexGenerator(kg), question, "en",
                                              _simple((("wd:Q183", "wdt:P47", "?answer"),)), mentions) if c.excluded]
+
+
+def test_what_follows_a_contrast_word_after_the_negation_is_kept_not_excluded():
+    liechtenstein = "Q347"
+    kg = _store([*_neighbour_facts(), (liechtenstein, "P37", GERMAN), (liechtenstein, "P31", COUNTRY)])
+    simple = _simple((("?answer", "wdt:P37", "wd:Q188"),))
+    for question, lang, names in (
+            ("Which countries do not border Germany but have German as an official language?", "en",
+             ("Germany", "German ")),
+            ("¿Qué países no limitan con Alemania pero tienen el alemán como idioma oficial?", "es",
+             ("Alemania", "alemán"))):
+        mentions = [_at(question, names[0], GERMANY), _at(question, names[1], GERMAN)]
+        found = [c for c in extend_candidates(ComplexGenerator(kg), question, lang, simple, mentions) if c.excluded]
+        assert found, question
+        assert found[0].triples == (("?answer", "wdt:P37", "wd:Q188"),)
+        assert _run(kg, check_query(found[0].sparql)) == [liechtenstein]
+
+
+def test_the_thing_excluded_can_be_named_in_a_relative_clause_before_the_negation():
+    kg = _neighbours()
+    question = "Give me the countries bordering Germany where German is not an official language."
+    mentions = [_at(question, "Germany", GERMANY), _at(question, "German ", GERMAN)]
+    simple = _simple((("wd:Q183", "wdt:P47", "?answer"),))
+    found = [c for c in extend_candidates(ComplexGenerator(kg), question, "en", simple, mentions) if c.excluded]
+    assert found and _run(kg, check_query(found[0].sparql)) == [FRANCE, POLAND]
+    # without a relative word the thing before the negation is not read as excluded
+    plain = "Give me the countries bordering Germany and German that are not an official language."
+    mentions = [_at(plain, "Germany", GERMANY), _at(plain, "German ", GERMAN)]
+    assert not [c for c in extend_candidates(ComplexGenerator(kg), plain, "en", simple, mentions) if c.excluded]

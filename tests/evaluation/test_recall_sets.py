@@ -32,3 +32,25 @@ def test_the_simple_set_is_shipped_built() -> None:
             if line.strip() and not line.startswith(("#", "@"))]
     items = written_items(name="simple")
     assert len(items) == len(rows) >= 90 and len({it.lang for it in items}) >= 8
+
+
+def test_the_paraphrase_sets_are_shipped_built_three_english_and_three_spanish_each() -> None:
+    """``paraphrase.tsv`` is built into ``paraphrase.json``, and every fact of it and every
+    question of ``shapes_paraphrase.json`` has three English and three Spanish strings."""
+    import json
+    from collections import Counter
+
+    from benchmarks.shapes import SETS as SHAPE_SETS
+    from benchmarks.shapes import load
+
+    rows = [line.split("\t") for line in SETS["paraphrase"].read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith(("#", "@"))]
+    items = written_items(name="paraphrase")
+    assert len(items) == len(rows) >= 180
+    per_fact = Counter((fact, lang) for fact, lang, _, _ in rows)
+    assert set(per_fact.values()) == {3} and {lang for _, lang in per_fact} == {"en", "es"}
+    complex_ = load(SHAPE_SETS["paraphrase"])
+    per_question = Counter((q["id"], q["language"]) for q in complex_)
+    assert len(complex_) >= 170 and set(per_question.values()) == {3}
+    assert {q["shape"] for q in complex_} >= {"count", "list", "intersection", "exclusion", "alive"}
+    assert json.loads(SHAPE_SETS["paraphrase"].read_text(encoding="utf-8"))["about"]

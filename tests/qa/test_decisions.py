@@ -565,3 +565,94 @@ def test_with_the_validator_off_the_same_question_of_the_better_known_namesake_i
     scored.views[0].validator_score = 0.99  # the validator told them apart: its choice stands
     Namesake()(scored)
     assert scored.chosen == 0
+
+
+def test_an_answer_the_question_names_more_exactly_than_the_reading_its_subject_is_withheld(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    question = "¿Dónde se habla el francés?"  # tokens: dónde se habla el francés
+    france = Link("Q142", "francés", "Francia", "inflected", 0.7, span=(4, 5))
+    french = Link("Q150", "francés", "francés", "label", 0.9, span=(4, 5), is_class=True)
+    languages = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P37 ?answer }", 0.8, shape="plain",
+                          entities=("Q142",), properties=("P37",), links=(france,))
+    spoken = Candidate("SELECT ?answer WHERE { ?answer wdt:P37 wd:Q150 }", 0.7, shape="plain",
+                       entities=("Q150",), properties=("P37",), links=(french,))
+    echo = check(_case(question, [languages, spoken], result=_uris("Q150"), lang="es"))
+    assert echo.withheld and "Q150 is named by the words the reading took for Q142" in echo.reason
+    assert not check(_case(question, [languages, spoken], result=_uris("Q150", "Q188"), lang="es")).withheld
+    # "France" names French only as an inflected form: the official language of France is no echo
+    by_label = replace(languages, links=(replace(france, mention="France", kind="label"),))
+    loosely = replace(spoken, links=(replace(french, mention="France", kind="inflected"),))
+    assert not check(_case("What is the official language of France?", [by_label, loosely],
+                           result=_uris("Q150"))).withheld
+    # the reading's own entity as its answer (Monaco's country) is no echo
+    assert not check(_case(question, [languages, spoken], result=_uris("Q142"), lang="es")).withheld
+
+
+def test_a_noun_after_which_that_names_a_property_and_no_class_asks_for_that_property() -> None:
+    """"Which sport does Cristiano Ronaldo play?" read as his teams: « sport » is the name of
+    P641 and of a class of 5 members only, so the reading must read P641; "country", a class the
+    KG types things by, is left to the class check."""
+    import pyoxigraph as ox
+
+    kg = _class_store()
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    kg.store.extend([ox.Quad(ox.NamedNode(WD + "P641"), label, ox.Literal("sport", language="en")),
+                     ox.Quad(ox.NamedNode(WD + "Q349"), label, ox.Literal("sport", language="en"))])
+    check = TypeCheck(kg, default_lexicon())
+    question = "which sport does cristiano ronaldo play?"  # which sport does cristiano ronaldo play
+    ronaldo = Link("Q11571", "cristiano ronaldo", "cristiano ronaldo", "label", 0.9, span=(3, 5))
+    teams = Candidate("SELECT ?answer WHERE { wd:Q11571 wdt:P54 ?answer }", 0.9, entities=("Q11571",),
+                      properties=("P54",), links=(ronaldo,), explains=((1, 2, "property"), (3, 5, "entity")))
+    verdict = check(_case(question, [teams], result=_uris("Q18656")))
+    assert verdict.withheld and "P641" in verdict.reason
+    sport = replace(teams, sparql="SELECT ?answer WHERE { wd:Q11571 wdt:P641 ?answer }", properties=("P641",))
+    assert not check(_case(question, [sport], result=_uris("Q2736"))).withheld
+    country = "what country is the mekong river located in?"  # "country" names P17 and a typing class
+    mekong = Link("Q41179", "mekong river", "mekong river", "label", 0.9, span=(4, 6))
+    continent = Candidate("SELECT ?answer WHERE { wd:Q41179 wdt:P30 ?answer }", 0.9, entities=("Q41179",),
+                          properties=("P30",), links=(mekong,), explains=((1, 2, "property"), (4, 7, "entity")))
+    assert not check(_case(country, [continent], result=_uris("Q48"))).withheld
+
+
+def test_an_intersection_that_leaves_out_an_anchor_listed_with_its_own_is_withheld() -> None:
+    check = Coverage(default_lexicon())
+    germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(3, 4))
+    italy = Link("Q38", "italy", "Italy", "label", 0.9, span=(6, 7))
+    both = Candidate("SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P47 ?answer . wd:Q38 wdt:P47 ?answer }", 0.7,
+                     shape="intersection", entities=("Q183", "Q38"), properties=("P47",), links=(germany, italy),
+                     explains=((1, 2, "class"), (2, 3, "property"), (3, 4, "entity"), (6, 7, "entity")))
+    listed = "Which country borders Germany, Austria and Italy?"  # which country borders germany austria and italy
+    verdict = check(_case(listed, [both]))
+    assert verdict.withheld and "'austria'" in verdict.reason
+    two = "Which country borders Germany and Italy?"  # which country borders germany and italy
+    said = replace(both, links=(germany, replace(italy, span=(5, 6))),
+                   explains=((1, 2, "class"), (2, 3, "property"), (3, 4, "entity"), (5, 6, "entity")))
+    assert not check(_case(two, [said])).withheld
+    after = "¿Qué país limita con Alemania, Austria e Italia?"  # qué país limita con alemania austria e italia
+    first = replace(both, links=(replace(germany, span=(4, 5)), replace(italy, qid="Q40", span=(5, 6))),
+                    explains=((1, 2, "class"), (2, 3, "property"), (4, 5, "entity"), (5, 6, "entity")))
+    verdict = check(_case(after, [first], lang="es"))
+    assert verdict.withheld and "'italia'" in verdict.reason
+
+
+def test_an_answer_the_same_word_names_as_well_and_better_known_is_withheld_unless_a_class(tiny_kg_client) -> None:
+    check = NumberCheck(tiny_kg_client, None)
+    question = "¿Qué país limita con Austria y con Italia?"  # qué país limita con austria y con italia
+    austria = Link("Q40", "austria", "Austria", "label", 0.76, span=(4, 5), degree=680)
+    milan = Link("Q490", "italia", "Italia", "alias", 0.67, span=(7, 8), degree=254)  # Milan, alias « Italia »
+    italy = Link("Q38", "italia", "Italia", "alias", 0.69, span=(7, 8), degree=910)
+    read = Candidate("SELECT ?answer WHERE { wd:Q40 wdt:P47 ?answer . wd:Q490 wdt:P17 ?answer }", 0.6,
+                     shape="plain", entities=("Q40", "Q490"), properties=("P47", "P17"), links=(austria, milan))
+    both = Candidate("SELECT ?answer WHERE { wd:Q40 wdt:P47 ?answer . wd:Q38 wdt:P47 ?answer }", 0.6,
+                     shape="plain", entities=("Q40", "Q38"), properties=("P47",), links=(austria, italy))
+    echo = check(_case(question, [read, both], result=_uris("Q38"), lang="es"))
+    assert echo.withheld and "Q38 is named by" in echo.reason
+    # « Francia » is an alias of France and of French, a class (its dialects): the language asked for
+    france = Link("Q142", "francia", "Francia", "alias", 0.72, span=(6, 7), degree=2033)
+    french = Link("Q150", "francia", "Francia", "alias", 0.74, span=(6, 7), is_class=True, degree=3955)
+    official = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P37 ?answer }", 0.8, shape="plain",
+                         entities=("Q142",), properties=("P37",), links=(france,))
+    spoken = Candidate("SELECT ?answer WHERE { ?answer wdt:P37 wd:Q150 }", 0.5, shape="plain",
+                       entities=("Q150",), properties=("P37",), links=(french,))
+    assert not check(_case("¿Cuál es el idioma oficial de Francia?", [official, spoken], result=_uris("Q150"),
+                           lang="es")).withheld

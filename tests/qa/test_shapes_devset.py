@@ -45,3 +45,10 @@ def test_english_and_spanish_strings_are_answered_right_or_not_at_all(full):
     wrong = [(r["question"], r["shown"]) for r in records if r["verdict"] == "wrong"]
     assert right / len(records) >= 0.4, (right, len(records))
     assert right / (right + len(wrong)) >= 0.92, wrong
+
+
+def test_every_gold_answer_of_the_paraphrase_set_is_the_kgs(full):
+    from benchmarks.shapes import SETS, load, verify
+
+    kg, _ = full
+    assert verify(load(SETS["paraphrase"]), kg) == 0

@@ -237,3 +237,16 @@ def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_a
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 2)]]) == ["Ulm Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 0)]]) == ["Ulm Staat ?x"]  # not known
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1, degree=3)]]) == ["Ulm Staat ?x"]  # obscure
+
+
+def test_a_still_alive_reading_is_read_once_more_with_the_alive_words_of_the_language(verbalizer):
+    from backends.local.shapes import alive_query
+    from validator.verbalize import alive_in
+
+    sparql = alive_query([("wd:Q937", "wdt:P570", "?value"), ("wd:Q937", "wdt:P20", "?value")])
+    [en] = verbalizer.readings([sparql], "en")
+    assert en == ("ask Albert Einstein alive", "ask Albert Einstein still alive")
+    [es] = verbalizer.readings([sparql], "es")
+    assert es[0].endswith(" alive") and es[-1].endswith(" sigue vivo") and len(es) == 2
+    assert alive_in("Berlin capital ?answer", "es") is None  # only a "still alive" reading
+    assert verbalizer.readings([CAPITAL], "en") == [("Germany capital ?answer",)]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qa.decisions import Case
+from qa.reading.analysis import analyze
 from qa.reading.reading import Reading, read
 
 
@@ -34,3 +37,13 @@ def test_an_or_word_that_ends_the_question_offers_no_choice() -> None:
     assert not alternative_words("stephen hawking est né ou", "fr")  # « où » typed without its accent
     assert not alternative_words("stephen hawking est né ou ?", "fr")
     assert alternative_words("est-il né à paris ou à londres", "fr")
+
+
+@pytest.mark.parametrize(("question", "lang", "count"), [
+    ("Give me the number of films directed by Christopher Nolan.", "en", True),
+    ("Dime el número de películas dirigidas por Christopher Nolan", "es", True),
+    ("How many films did Nolan direct?", "en", True),
+    ("Which films did Nolan direct?", "en", False),
+])
+def test_the_number_of_things_asks_for_a_count(question: str, lang: str, count: bool) -> None:
+    assert analyze(question, lang).count is count
