@@ -125,10 +125,11 @@ def echoed(case: Case, answers: set[str]) -> str | None:
 
 
 def _names_better(link: Link, mine: Link) -> bool:
-    """Whether ``link`` reads the words of ``mine`` (overlapping spans) as another entity that
-    they name better (:func:`echoed`)."""
+    """Whether ``link`` reads all the words of ``mine`` (its span holds ``mine``'s) as another
+    entity that they name better (:func:`echoed`).  A part of the name is no echo: « Real
+    Madrid » does not name Madrid, nor "Toyota Corolla" Toyota."""
     assert link.span is not None and mine.span is not None
-    if not (link.span[0] < mine.span[1] and mine.span[0] < link.span[1]) or link.qid == mine.qid:
+    if not (link.span[0] <= mine.span[0] and mine.span[1] <= link.span[1]) or link.qid == mine.qid:
         return False
     ours, theirs = exactness(mine), exactness(link)
     return theirs < ours or (theirs == ours and not link.is_class and link.degree > mine.degree)

@@ -586,6 +586,15 @@ def test_an_answer_the_question_names_more_exactly_than_the_reading_its_subject_
                            result=_uris("Q150"))).withheld
     # the reading's own entity as its answer (Monaco's country) is no echo
     assert not check(_case(question, [languages, spoken], result=_uris("Q142"), lang="es")).withheld
+    # a part of the name the reading took is no echo: the maker of the Toyota Corolla is Toyota
+    corolla = "who makes the toyota corolla"  # who makes the toyota corolla
+    car = Link("Q243543", "toyota corolla", "Toyota Corolla", "label", 0.9, span=(3, 5), degree=40)
+    maker = Link("Q53268", "toyota", "Toyota", "label", 0.9, span=(3, 4), degree=900)
+    made_by = Candidate("SELECT ?answer WHERE { wd:Q243543 wdt:P176 ?answer }", 0.8, shape="plain",
+                        entities=("Q243543",), properties=("P176",), links=(car,))
+    of_toyota = Candidate("SELECT ?answer WHERE { wd:Q53268 wdt:P31 ?answer }", 0.5, shape="plain",
+                          entities=("Q53268",), properties=("P31",), links=(maker,))
+    assert not check(_case(corolla, [made_by, of_toyota], result=_uris("Q53268"))).withheld
 
 
 def test_a_noun_after_which_that_names_a_property_and_no_class_asks_for_that_property() -> None:
