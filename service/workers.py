@@ -123,12 +123,17 @@ def warm(pipeline: Pipeline, *, lingua: bool = True, question: bool = True) -> N
 
     warm_up(lingua=lingua)
     if question:
-        try:
-            pipeline.answer(WARM_UP_QUESTION)
-        except Exception:  # an upstream's reply the pipeline did not foresee: the service still starts
-            log.exception("the warm-up question failed; serving anyway")
+        _ask_warm_up(pipeline)
     gc.collect()
     gc.freeze()
+
+
+def _ask_warm_up(pipeline: Pipeline) -> None:
+    """Answer :data:`WARM_UP_QUESTION` (the lazy models load); a failure is logged, never raised."""
+    try:
+        pipeline.answer(WARM_UP_QUESTION)
+    except Exception:  # an upstream's reply the pipeline did not foresee: the service still starts
+        log.exception("the warm-up question failed; serving anyway")
 
 
 def share_cores(questions_at_once: int) -> int:
@@ -234,10 +239,7 @@ def _warm_later(pipeline: Pipeline) -> bool:
 
     try:
         with loading():
-            try:
-                pipeline.answer(WARM_UP_QUESTION)
-            except Exception:  # an upstream's reply the pipeline did not foresee: serving anyway
-                log.exception("the warm-up question failed; serving anyway")
+            _ask_warm_up(pipeline)
             load_lingua()
     except Exception:
         log.exception("lingua's models failed to load in the template")
