@@ -208,8 +208,8 @@ def _form(sparql: str) -> tuple[str, tuple[str, ...]] | None:
     if not _NOT_IN_FORMS.isdisjoint(sparql):
         return None
     ids: dict[str, int] = {}
-    renamed = _ENTITY_NAME.sub(lambda m: f"wd:Q{ids.setdefault(m.group(1), len(ids) + 1)}", sparql)
-    if not ids or len(_ENTITY_NAME.findall(sparql)) != sparql.count("wd:Q"):
+    renamed, names = _ENTITY_NAME.subn(lambda m: f"wd:Q{ids.setdefault(m.group(1), len(ids) + 1)}", sparql)
+    if not ids or names != sparql.count("wd:Q"):
         return None
     return renamed, tuple(f"Q{number}" for number in ids)
 
