@@ -195,6 +195,11 @@ def _simple(*bodies: tuple[tuple[str, str, str], ...]) -> list[Candidate]:
 BOTH = (("wd:Q183", "wdt:P47", "?answer"), ("?answer", "wdt:P37", "wd:Q188"))
 
 
+def _excluding(kg: KG, question: str, lang: str, simple: list[Candidate], mentions: list[Mention]) -> list[Candidate]:
+    """The exclusions the complex layer builds on ``simple``."""
+    return [c for c in extend_candidates(ComplexGenerator(kg), question, lang, simple, mentions) if c.excluded]
+
+
 def _exclusions(kg: KG, question: str = QUESTION) -> list[Candidate]:
     mentions = [_at(question, "Germany", GERMANY), _at(question, "German ", GERMAN)]
     out = extend_candidates(ComplexGenerator(kg), question, "en", _simple(BOTH), mentions)
@@ -228,7 +233,7 @@ def test_a_symmetric_relation_is_excluded_both_ways():
     question = "Which countries have German as an official language but do not border Denmark?"
     mentions = [_at(question, "German ", GERMAN), _at(question, "Denmark", DENMARK)]
     simple = _simple((("?answer", "wdt:P37", "wd:Q188"),))
-    found = [c for c in extend_candidates(ComplexGenerator(kg), question, "en", simple, mentions) if c.excluded]
+    found = _excluding(kg, question, "en", simple, mentions)
     assert found
     assert {(f"wd:{DENMARK}", "wdt:P47", "?answer"), ("?answer", "wdt:P47", f"wd:{DENMARK}")} <= set(found[0].excluded)
     assert _run(kg, check_query(found[0].sparql)) == [AUSTRIA]  # Germany borders Denmark, said from Denmark's side
@@ -288,13 +293,11 @@ def test_the_excluded_entity_is_no_answer_and_a_type_is_no_tie():
                  (liechtenstein, "P31", monarchy), (DENMARK, "P31", monarchy)])
     question = "Which countries have German as an official language but do not border Germany?"
     mentions = [_at(question, "German ", GERMAN), _at(question, "Germany", GERMANY)]
-    found = [c for c in extend_candidates(ComplexGenerator(kg), question, "en",
-                                          _simple((("?answer", "wdt:P37", "wd:Q188"),)), mentions) if c.excluded]
+    found = _excluding(kg, question, "en", _simple((("?answer", "wdt:P37", "wd:Q188"),)), mentions)
     assert found and _run(kg, check_query(found[0].sparql)) == [liechtenstein]  # not Germany itself
     question = "Which countries border Germany but are not a monarchy?"
     mentions = [_at(question, "Germany", GERMANY), _at(question, "monarchy", monarchy)]
-    assert not [c for c in extend_candidates(ComplexGenerator(kg), question, "en",
-                                             _simple((("wd:Q183", "wdt:P47", "?answer"),)), mentions) if c.excluded]
+    assert not _excluding(kg, question, "en", _simple((("wd:Q183", "wdt:P47", "?answer"),)), mentions)
 
 
 def test_what_follows_a_contrast_word_after_the_negation_is_kept_not_excluded():
@@ -307,7 +310,7 @@ def test_what_follows_a_contrast_word_after_the_negation_is_kept_not_excluded():
             ("¿Qué países no limitan con Alemania pero tienen el alemán como idioma oficial?", "es",
              ("Alemania", "alemán"))):
         mentions = [_at(question, names[0], GERMANY), _at(question, names[1], GERMAN)]
-        found = [c for c in extend_candidates(ComplexGenerator(kg), question, lang, simple, mentions) if c.excluded]
+        found = _excluding(kg, question, lang, simple, mentions)
         assert found, question
         assert found[0].triples == (("?answer", "wdt:P37", "wd:Q188"),)
         assert _run(kg, check_query(found[0].sparql)) == [liechtenstein]
@@ -318,9 +321,9 @@ def test_the_thing_excluded_can_be_named_in_a_relative_clause_before_the_negatio
     question = "Give me the countries bordering Germany where German is not an official language."
     mentions = [_at(question, "Germany", GERMANY), _at(question, "German ", GERMAN)]
     simple = _simple((("wd:Q183", "wdt:P47", "?answer"),))
-    found = [c for c in extend_candidates(ComplexGenerator(kg), question, "en", simple, mentions) if c.excluded]
+    found = _excluding(kg, question, "en", simple, mentions)
     assert found and _run(kg, check_query(found[0].sparql)) == [FRANCE, POLAND]
     # without a relative word the thing before the negation is not read as excluded
     plain = "Give me the countries bordering Germany and German that are not an official language."
     mentions = [_at(plain, "Germany", GERMANY), _at(plain, "German ", GERMAN)]
-    assert not [c for c in extend_candidates(ComplexGenerator(kg), plain, "en", simple, mentions) if c.excluded]
+    assert not _excluding(kg, plain, "en", simple, mentions)

@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -39,14 +41,26 @@ def _tiny_env(tmp_path):
     return _clean_env(KGQA_KG_SOURCE=str(source), KGQA_CACHE_DIR=str(tmp_path / "cache"))
 
 
-def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tmp_path) -> None:
+@contextmanager
+def _app(tmp_path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``python app.py *args`` over the tiny KG, validator off, its output in ``app.out``: the
+    process and its URL; killed at the end if it still runs."""
     env = _tiny_env(tmp_path)
-    port, log_path = _free_port(), tmp_path / "sessions.sqlite"
-    url = f"http://127.0.0.1:{port}"
+    port = _free_port()
     with (tmp_path / "app.out").open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--log-path", str(log_path),
-                                 "--no-validator"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "app.py", *args, "--port", str(port), "--log-path",
+                                 str(tmp_path / "sessions.sqlite"), "--no-validator"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
+        yield proc, f"http://127.0.0.1:{port}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=15)
+
+
+def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tmp_path) -> None:
+    with _app(tmp_path) as (proc, url):
         first = _first(url + "/", proc)
         answer = httpx.post(url + "/start/ask", json={"question": "Where was Albert Einstein born?"}, timeout=120)
         assert answer.status_code == 200 and "kgqa-answer" in answer.json()["html"]
@@ -58,29 +72,14 @@ def test_the_first_page_answers_the_chat_opens_behind_it_and_sigterm_stops_it(tm
         assert httpx.get(url + "/", headers={"Host": "evil.example"}).status_code == 400  # the door checks hosts
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=15)
     output = (tmp_path / "app.out").read_text(errors="replace")
     assert "Traceback" not in output and f"Running on local URL:  {url}" in output
 
 
 def test_workers_0_serves_the_chat_from_its_own_process_and_sigterm_stops_it(tmp_path) -> None:
-    env = _tiny_env(tmp_path)
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    with (tmp_path / "app.out").open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "app.py", "--workers", "0", "--port", str(port), "--log-path",
-                                 str(tmp_path / "sessions.sqlite"), "--no-validator"],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
+    with _app(tmp_path, "--workers", "0") as (proc, url):
         _first(url + "/config", proc)  # Gradio's own launch: no start page in this mode
         assert httpx.get(url + "/start/status").status_code == 404
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=15)
     assert "Traceback" not in (tmp_path / "app.out").read_text(errors="replace")
