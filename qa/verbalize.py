@@ -56,14 +56,13 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     people use, and such a reading lost what a class noun says ("what county is tampa located
     in?" read « Tampa located in ?answer » passed the country)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
-    links = [c.links for c in candidates]
-    if question is None or lang.split("-")[0] == "en":
-        readings = verbalizer.readings([c.sparql for c in candidates], lang, links)
-    else:
+    english = lang.split("-")[0] == "en"
+    worded: list[dict[str, str]] = []
+    if question is not None and not english:
         tokens = tokenize(question)
         worded = [question_wording(c, tokens) if ok else {} for c, ok in zip(candidates, wanted, strict=True)]
-        readings = verbalizer.readings([c.sparql for c in candidates], lang, links, worded)
-    if lang.split("-")[0] == "en":
+    readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
+    if english:
         return readings
     plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
              if ok and c.shape not in COMPLEX_SHAPES]
