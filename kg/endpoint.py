@@ -697,19 +697,24 @@ class EndpointIndex:
         return table
 
     def property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
-        """The class statistics of every property's ends, from one aggregate over the whole
-        KG when the profile asks for them (an own endpoint), else none (types unknown)."""
+        """The class statistics of every property's ends when the profile asks for them (an
+        own endpoint), else none (types unknown): read from the name keys the endpoint holds
+        (``kgqa kg-serve``'s, one request), else from one aggregate over the whole KG."""
+        keyed = self.name_keys() if self.profile.class_statistics else None
         with self._init_lock:
             if self.caches.prop_classes is None:
                 with self._startup():
-                    self.caches.prop_classes = self._read_property_classes() if self.profile.class_statistics else {}
+                    self.caches.prop_classes = (self._read_property_classes(keyed) if self.profile.class_statistics
+                                                else {})
             return self.caches.prop_classes
 
-    def _read_property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
-        """:meth:`_aggregate_property_classes`, or none when the endpoint cannot give them
-        in time (answer types are then unknown: a weaker ranker, never a wrong answer)."""
+    def _read_property_classes(self, keyed: NameKeys | None) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        """The name keys' class statistics, else :meth:`_aggregate_property_classes`; none
+        when the endpoint cannot give them in time (answer types are then unknown: a weaker
+        ranker, never a wrong answer)."""
         try:
-            return self._aggregate_property_classes()
+            held = keyed.property_classes() if keyed is not None else {}
+            return held or self._aggregate_property_classes()
         except KGError as exc:
             log.warning("class statistics unavailable from %s, answer types unknown: %s", self.profile.url, exc)
             return {}

@@ -103,7 +103,7 @@ class EntityStats:
 # --------------------------------------------------------------------------- build
 
 
-_LITERAL_NAMES = {1: "date", 2: "number", 3: "string"}
+LITERAL_NAMES = {1: "date", 2: "number", 3: "string"}
 _DATE_TYPES = ("dateTime", "date", "gYear", "gYearMonth")
 _NUMBER_TYPES = ("decimal", "integer", "double", "float", "int", "long", "nonNegativeInteger", "positiveInteger")
 
@@ -506,7 +506,7 @@ class LabelIndex:
             table: dict[tuple[str, str], list[tuple[str, int]]] = {}
             for pid, side, cls, n in self._query(
                     "SELECT pid, side, cls, n FROM prop_class ORDER BY pid, side, n DESC, cls", ()):
-                name = f"Q{cls}" if cls > 0 else _LITERAL_NAMES.get(-cls, "string")
+                name = f"Q{cls}" if cls > 0 else LITERAL_NAMES.get(-cls, "string")
                 table.setdefault((pid, side), []).append((name, n))
             self._prop_classes = table
         return self._prop_classes

@@ -18,6 +18,11 @@ languages, popularity, Latin form), its object the key looked up::
     <urn:kgqa:p:179444:17:532:potomacriver>  <urn:kgqa:sound>  "btmkrbr" . # sound-alike key
     <urn:kgqa:t:12:berlin>                   <urn:kgqa:token>  "berlin" .  # word, in 12 names
     <urn:kgqa:t:12:berlin>                   <urn:kgqa:prefix> "ber" .     # its 3-5 letter starts
+    <urn:kgqa:c:P19:o:515:40210>             <urn:kgqa:classes> "P19" .  # 40210 of P19's objects are cities
+
+The last kind are the class statistics of every property's ends (the label index's, which
+an endpoint otherwise computes with an aggregate over its whole KG: a minute of both cores
+for the union KG, at every client's start).
 
 :func:`served_store` makes a copy of a built store with the graph loaded
 (``kgqa kg-serve`` serves it).
@@ -40,7 +45,7 @@ from urllib.parse import quote, unquote
 import pyoxigraph
 
 from core.errors import KGSourceError
-from kg.labels import DB_NAME, SCHEMA_VERSION, NameHit, similar_token_reads, similar_tokens_of
+from kg.labels import DB_NAME, LITERAL_NAMES, SCHEMA_VERSION, NameHit, similar_token_reads, similar_tokens_of
 from kg.sparql import iri_ref, literal
 from kg.store import KGPaths
 
@@ -52,6 +57,10 @@ KEY = "urn:kgqa:key"
 SOUND = "urn:kgqa:sound"
 TOKEN = "urn:kgqa:token"
 PREFIX = "urn:kgqa:prefix"
+CLASSES = "urn:kgqa:classes"
+FORMAT = 2
+"""The version of the graph's rows (2: the class statistics added); a served store built
+with another is built again."""
 PREFIX_LENGTHS = (3, 4, 5)
 """The starts of a word kept as prefix keys; a longer prefix is looked up by its first
 five letters and the rest compared on the client."""
@@ -134,12 +143,43 @@ def parse_token(iri: str) -> TokenRow | None:
 # --------------------------------------------------------------------------- writing
 
 
+def class_iri(pid: str, side: str, cls: int, n: int) -> str:
+    return f"urn:kgqa:c:{quote(pid, safe='')}:{side}:{cls}:{n}"
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """How many of a property's subjects (``side`` ``s``) or objects (``o``) have a class:
+    ``code`` is the class's number (``Q…``), or minus a literal kind's (:data:`LITERAL_NAMES`)."""
+
+    pid: str
+    side: str
+    code: int
+    n: int
+
+    @property
+    def cls(self) -> str:
+        """The class (``Q…``), or the literal kind (``date``, ``number``, ``string``)."""
+        return f"Q{self.code}" if self.code > 0 else LITERAL_NAMES.get(-self.code, "string")
+
+
+def parse_class(iri: str) -> ClassRow | None:
+    parts = iri.split(":")
+    if len(parts) != 7 or parts[:3] != ["urn", "kgqa", "c"] or parts[4] not in ("s", "o"):
+        return None
+    cls, n = parts[5], parts[6]
+    if not (_number(cls.removeprefix("-")) and _number(n)):
+        return None
+    return ClassRow(unquote(parts[3]), parts[4], int(cls), int(n))
+
+
 def _quad(subject: str, predicate: str, key: str) -> str:
     return f"<{subject}> <{predicate}> {literal(key)} <{GRAPH}> .\n"  # SPARQL's string escapes are N-Quads' too
 
 
 def name_key_quads(index_db: Path) -> Iterator[str]:
-    """The N-Quads lines of a label index's name keys, sound-alike keys and vocabulary."""
+    """The N-Quads lines of a label index's name keys, sound-alike keys, vocabulary and
+    property class statistics."""
     conn = sqlite3.connect(f"file:{index_db}?mode=ro", uri=True)
     try:
         for key, ent, kind, langs in conn.execute("SELECT key, ent, kind, langs FROM name"):
@@ -154,6 +194,8 @@ def name_key_quads(index_db: Path) -> Iterator[str]:
             for n in PREFIX_LENGTHS:
                 if len(tok) >= n:
                     yield _quad(subject, PREFIX, tok[:n])
+        for pid, side, cls, n in conn.execute("SELECT pid, side, cls, n FROM prop_class"):
+            yield _quad(class_iri(pid, side, cls, n), CLASSES, pid)
     finally:
         conn.close()
 
@@ -199,6 +241,8 @@ def keys_query(wanted: Sequence[tuple[str, str]]) -> str:
 
 HAS_KEYS = f"ASK {{ GRAPH <{GRAPH}> {{ ?r <{KEY}> ?k }} }}"
 """Whether an endpoint holds the name-key graph."""
+CLASS_ROWS = f"SELECT ?r WHERE {{ GRAPH <{GRAPH}> {{ ?r <{CLASSES}> ?p }} }}"
+"""Every class-statistics row of the graph (about ten thousand for the union KG)."""
 
 
 class NameKeys:
@@ -294,6 +338,17 @@ class NameKeys:
         self.prefetch(similar=[token])
         return similar_tokens_of(self, token, limit)
 
+    def property_classes(self) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        """:meth:`kg.labels.LabelIndex.property_classes`, read in one request (not cached: the
+        caller keeps it); empty when the graph holds none (written before they were added)."""
+        rows = sorted((found for result in self._queries([CLASS_ROWS]) for row in result.rows
+                       if (r := row.get("r")) is not None and (found := parse_class(r.value)) is not None),
+                      key=lambda c: (c.pid, c.side, -c.n, c.code))  # the label index's order
+        table: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for row in rows:
+            table.setdefault((row.pid, row.side), []).append((row.cls, row.n))
+        return table
+
 
 # --------------------------------------------------------------------------- serving
 
@@ -333,7 +388,7 @@ def served_store(paths: KGPaths) -> Path:
 
 def _index_identity(db: Path) -> str:
     st = db.stat()
-    return hashlib.sha256(f"{SCHEMA_VERSION}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
+    return hashlib.sha256(f"{SCHEMA_VERSION}|{FORMAT}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
 
 
 def add_name_keys(store: pyoxigraph.Store, labels_dir: Path, work: Path) -> int:

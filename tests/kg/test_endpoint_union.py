@@ -1,7 +1,8 @@
 """The union KG served by a real ``oxigraph serve-read-only`` (127.0.0.1), with its name
 keys (:mod:`kg.name_keys`, as ``kgqa kg-serve`` serves it), answers a dev sample exactly as
-the embedded store does, item by item (slow: it reads the union KG's property labels and
-class statistics over HTTP).
+the embedded store does, item by item (slow: it reads the union KG's property labels over
+HTTP, and builds the served store once per label index; the class statistics come with
+the name keys, one read instead of a minute's aggregate).
 
 The same server read without its name keys (portable SPARQL only, as any endpoint that
 does not hold them) reaches what the label index reaches by name: names as typed

@@ -22,7 +22,9 @@ from kg.endpoint import EndpointCaches, EndpointIndex, EndpointProfile, TTLCache
 from kg.labels import DB_NAME, LabelIndex
 from kg.name_keys import (
     GRAPH,
+    class_iri,
     name_iri,
+    parse_class,
     parse_name,
     parse_sound,
     parse_token,
@@ -87,6 +89,9 @@ def test_row_iris_carry_their_rows_whatever_the_text():
         token = parse_token(token_iri(word, 12))
         assert token is not None and (token.token, token.df) == (word, 12)
     assert parse_name("http://www.wikidata.org/entity/Q64") is None and parse_token("urn:kgqa:t:x:y") is None
+    assert (parse_class(class_iri("P19", "o", 515, 40210)).cls, parse_class(class_iri("P569", "o", -1, 7)).cls) == (
+        "Q515", "date")
+    assert parse_class("urn:kgqa:c:P19:x:515:3") is None and parse_class("urn:kgqa:c:P19:s:5²:3") is None
 
 
 def test_an_endpoint_with_name_keys_reads_as_the_label_index(servers: tuple[str, str], built: KGPaths):
@@ -109,6 +114,14 @@ def test_an_endpoint_with_name_keys_reads_as_the_label_index(servers: tuple[str,
     remote.similar_tokens("einstien", limit=6)
     remote.lookup(keys)
     assert kg.requests == sent  # cached
+    assert remote.property_classes() == local.property_classes() != {}
+    assert kg.requests == sent + 1  # the class statistics held with the keys: one read, not two aggregates
+
+
+def test_an_endpoint_without_name_keys_aggregates_the_class_statistics(servers: tuple[str, str], built: KGPaths):
+    kg, bare = _index(servers[1])
+    assert bare.property_classes() == LabelIndex.open(built.labels).property_classes()
+    assert kg.requests == 3  # whether it holds keys, then the aggregates of the subjects' and objects' classes
 
 
 @pytest.mark.parametrize(("question", "lang"), QUESTIONS)
