@@ -85,29 +85,31 @@ def bench_dir() -> Path:
     return DEFAULT_BENCH_DIR
 
 
-# Seconds each heavy file took (its slow tests, summed over phases; ``--durations`` on this
-# 2-core box, 2026-11-27, rounded; the files changed on 2026-11-28 measured again, alone, on
-# the box as loaded as then).  Only an ordering hint: a file not listed is weighed by its
-# number of slow tests and of tests; a wrong figure costs time, never a result.
+# Seconds each heavy file took (its slow tests, summed over phases; ``--durations`` of a whole
+# ``make test`` on this 2-core box, 2026-11-28, other work beside it, rounded).  Only an ordering
+# hint: a file not listed is weighed by its number of slow tests and of tests; a wrong figure
+# costs time, never a result.
 _MEASURED_S = {
-    "tests/chat/test_panels.py": 200,
-    "tests/kg/test_endpoint_union.py": 200,
-    "tests/qa/test_written.py": 165,
-    "tests/chat/test_lost_questions.py": 125,
-    "tests/qa/test_guard.py": 100,
-    "tests/chat/test_browser_conversation.py": 90,
-    "tests/chat/test_browser_trust.py": 85,
-    "tests/chat/test_browser.py": 80,
-    "tests/cli/test_serve.py": 55,
-    "tests/service/test_worker_lifetime.py": 55,
-    "tests/service/test_hostile_endpoint_ask.py": 47,
-    "tests/backends/test_complex.py": 46,
-    "tests/chat/test_examples.py": 37,
-    "tests/evaluation/test_results.py": 36,
-    "tests/chat/test_forged_state.py": 32,
-    "tests/service/test_serve_after_abuse.py": 30,
-    "tests/qa/test_shapes_devset.py": 24,
-    "tests/chat/test_browser_replies.py": 23,
+    "tests/qa/test_written.py": 200,
+    "tests/chat/test_lost_questions.py": 160,
+    "tests/chat/test_panels.py": 80,
+    "tests/kg/test_endpoint_union.py": 55,
+    "tests/qa/test_guard.py": 50,
+    "tests/service/test_worker_lifetime.py": 50,
+    "tests/chat/test_browser_trust.py": 45,
+    "tests/chat/test_browser_conversation.py": 45,
+    "tests/evaluation/test_results.py": 40,
+    "tests/training/test_device.py": 37,
+    "tests/backends/test_complex.py": 35,
+    "tests/chat/test_browser.py": 35,
+    "tests/service/test_workers.py": 30,
+    "tests/chat/test_app_start.py": 30,
+    "tests/service/test_serve_after_abuse.py": 28,
+    "tests/cli/test_serve.py": 28,
+    "tests/qa/test_shapes_devset.py": 23,
+    "tests/chat/test_forged_state.py": 17,
+    "tests/service/test_idle_connections.py": 17,
+    "tests/chat/test_browser_replies.py": 16,
 }
 
 
