@@ -223,7 +223,9 @@ class EvidenceReader:
         self.timeout_s = timeout_s
 
     def evidence(self, question: str, lang: str, candidates: Sequence[Candidate]) -> Evidence:
-        """Execute, type and (with the validator) score the first ``k`` candidates."""
+        """Execute, type and (with the validator) score the first ``k`` candidates, each by its
+        best reading as the pipeline reads it (:func:`readings_with_english`, with the question
+        so that a question not in English also has its plain readings said in its own words)."""
         top = list(candidates[: self.k])
         qtype = self.lexicon.expected_answer_type(question, lang) if self.lexicon else None
         results = [execute(self.kg, c.sparql, self.timeout_s) for c in top]
@@ -231,7 +233,7 @@ class EvidenceReader:
         scores: tuple[float, ...] = ()
         texts: tuple[str, ...] = ()
         if self.scorer is not None and self.verbalize is not None and top:
-            readings = readings_with_english(self.verbalize, top, lang)
+            readings = readings_with_english(self.verbalize, top, lang, question=question)
             texts = tuple(r[0] for r in readings)
             scores = tuple(best_reading_scores(self.scorer, question, readings, lang))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)

@@ -63,10 +63,15 @@ RECORDS = "records.jsonl"
 C = 1.0
 """The logistic regression's inverse regularization (the default; :func:`build` chooses)."""
 LEAN = ("validator_logit", "validator_margin", "backend", "backend_margin", "rank_log", "link_min", "link_fuzzy")
+FOREIGN = ("foreign", "validator_logit_foreign", "backend_foreign")
+"""The validator's and the backend's scores weighed apart on a question not in English (the
+backend's ranker is weaker there), one feature for every such language."""
 FEATURE_SETS: dict[str, tuple[str, ...] | None] = {
     "scores": ("validator_logit", "backend", "validator_margin", "backend_margin"),
     "lean": LEAN,
     "lean+shape+lang": (*LEAN, "shape=", "lang="),
+    "lean+foreign": (*LEAN, *FOREIGN),
+    "lean+foreign+agree": (*LEAN, *FOREIGN, "agree"),
     "all": None,
 }
 """The evidence each candidate model reads (a name ending in ``=``: every indicator of that
@@ -303,13 +308,16 @@ MONOTONE_GRID = (0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97, 0.99, 0.995, 0.999)
 def monotone_in_validator(model: AnswerModel, grid: Sequence[float] = MONOTONE_GRID) -> bool:
     """Whether the model's probability for a reading never falls as its validator score rises
     along ``grid``, for each of a set of evidence profiles held fixed (backend score and rank,
-    the other reading's validator score, link score and kind; a plain English reading)."""
-    for b, rank, other, link, kind in ((b, rank, o, lk, k) for b in (0.0, 0.3, 0.6, 1.0) for rank in (0, 1, 4)
-                                       for o in (0.0, 0.5, 0.99) for lk in (0.4, 0.9) for k in ("label", "fuzzy")):
+    the other reading's validator score, link score and kind; a plain reading of an English
+    question and of one in another language)."""
+    for b, rank, other, link, kind, lang in ((b, rank, o, lk, k, la) for b in (0.0, 0.3, 0.6, 1.0)
+                                             for rank in (0, 1, 4) for o in (0.0, 0.5, 0.99) for lk in (0.4, 0.9)
+                                             for k in ("label", "fuzzy") for la in ("en", "ja")):
         links = (Link("Q1", "x", "x", kind, link),)
         previous = -1.0
         for v in grid:
-            readings = [Reading(v, b, rank, "plain", False, "en", links), Reading(other, 0.5, 1 if rank == 0 else 0)]
+            readings = [Reading(v, b, rank, "plain", False, lang, links),
+                        Reading(other, 0.5, 1 if rank == 0 else 0, lang=lang)]
             p = model.probability(features(readings, 0))
             if p < previous - 1e-9:
                 return False

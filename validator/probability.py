@@ -4,7 +4,10 @@ The gate (:class:`validator.gate.LearnedGate`) does not compare a raw score with
 threshold: it reads, for each of the first readings, the evidence the pipeline holds on it
 (:class:`qa.gate.Reading`: the validator's score, the backend's rank and score, the margin
 to the next reading on both, the candidate's shape, the question's language, how its
-entities were linked) and turns it into the chance that showing this reading is right.
+entities were linked, how many other scored readings give the same answers) and turns it
+into the chance that showing this reading is right.  The backend's ranker is weaker on a
+question not in English, so the validator's score and the backend's may weigh differently
+there (``foreign``, ``validator_logit_foreign``, ``backend_foreign``).
 :func:`features` names that evidence; :class:`AnswerModel` is a logistic regression over
 it, fitted by :mod:`training.probability` on the ``dev`` split of every bench source with
 each source left out in turn, and saved with its threshold as a small JSON asset
@@ -50,6 +53,8 @@ def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
     b = min(1.0, max(0.0, float(me.backend_score)))
     best_other_b = max((min(1.0, max(0.0, float(r.backend_score))) for r in others), default=0.0)
     link_scores = [lk.score for lk in me.links]
+    foreign = 0.0 if me.lang.split("-")[0] == "en" else 1.0
+    agree = sum(1 for j, r in enumerate(readings) if j != i and r.validator_score is not None and me.agrees(r))
     out = {
         "validator_logit": _logit(v),
         "validator": v,
@@ -62,6 +67,10 @@ def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
         "link_min": min(link_scores) if link_scores else 1.0,
         "link_fuzzy": 1.0 if any(lk.kind in FUZZY_LINKS for lk in me.links) else 0.0,
         "entities": float(len({lk.qid for lk in me.links})),
+        "foreign": foreign,
+        "validator_logit_foreign": foreign * _logit(v),
+        "backend_foreign": foreign * b,
+        "agree": float(min(agree, 3)),
         f"shape={me.shape or 'unknown'}": 1.0,
         f"lang={me.lang}": 1.0,
     }

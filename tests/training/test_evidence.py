@@ -56,3 +56,24 @@ def test_evidence_reads_candidates_as_the_pipeline_does(tiny_kg_client):
     reader.evidence("Where was Einstein born?", "en", [Candidate(BIRTHPLACE, 0.9)])
     assert len(scorer.seen) == 1
 
+
+
+class _KeepsWording(Verbalize):
+    """Records the question's wordings it is given."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda sparql, lang: f"{lang}|{sparql}")
+        self.worded: list[dict[str, str]] = []
+
+    def readings(self, sparqls, lang, links=(), worded=()):
+        self.worded = [dict(w) for w in worded]
+        return super().readings(sparqls, lang, links, worded)
+
+
+def test_evidence_says_a_plain_reading_in_the_questions_own_words(tiny_kg_client):
+    # as the pipeline does (qa.verbalize.question_wording): the gate is fitted on the scores it sees
+    verbalize = _KeepsWording()
+    reader = EvidenceReader(tiny_kg_client, None, scorer=PrefersEnglish(), verbalize=verbalize)
+    died = Candidate(BIRTHPLACE, 0.9, shape="plain", properties=("P19",), explains=((1, 2, "property"),))
+    reader.evidence("wo starb einstein", "de", [died])
+    assert verbalize.worded == [{"P19": "starb"}]

@@ -55,6 +55,18 @@ def test_a_reading_that_answers_alike_is_no_rival_in_the_margins() -> None:
     assert not empty[1].agrees(empty[0]) and features(empty, 1)["backend_margin"] == pytest.approx(-0.09)
 
 
+def test_a_question_not_in_english_has_its_scores_weighed_apart_and_agreeing_readings_counted() -> None:
+    tokyo = frozenset({"Q1490"})
+    ja = [Reading(0.99, 0.4, 0, "plain", False, "ja", answers=tokyo), Reading(0.9, 0.3, 1, lang="ja", answers=tokyo),
+          Reading(0.2, 0.6, 2, lang="ja", answers=frozenset({"Q17"}))]
+    first = features(ja, 0)
+    assert first["foreign"] == 1.0 and first["agree"] == 1.0 and features(ja, 2)["agree"] == 0.0
+    assert first["validator_logit_foreign"] == pytest.approx(first["validator_logit"])
+    assert first["backend_foreign"] == pytest.approx(0.4)
+    en = features([replace(r, lang="en-GB") for r in ja], 0)
+    assert en["foreign"] == en["validator_logit_foreign"] == en["backend_foreign"] == 0.0
+
+
 def test_a_shape_the_model_never_saw_is_scored_by_the_rest_of_its_evidence() -> None:
     model = AnswerModel(("validator", "shape=plain"), (0.5, 0.5), (0.25, 0.5), (4.0, 1.0), 0.0, 0.5)
     new = Reading(0.9, 0.5, 0, "intersection")
