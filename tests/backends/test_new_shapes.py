@@ -185,7 +185,8 @@ def test_dead_is_read_in_several_languages_and_never_inside_a_name():
     kg = _people()
     for lang, question, name in (("es", "¿Está muerto Mozart?", "Mozart"), ("ru", "Моцарт умер?", "Моцарт"),
                                  ("de", "Ist Mozart tot?", "Mozart"), ("fr", "Mozart est-il mort ?", "Mozart"),
-                                 ("it", "Mozart è morto?", "Mozart"), ("ja", "モーツァルトは死んだの？", "モーツァルト")):
+                                 ("it", "Mozart è morto?", "Mozart"),
+                                 ("ja", "モーツァルトは死んだの？", "モーツァルト")):
         a = analyze(question, lang)
         assert a.yes_no and a.dead and not a.alive, question
         assert _dead(kg, question, name, MOZART, lang), question
