@@ -158,9 +158,8 @@ class Linker:
         marked = not uninformative_case(question) and question != question.lower()
         grammatical = frozenset(i for i, t in enumerate(tokens) if t in language(lang).stop_words) \
             if is_supported(lang) else frozenset()
-        own = frozenset(key for key, named in hits.items() if any(lang in h.langs for h in named))
         return self._score(tokens, found, ambiguity, limit, aligned_cased(question, len(tokens)) if marked else None,
-                           grammatical, lang, own)
+                           grammatical, lang)
 
     def _prefetch(self, tokens: Sequence[str], lang: str, phonetic: Sequence[_Match]) -> None:
         """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
@@ -307,8 +306,7 @@ class Linker:
 
     def _score(self, tokens: Sequence[str], found: list[tuple[_Match, NameHit, float]],
                ambiguities: dict[str, int], limit: int, cased: Sequence[str] | None = None,
-               grammatical: frozenset[int] = frozenset(), lang: str = "", own: frozenset[str] = frozenset()
-               ) -> list[Mention]:
+               grammatical: frozenset[int] = frozenset(), lang: str = "") -> list[Mention]:
         if not found:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
@@ -336,7 +334,7 @@ class Linker:
                 score *= 0.92  # aliases are noisier than labels
             if contained:
                 score *= 0.75
-            if m.key in own and _foreign_name(m, h, lang):
+            if _foreign_name(m, h, lang):
                 score *= FOREIGN_NAME
             if degree == 0:
                 score *= 0.5
@@ -608,11 +606,8 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
 
 FOREIGN_NAME = 0.9
 """The share of its score a link keeps when the name it matched, as written, is a name of the
-entity only in languages other than the question's and English, while the same name is another
-entity's in the question's language (``own``: « Francia » in a Spanish question is France's
-Spanish alias, and the French language's Hungarian one).  A name no entity has in the
-question's language keeps its score: a Hindi question may name a person by the Marathi
-spelling the KG holds."""
+entity only in languages other than the question's and English (« Francia » in a Spanish
+question: France's Spanish alias, and the French language's Hungarian one)."""
 
 
 def _foreign_name(m: _Match, h: NameHit, lang: str) -> bool:
