@@ -159,7 +159,7 @@ class Linker:
         grammatical = frozenset(i for i, t in enumerate(tokens) if t in language(lang).stop_words) \
             if is_supported(lang) else frozenset()
         return self._score(tokens, found, ambiguity, limit, aligned_cased(question, len(tokens)) if marked else None,
-                           grammatical, lang)
+                           grammatical)
 
     def _prefetch(self, tokens: Sequence[str], lang: str, phonetic: Sequence[_Match]) -> None:
         """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
@@ -306,7 +306,7 @@ class Linker:
 
     def _score(self, tokens: Sequence[str], found: list[tuple[_Match, NameHit, float]],
                ambiguities: dict[str, int], limit: int, cased: Sequence[str] | None = None,
-               grammatical: frozenset[int] = frozenset(), lang: str = "") -> list[Mention]:
+               grammatical: frozenset[int] = frozenset()) -> list[Mention]:
         if not found:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
@@ -334,8 +334,6 @@ class Linker:
                 score *= 0.92  # aliases are noisier than labels
             if contained:
                 score *= 0.75
-            if _foreign_name(m, h, lang):
-                score *= FOREIGN_NAME
             if degree == 0:
                 score *= 0.5
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
@@ -602,19 +600,6 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     if not all(is_katakana(t) for t in tokens[i:j]):
         return False
     return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
-
-
-FOREIGN_NAME = 0.9
-"""The share of its score a link keeps when the name it matched, as written, is a name of the
-entity only in languages other than the question's and English (« Francia » in a Spanish
-question: France's Spanish alias, and the French language's Hungarian one)."""
-
-
-def _foreign_name(m: _Match, h: NameHit, lang: str) -> bool:
-    """Whether ``m`` matched ``h`` by a KG name written in neither ``lang`` nor English (a
-    sound-alike, a last name or a name only CLDR gives is judged otherwise)."""
-    return (bool(lang) and not m.phonetic and h.exact and not h.partial and bool(h.langs)
-            and lang not in h.langs and "en" not in h.langs)
 
 
 def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int],

@@ -562,20 +562,6 @@ def test_a_loosely_typed_name_with_a_function_word_covers_nothing_in_any_case():
     assert _longest_cover(found, {"Q33673": 69}, None, frozenset({1})) == {(3, 5): 69}  # one elsewhere
 
 
-def test_a_name_of_the_entity_only_in_other_languages_than_the_question_s_and_english_weighs_less():
-    # « Francia » in a Spanish question: France's Spanish alias, and the French language's Hungarian one
-    from backends.local.linking import _foreign_name, _Match
-    from kg.labels import KIND_LABEL, NameHit
-
-    written = _Match(4, 5, "francia", 1.0, False)
-    assert _foreign_name(written, NameHit("Q150", KIND_LABEL, ("hu",)), "es")
-    assert not _foreign_name(written, NameHit("Q142", KIND_LABEL, ("es", "it")), "es")
-    assert not _foreign_name(written, NameHit("Q172", KIND_LABEL, ("en",)), "es")  # English names travel
-    assert not _foreign_name(written, NameHit("Q150", KIND_LABEL, ("hu",)), "")  # language unknown
-    sound = _Match(4, 5, "frnk", 0.9, True, phonetic=True, sound="francia")
-    assert not _foreign_name(sound, NameHit("Q150", KIND_LABEL, ("hu",)), "es")  # a sound-alike: judged apart
-
-
 def test_no_name_spans_the_comma_of_a_list():
     from backends.local.linking import _list_breaks
     from core.text import tokenize
