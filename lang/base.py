@@ -64,6 +64,8 @@ class ShapeWords:
     (:attr:`than`), compares nothing."""
     alive: tuple[str, ...] = ()
     """Words that ask whether a person is still alive ("still alive", "living")."""
+    dead: tuple[str, ...] = ()
+    """Words that ask, in a yes/no question, whether a person has died ("dead", "deceased")."""
     negation: tuple[str, ...] = ()
     """Words that exclude ("not", "without"): a set minus a condition."""
     contrast: tuple[str, ...] = ()

@@ -15,9 +15,10 @@ with English UI text (:mod:`qa.reading.detect`)."""
 SHARED_WEAK: dict[str, tuple[str, ...]] = {
     "la": ("fr", "es", "it"), "de": ("fr", "es", "pt"), "que": ("fr", "es", "pt"), "se": ("es", "it", "pt"),
     "e": ("it", "pt"), "a": ("fr", "it", "pt", "en"), "in": ("en", "de", "it"), "en": ("fr", "es"), "y": ("es",),
-    "le": ("fr", "it")}
+    "le": ("fr", "it"), "son": ("es", "fr", "en")}
 """Words shared by two or more Latin-script languages: weak evidence for each of them, which
-still helps against the others (:mod:`qa.reading.detect`)."""
+still helps against the others (:mod:`qa.reading.detect`).  « son » is Spanish "are", French
+"his" and the English noun ("indira gandhi son" is English)."""
 
 OTHER_LETTERS: dict[str, str] = {
     "ł": "pl", "ś": "pl", "ź": "pl", "ż": "pl", "ć": "pl", "ń": "pl", "ğ": "tr", "ı": "tr", "ş": "tr",

@@ -16,6 +16,9 @@ pronouns, and the language's part of the property lexicon, ``lang/<code>/lexicon
   (as read), it makes two words of a property phrase of the lexicon that the bare form does
   not (« ou est ne einstein » -> « où est né einstein »: « est né » is a phrase, and « ne »
   there is no negation);
+* a word that only the property lexicon knows with accents (« marié ») gets them only after a
+  function word (« est marie » -> « est marié ») or as part of a phrase pair; elsewhere it is
+  likely a name (« ou est nee marie curie »: Marie Curie);
 * a word with accents of its own, or one the lists do not know, is left as typed.
 
 Only languages written in Latin letters are read so (Russian « е » for « ё » is matched by
@@ -63,6 +66,18 @@ def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
 
 
 @cache
+def _listed(lang: str) -> frozenset[str]:
+    """The accented words of ``lang``'s function, cue and question word lists and pronouns (the
+    others :func:`_vocabulary` knows come from the property lexicon alone)."""
+    spec = language(lang)
+    words: set[str] = set(spec.stop_words) | set(spec.cue_words) | set(spec.question_words)
+    pronouns = spec.pronouns
+    for field in ("person", "thing", "place", "possessive", "of_pronouns", "openers", "second_starts"):
+        words |= set(getattr(pronouns, field, ()) or ())
+    return frozenset(t for phrase in words for t in _WORD.findall(phrase.lower()) if fold_typed(t) != t)
+
+
+@cache
 def _question_words(lang: str) -> frozenset[str]:
     spec = language(lang)
     return frozenset(w for phrase in spec.question_words for w in _WORD.findall(phrase.lower())) | frozenset(
@@ -80,6 +95,8 @@ def restore_accents(text: str, lang: str | None) -> str:
     asked = _question_words(lang)
     openers = frozenset(language(lang).pronouns.openers)
     pairs = _phrase_pairs(lang)
+    listed = _listed(lang)
+    function = language(lang).stop_words
     out: list[str] = []
     last = 0
     before = ""  # the word before, as read
@@ -90,6 +107,9 @@ def restore_accents(text: str, lang: str | None) -> str:
         opening = position < OPENING_WORDS and (position == 0 or _first_word(text, openers))
         paired = form is not None and (before, form) in pairs and (before, lower) not in pairs
         read = lower
+        lexical = form is not None and form not in listed and not paired and before not in function
+        if lexical:  # a word of the lexicon alone, not after a function word: « marie curie » is a name
+            form = None
         if form is not None and (lower not in plain or (opening and form in asked) or paired):
             out.append(text[last:match.start()])
             out.append(form if word.islower() else form[:1].upper() + form[1:])

@@ -39,7 +39,7 @@ from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, iri_ref
 from lang import get as language
 from lang import is_supported
 from qa.candidate import Link
-from qa.reading.words import ALIVE_WORDS, DEATH_PROPERTIES
+from qa.reading.words import ALIVE_WORDS, DEAD_WORDS, DEATH_PROPERTIES
 
 VERSION = 2  # bump when the output changes: cached training data is re-verbalized
 
@@ -99,6 +99,7 @@ class Parsed:
     where: list[tuple[str, str]]  # (kind, text) tokens of the WHERE group
     order: str | None = None  # "max" / "min": ORDER BY DESC / ASC with a LIMIT (superlatives)
     alive: str | None = None  # the person an ASK of absent death facts is about ("is X still alive?")
+    dead: str | None = None  # the person an ASK of a death fact is about ("is X dead?")
 
 
 def choose_label(labels: Labels, lang: str) -> str | None:
@@ -146,7 +147,7 @@ def parse(sparql: str) -> Parsed:
     if any(kind == "word" and t.upper() == "COUNT" for kind, t in head):
         form = "count"
     where, end = _where_group(tokens, start)
-    return Parsed(form, where, _order(tokens[end:]), _alive(form, where))
+    return Parsed(form, where, _order(tokens[end:]), _alive(form, where), _dead(form, where))
 
 
 _DEATH_IRIS = frozenset(WIKIDATA_NAMESPACES["wdt"] + pid for pid in DEATH_PROPERTIES)
@@ -176,6 +177,16 @@ def _alive(form: str, where: list[tuple[str, str]]) -> str | None:
         subjects.add(subject)
         predicates.add(predicate)
     return subjects.pop() if len(subjects) == 1 and _DATE_OF_DEATH in predicates else None
+
+
+def _dead(form: str, where: list[tuple[str, str]]) -> str | None:
+    """The person node of an ``ASK`` of one death fact of that person (``ASK { wd:X wdt:P20
+    ?value }``); ``None`` for any other query."""
+    terms = [(kind, text) for kind, text in where if kind in ("iri", "pname", "var", "lit", "num", "word")]
+    if form != "ask" or len(terms) != 3 or terms[2][0] != "var":
+        return None
+    subject, predicate = iri_of(*terms[0]), iri_of(*terms[1])
+    return subject if subject is not None and subject.startswith(WD) and predicate in _DEATH_IRIS else None
 
 
 def _order(tail: list[tuple[str, str]]) -> str | None:
@@ -264,12 +275,24 @@ def alive_in(text: str, lang: str) -> str | None:
     return f"{text.removesuffix(' alive')} {words[0]}"
 
 
+def dead_in(text: str, lang: str) -> str | None:
+    """A "dead" reading (``ask X dead``) said once more with the first dead words of ``lang``
+    (:attr:`lang.base.ShapeWords.dead`: « muerto », « tot »), as :func:`alive_in` says "alive"."""
+    words = DEAD_WORDS.get(lang, ())
+    if not words or not text.endswith(" dead") or words[0] == "dead":
+        return None
+    return f"{text.removesuffix(' dead')} {words[0]}"
+
+
 def render(parsed: Parsed, labels: dict[str, Labels], lang: str, named: Mapping[str, str] | None = None) -> str:
     """The verbalization of a parsed query, given labels of its IRIs (``named``: the name
     to say for some nodes instead of their chosen label, see :func:`linked_name`)."""
     if parsed.alive is not None:
         person = _render_token("iri", f"<{parsed.alive}>", labels, lang, named or {})
         return f"ask {person} alive"
+    if parsed.dead is not None:
+        person = _render_token("iri", f"<{parsed.dead}>", labels, lang, named or {})
+        return f"ask {person} dead"
     parts: list[str] = []
     if parsed.form in ("count", "ask"):
         parts.append(parsed.form)
@@ -375,7 +398,8 @@ class Verbalizer:
             phrased = render(query, table, lang, {**linked, **{WD + pid: w for pid, w in words.items()}}) \
                 if words else None
             said_alive = alive_in(text, lang) if second and query.alive is not None else None
-            out.append(tuple(dict.fromkeys(r for r in (text, named, phrased, said_alive) if r)))
+            said_dead = dead_in(text, lang) if second and query.dead is not None else None
+            out.append(tuple(dict.fromkeys(r for r in (text, named, phrased, said_alive, said_dead) if r)))
         return out
 
     def property_names(self, table: dict[str, Labels], nodes: Iterable[str], lang: str) -> dict[str, str]:
@@ -478,11 +502,26 @@ def heard_name(link: Link) -> str | None:
     Spanish alias, is read against "Czech Republic" as another country).  Only a name of two or
     more capitalized words that sounds closely alike (:data:`SAID_AS_HEARD`); a single word, a
     looser sound-alike or words in lower case keep the KG's name, so the validator still sees
-    a namesake's or a chance match's own name."""
+    a namesake's or a chance match's own name.  In a script without case (:func:`caseless`),
+    where no word is written as a name, a close sound-alike is said as typed, one word or more.
+    """
     words = link.mention.split()
-    if link.kind != "phonetic" or link.sound < SAID_AS_HEARD or len(words) < 2 or link.name_words != len(words):
+    if link.kind != "phonetic" or link.sound < SAID_AS_HEARD:
+        return None
+    if caseless(link.mention):
+        return as_typed(link)
+    if len(words) < 2 or link.name_words != len(words):
         return None
     return as_typed(link)
+
+
+def caseless(text: str) -> bool:
+    """Whether ``text`` is written in a script without case (Devanagari, Arabic, CJK): its
+    words are names as much as they are anything, and a name in another script than the
+    question's is read by the validator as another entity (« اين ولد اينشتاين » against
+    « Albert Einstein ولد ?answer » 0.007, against « اينشتاين ولد ?answer » 0.997)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and not any(ch.isupper() or ch.islower() for ch in letters)
 
 
 def surname_as_typed(link: Link) -> str | None:

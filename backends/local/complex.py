@@ -431,6 +431,8 @@ class ComplexGenerator:
                 classes: Mapping[str, tuple[str, ...]], base: Sequence[Candidate], emit) -> None:
         if a.alive and self._alive(instances, emit):
             return  # "is X still alive?" asks nothing else
+        if a.dead and self._dead(instances, emit):
+            return  # "is X dead?" neither
         graded = bool(a.readings) and (a.comparative or a.superlative or a.alternative)
         if len(instances) >= 2 and graded:
             self._ask_comparison(a, instances, emit)
@@ -471,6 +473,25 @@ class ComplexGenerator:
             if self.facts.ask(sparql) is not False:
                 continue
             emit(sparql, 0.55 + 0.4 * m.score, "ask_alive", shape="ask", triples=(), excluded=excluded,
+                 link=m.score)
+            emitted = True
+        return emitted
+
+    def _dead(self, instances: Sequence[Mention], emit) -> bool:
+        """"Is X dead?": ``ASK`` that the person has a death fact (:data:`DEATH_PROPERTIES`,
+        the first the KG holds for them, the date of death first).  Emitted only for a person
+        the KG holds one for, so its answer is "yes": a person without one is not known to be
+        alive (this KG lists a date of death for almost no one), and a "no" would be a guess."""
+        emitted = False
+        for m in instances[:2]:
+            if not self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt('P31')} {wd(HUMAN)} }}"):
+                continue
+            held = next((p for p in DEATH_PROPERTIES if self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt(p)} ?value }}")),
+                        None)
+            if held is None:
+                continue
+            triple = (wd(m.qid), wdt(held), "?value")
+            emit(ask_query([triple]), 0.55 + 0.4 * m.score, "ask_dead", shape="ask", triples=[triple],
                  link=m.score)
             emitted = True
         return emitted

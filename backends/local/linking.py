@@ -156,7 +156,10 @@ class Linker:
         phonetic += self._surname_sounds(question, tokens, hits)
         found += self._sound_alikes(phonetic, ambiguity)
         marked = not uninformative_case(question) and question != question.lower()
-        return self._score(tokens, found, ambiguity, limit, aligned_cased(question, len(tokens)) if marked else None)
+        grammatical = frozenset(i for i, t in enumerate(tokens) if t in language(lang).stop_words) \
+            if is_supported(lang) else frozenset()
+        return self._score(tokens, found, ambiguity, limit, aligned_cased(question, len(tokens)) if marked else None,
+                           grammatical)
 
     def _prefetch(self, tokens: Sequence[str], lang: str, phonetic: Sequence[_Match]) -> None:
         """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
@@ -302,12 +305,13 @@ class Linker:
     # ------------------------------------------------------------------ scoring
 
     def _score(self, tokens: Sequence[str], found: list[tuple[_Match, NameHit, float]],
-               ambiguities: dict[str, int], limit: int, cased: Sequence[str] | None = None) -> list[Mention]:
+               ambiguities: dict[str, int], limit: int, cased: Sequence[str] | None = None,
+               grammatical: frozenset[int] = frozenset()) -> list[Mention]:
         if not found:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
-        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()}, cased)
+        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()}, cased, grammatical)
         best: dict[str, Mention] = {}
         mentions: list[Mention] = []
         for m, h, sim in found:
@@ -599,15 +603,21 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
 
 
 def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int],
-                   cased: Sequence[str] | None = None) -> dict[tuple[int, int], int]:
+                   cased: Sequence[str] | None = None, grammatical: frozenset[int] = frozenset()
+                   ) -> dict[tuple[int, int], int]:
     """Spans of exact (or closely sound-alike), multi-token matches (sub-spans inside them are
     less likely mentions), each with the highest degree of the entities it names.  In a
     question whose capitals mark its names (``cased``: its tokens as written), a loosely typed
     Latin name (:func:`_latin_sound_spans`) with a word in lower case covers nothing ("France
-    don['t]" sounding like "Bernstein" made France a less likely mention)."""
+    don['t]" sounding like "Bernstein" made France a less likely mention); nor does one with a
+    function word of the question's language (``grammatical``: positions of the words of its
+    maintained stop list, :attr:`lang.base.Language.stop_words`), whatever the case: « tiene
+    canada » sounding like "Tiếng Kannada" made Canada a less likely mention than Kannada."""
     out: dict[tuple[int, int], int] = {}
     for m, h, sim in found:
         if m.latin and cased is not None and not all(_capitalized(cased[k]) for k in range(m.start, m.end)):
+            continue
+        if m.latin and any(m.start <= k < m.end for k in grammatical):
             continue
         if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2:
             out[(m.start, m.end)] = max(out.get((m.start, m.end), 0), degrees.get(h.qid, 0))

@@ -83,6 +83,7 @@ SHAPE_WORDS = ShapeWords(
     both=('beide', 'beiden', 'zusammen', 'gemeinsam', 'sowohl'),
     both_and=(("sowohl", "als auch"), ("sowohl", "als")),
     alive=('noch am leben', 'am leben', 'lebt noch', 'lebt', 'noch lebendig'),
+    dead=('tot', 'verstorben', 'gestorben', 'schon tot'),
     negation=('nicht', 'kein', 'keine', 'keinen', 'ohne', 'außer'),
     contrast=('aber', 'jedoch', 'sondern'),
     relative=('wo', 'deren', 'dessen', 'in denen', 'in dem', 'in der'),

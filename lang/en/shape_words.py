@@ -80,6 +80,7 @@ SHAPE_WORDS = ShapeWords(
     listing=('which', 'what', 'list', 'list all', 'give me', 'give me all', 'name all', 'show me', 'all the'),
     both=('both', 'together', 'in common', 'at the same time', 'as well as'),
     alive=('still alive', 'alive', 'still living', 'living', 'still with us'),
+    dead=('dead', 'deceased', 'passed away', 'still dead'),
     negation=('not', "don't", "doesn't", "didn't", 'never', 'without', 'except'),
     contrast=('but',),
     relative=('where', 'whose', 'in which'),

@@ -3,7 +3,7 @@ so each one found is evidence for Spanish when the question's language is detect
 
 CUE_WORDS: frozenset[str] = frozenset({
     "qué", "quién", "quiénes", "cuál", "cuáles", "cuánto", "cuántos", "cuántas", "dónde", "cuándo", "cómo", "por",
-    "el", "los", "las", "del", "al", "es", "fue", "son", "ha", "han", "fueron", "y", "un", "una", "en", "con", "para",
+    "el", "los", "las", "del", "al", "es", "fue", "ha", "han", "fueron", "y", "un", "una", "en", "con", "para",
     "nació", "murió", "ciudad", "país", "está", "hay",
 })
 

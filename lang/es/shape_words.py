@@ -79,6 +79,7 @@ SHAPE_WORDS = ShapeWords(
     both_and=(("tanto", "como"),),
     alive=('sigue vivo', 'sigue viva', 'todavía vivo', 'todavía viva', 'aún vive', 'sigue con vida', 'vivo', 'viva',
            'vive todavía', 'todavia vivo'),
+    dead=('muerto', 'muerta', 'fallecido', 'fallecida', 'ha muerto', 'ha fallecido'),
     negation=('no', 'nunca', 'sin', 'excepto'),
     contrast=('pero', 'aunque', 'sino que'),
     relative=('donde', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'en los que', 'en las que', 'en el que', 'en la que'),

@@ -77,6 +77,7 @@ SHAPE_WORDS = ShapeWords(
     listing=('quels', 'quelles', 'quel', 'quelle', 'liste', 'donne-moi', 'donnez-moi', 'cite', 'citez'),
     both=('tous les deux', 'toutes les deux', 'les deux', 'ensemble', 'en commun', 'à la fois'),
     alive=('encore en vie', 'toujours en vie', 'en vie', 'vivant', 'vivante', 'est-il vivant'),
+    dead=('mort', 'morte', 'décédé', 'décédée'),
     negation=('ne', 'pas', "n'", 'sans', 'sauf'),
     contrast=('mais',),
     relative=('où', 'dont'),

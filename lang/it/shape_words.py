@@ -45,6 +45,7 @@ SHAPE_WORDS = ShapeWords(
     both=('entrambi', 'entrambe', 'insieme', 'in comune', 'tutti e due'),
     both_and=(("sia", "che"), ("sia", "sia")),
     alive=('ancora vivo', 'ancora viva', 'è vivo', 'vivo', 'viva', 'in vita'),
+    dead=('morto', 'morta', 'deceduto', 'deceduta'),
     negation=('non', 'senza', 'tranne'),
     contrast=('ma', 'però'),
     relative=('dove', 'in cui', 'il cui', 'la cui', 'i cui', 'le cui'),

@@ -45,6 +45,7 @@ SHAPE_WORDS = ShapeWords(
     listing=('どの', 'どれ', '挙げて'),
     both=('両方', '共に', '一緒に', '共通'),
     alive=('まだ生きて', '生きて', '存命', '健在'),
+    dead=('死んだ', '亡くなった', '亡くなりました', '死去した'),
     negation=('ない', '以外'),
     comparison_mark="比", more_after_mark="多大高", less_after_mark="少小低",
 )

@@ -18,6 +18,7 @@ SHAPE_WORDS = ShapeWords(
     both=('beide', 'allebei', 'samen', 'gemeenschappelijk'),
     both_and=(("zowel", "als"),),
     alive=('nog in leven', 'in leven', 'leeft nog', 'nog levend', 'levend'),
+    dead=('dood', 'overleden'),
     negation=('niet', 'geen', 'zonder', 'behalve'),
     contrast=('maar',),
     relative=('waar', 'waarvan', 'wiens'),

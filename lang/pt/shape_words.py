@@ -46,6 +46,7 @@ SHAPE_WORDS = ShapeWords(
     both=('ambos', 'ambas', 'juntos', 'juntas', 'em comum', 'os dois', 'as duas'),
     both_and=(("tanto", "quanto"), ("tanto", "como")),
     alive=('ainda vivo', 'ainda viva', 'está vivo', 'está viva', 'vivo', 'viva', 'ainda está vivo'),
+    dead=('morto', 'morta', 'falecido', 'falecida', 'já morreu'),
     negation=('não', 'nao', 'sem', 'exceto'),
     contrast=('mas', 'porém'),
     relative=('onde', 'cujo', 'cuja', 'cujos', 'cujas', 'em que'),

@@ -74,6 +74,7 @@ SHAPE_WORDS = ShapeWords(
     listing=('哪些', '哪几', '列出'),
     both=('都', '共同', '一起', '同时'),
     alive=('还活着', '活着', '在世', '健在'),
+    dead=('死了', '去世了', '已经去世', '过世了'),
     negation=('不', '没有', '除了'),
     asking=("哪", "谁", "什么"),
     comparison_mark="比", more_after_mark="多大高", less_after_mark="少小低",

@@ -19,6 +19,7 @@ from qa.reading.words import (
     BOTH_AND,
     BOTH_WORDS,
     COUNT_WORDS,
+    DEAD_WORDS,
     DIRECTION_WORDS,
     GRADABLES,
     LISTING_WORDS,
@@ -70,6 +71,7 @@ class Analysis:
     listing: bool = False  # a list is asked for ("which musicians …", "list …")
     both: bool = False  # what two things share ("both", "together")
     alive: bool = False  # whether someone is still alive
+    dead: bool = False  # whether someone has died (a yes/no question: "Is Elvis dead?")
     negated: bool = False  # an exclusion ("not", "without")
     negations: list[tuple[int, int]] = field(default_factory=list)  # where its negation words are
 
@@ -134,6 +136,13 @@ def analyze(question: str, lang: str, names: Sequence[tuple[int, int]] = ()) -> 
     a.cue_spans.extend((s, e) for s, e, _ in alive_hits)  # « am Leben » names no one (Julius Leber)
     if a.alive and not a.yes_no and not find_words(text, words_for(WH_WORDS, lang)):
         a.yes_no = True  # « ¿Sigue vivo Elvis? », « Gandhi è ancora vivo? »: whether, with no opener
+    dead_hits = [(s, e) for s, e, _ in find_words(text, words_for(DEAD_WORDS, lang))  # "Dead Poets Society"
+                 if not any(ns <= s and e <= ne and ne - ns > e - s for ns, ne in names)]  # asks nothing
+    if dead_hits and not a.alive and not a.yes_no and not find_words(text, words_for(WH_WORDS, lang)):
+        a.yes_no = True  # « Ленин умер? », « Mozart ist tot? »: whether, with no opener, as "alive"
+    a.dead = bool(dead_hits) and a.yes_no and not a.alive
+    if a.dead:
+        a.cue_spans.extend(dead_hits)
     a.negations = [(s, e) for s, e, _ in find_words(text, words_for(NEGATION_WORDS, lang))
                    if not any(ns <= s and e <= ne for ns, ne in names)]  # « No Country for Old Men » negates nothing
     a.negated = bool(a.negations)

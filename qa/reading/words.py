@@ -139,6 +139,7 @@ LISTING_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.listin
 BOTH_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.both)
 BOTH_AND: Mapping[str, tuple[tuple[str, str], ...]] = _table(lambda words: words.both_and)
 ALIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.alive)
+DEAD_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.dead)
 NEGATION_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.negation)
 CONTRAST_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.contrast)
 RELATIVE_WORDS: Mapping[str, tuple[str, ...]] = _table(lambda words: words.relative)

@@ -549,6 +549,19 @@ def test_a_loosely_typed_name_in_lower_case_covers_nothing_where_capitals_mark_t
     assert _longest_cover(named, {"Q21578": 218}, ["x", "x", "x", "Jon", "Lenon"]) == {(3, 5): 218}
 
 
+def test_a_loosely_typed_name_with_a_function_word_covers_nothing_in_any_case():
+    # « cuantas lenguas oficiales tiene canada »: « tiene canada » sounds like "Tiếng Kannada";
+    # « tiene » is a Spanish function word, so the sound-alike does not make Canada a lesser mention
+    from backends.local.linking import CLOSE_SOUND, _longest_cover, _Match
+    from kg.labels import NameHit
+
+    sound = _Match(3, 5, "tngknd", 0.9, True, phonetic=True, sound="tiene canada", latin=True)
+    found = [(sound, NameHit("Q33673", 1, ("vi",)), CLOSE_SOUND)]
+    assert _longest_cover(found, {"Q33673": 69}, None, frozenset({3})) == {}
+    assert _longest_cover(found, {"Q33673": 69}, None) == {(3, 5): 69}  # no function word: it covers
+    assert _longest_cover(found, {"Q33673": 69}, None, frozenset({1})) == {(3, 5): 69}  # one elsewhere
+
+
 def test_no_name_spans_the_comma_of_a_list():
     from backends.local.linking import _list_breaks
     from core.text import tokenize

@@ -162,6 +162,47 @@ def test_alive_is_verbalized_as_alive():
     assert parse(f"ASK {{ wd:{MOZART} wdt:P31 wd:Q5 . FILTER NOT EXISTS {{ wd:{MOZART} wdt:P570 ?v }} }}").alive is None
 
 
+def _dead(kg: KG, question: str, name: str, qid: str, lang: str = "en") -> list[Candidate]:
+    return [c for c in ComplexGenerator(kg).candidates(question, lang, [_at(question, name, qid)])
+            if c.shape == "ask" and not c.excluded]
+
+
+def test_a_person_the_kg_says_died_is_dead():
+    kg = _people()
+    found = _dead(kg, "Is Mozart dead?", "Mozart", MOZART)
+    assert len(found) == 1
+    cand = found[0]
+    assert cand.triples == ((f"wd:{MOZART}", "wdt:P20", "?value"),) and cand.entities == (MOZART,)
+    written = check_query(cand.sparql)
+    assert kg.query(written).boolean is True
+
+
+def test_no_no_for_a_person_without_death_facts():
+    assert _dead(_people(), "Is Keith dead?", "Keith", KEITH) == []  # not known to be alive
+
+
+def test_dead_is_read_in_several_languages_and_never_inside_a_name():
+    kg = _people()
+    for lang, question, name in (("es", "¿Está muerto Mozart?", "Mozart"), ("ru", "Моцарт умер?", "Моцарт"),
+                                 ("de", "Ist Mozart tot?", "Mozart"), ("fr", "Mozart est-il mort ?", "Mozart"),
+                                 ("it", "Mozart è morto?", "Mozart"),
+                                 ("ja", "モーツァルトは死んだの？", "モーツァルト")):
+        a = analyze(question, lang)
+        assert a.yes_no and a.dead and not a.alive, question
+        assert _dead(kg, question, name, MOZART, lang), question
+    assert not analyze("Where did Mozart die?", "en").dead  # a question word: not whether
+    question = "Is Dead Poets Society a film?"
+    start = question.index("Dead")
+    assert not analyze(question, "en", [(start, start + len("Dead Poets Society"))]).dead
+
+
+def test_dead_is_verbalized_as_dead():
+    labels = {f"http://www.wikidata.org/entity/{MOZART}": {"en": (["Mozart"], [])}}
+    assert render(parse(f"ASK {{ wd:{MOZART} wdt:P20 ?value }}"), labels, "en") == "ask Mozart dead"
+    assert parse(f"ASK {{ wd:{MOZART} wdt:P19 ?value }}").dead is None  # not a death fact
+    assert parse(f"ASK {{ wd:{MOZART} wdt:P20 wd:{VIENNA} }}").dead is None  # a place of death asked about
+
+
 # --------------------------------------------------------------------------- exclusions
 
 def _neighbour_facts(*, danish: bool = True) -> list[tuple[str, str, object]]:

@@ -20,3 +20,11 @@ def test_a_both_ways_word_outside_a_phrase_is_left_as_typed():
 def test_the_earlier_rules_still_hold():
     assert restore_accents("y donde murio dali", "es") == "y dónde murió dali"
     assert restore_accents("Chile o Ecuador", "es") == "Chile o Ecuador"
+
+
+def test_a_word_only_the_lexicon_knows_with_accents_gets_them_only_after_a_function_word():
+    # « marié » is a P26 phrase of the French lexicon; « marie » after « née » is Marie Curie
+    assert restore_accents("ou est nee marie curie", "fr") == "où est née marie curie"
+    assert restore_accents("quand est morte marie antoinette", "fr") == "quand est morte marie antoinette"
+    assert restore_accents("avec qui est marie pierre curie", "fr") == "avec qui est marié pierre curie"
+    assert restore_accents("cual es la poblacion de espana", "es") == "cuál es la población de espana"

@@ -224,6 +224,18 @@ def test_a_full_name_heard_closely_alike_in_another_script_is_said_as_the_user_w
     assert verbalizer.many([ULM_COUNTRY], "en", [[heard("ульм донау", 0.9, 2)]]) == ["Ulm country ?x"]  # own label
 
 
+def test_a_name_heard_closely_alike_in_a_script_without_case_is_said_as_the_user_wrote_it(verbalizer):
+    # Hindi and Arabic write no capitals: a close sound-alike is said as typed, even one word
+    # (the validator reads « Albert Einstein ولد ?answer » against « اين ولد اينشتاين » as another man)
+    def heard(mention: str, sound: float) -> Link:
+        return Link("Q3012", mention, "ulm", "phonetic", 0.7, name_words=0, sound=sound)
+
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("उल्म", 0.9)]]) == ["उल्म Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("اولم دوناو", 0.9)]]) == ["اولم دوناو Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("उल्म", 0.7)]]) == ["Ulm Staat ?x"]  # loosely
+    assert verbalizer.many([ULM_COUNTRY], "de", [[heard("ульм", 0.95)]]) == ["Ulm Staat ?x"]  # a cased script
+
+
 def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_as_typed(verbalizer):
     # linked by its last name alone, an entity is said by the name the user typed when that
     # name names it alone in the KG (capitalized; CJK characters written side by side); a last
@@ -250,3 +262,13 @@ def test_a_still_alive_reading_is_read_once_more_with_the_alive_words_of_the_lan
     assert es[0].endswith(" alive") and es[-1].endswith(" sigue vivo") and len(es) == 2
     assert alive_in("Berlin capital ?answer", "es") is None  # only a "still alive" reading
     assert verbalizer.readings([CAPITAL], "en") == [("Germany capital ?answer",)]
+
+
+def test_a_dead_reading_is_read_once_more_with_the_dead_words_of_the_language(verbalizer):
+    from validator.verbalize import dead_in
+
+    sparql = "ASK { wd:Q937 wdt:P20 ?value }"
+    assert verbalizer.readings([sparql], "en") == [("ask Albert Einstein dead",)]
+    [es] = verbalizer.readings([sparql], "es")
+    assert es[0].endswith(" dead") and es[-1].endswith(" muerto") and len(es) == 2
+    assert dead_in("Berlin capital ?answer", "es") is None  # only a "dead" reading

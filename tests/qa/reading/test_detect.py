@@ -164,3 +164,11 @@ def test_a_folded_cue_word_marks_one_language_only() -> None:
 
     assert {"donde", "nacio", "murio"} <= CUE_FOLDED["es"]
     assert not any(word in CUE_FOLDED[lang] for lang in CUE_FOLDED for word in ("que", "esta", "como", "ou"))
+
+
+@pytest.mark.parametrize(("text", "lang"), [("indira gandhi son", "en"), ("nehru son", "en"),
+                                            ("cuales son los rios de espana", "es"), ("qui est son pere", "fr")])
+def test_son_is_shared_by_spanish_french_and_english(text: str, lang: str) -> None:
+    """« son » is Spanish "are", French "his" and the English noun: weak evidence for each, not a
+    Spanish cue ("indira gandhi son" was read as Spanish)."""
+    assert detect_language(text) == lang
