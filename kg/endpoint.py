@@ -700,7 +700,8 @@ class EndpointIndex:
         """The class statistics of every property's ends when the profile asks for them (an
         own endpoint), else none (types unknown): read from the name keys the endpoint holds
         (``kgqa kg-serve``'s, one request), else from one aggregate over the whole KG."""
-        keyed = self.name_keys() if self.profile.class_statistics else None
+        wanted = self.profile.class_statistics and self.caches.prop_classes is None
+        keyed = self.name_keys() if wanted else None  # (it takes the lock below itself)
         with self._init_lock:
             if self.caches.prop_classes is None:
                 with self._startup():

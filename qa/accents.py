@@ -45,11 +45,7 @@ OPENING_WORDS = 2
 def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
     """``({bare form: the one accented form}, bare words the lists know as written)`` for ``lang``;
     a bare form with two accented forms (« esta » / « está » / « ésta ») maps to none."""
-    spec = language(lang)
-    words: set[str] = set(spec.stop_words) | set(spec.cue_words) | set(spec.question_words)
-    pronouns = spec.pronouns
-    for field in ("person", "thing", "place", "possessive", "of_pronouns", "openers", "second_starts"):
-        words |= set(getattr(pronouns, field, ()) or ())
+    words = _listed_words(lang)
     try:
         own = language_lexicon(lang)
     except LexiconError:
@@ -65,16 +61,23 @@ def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
     return {bare: next(iter(forms)) for bare, forms in accented.items() if len(forms) == 1}, plain
 
 
+def _listed_words(lang: str) -> set[str]:
+    """The phrases of ``lang``'s function, cue and question word lists and its pronouns."""
+    spec = language(lang)
+    pronouns = spec.pronouns
+    words: set[str] = set()
+    for listed in (spec.stop_words, spec.cue_words, spec.question_words, pronouns.person, pronouns.thing,
+                   pronouns.place, pronouns.possessive, pronouns.of_pronouns, pronouns.openers,
+                   pronouns.second_starts):
+        words.update(listed)
+    return words
+
+
 @cache
 def _listed(lang: str) -> frozenset[str]:
     """The accented words of ``lang``'s function, cue and question word lists and pronouns (the
     others :func:`_vocabulary` knows come from the property lexicon alone)."""
-    spec = language(lang)
-    words: set[str] = set(spec.stop_words) | set(spec.cue_words) | set(spec.question_words)
-    pronouns = spec.pronouns
-    for field in ("person", "thing", "place", "possessive", "of_pronouns", "openers", "second_starts"):
-        words |= set(getattr(pronouns, field, ()) or ())
-    return frozenset(t for phrase in words for t in _WORD.findall(phrase.lower()) if fold_typed(t) != t)
+    return frozenset(t for phrase in _listed_words(lang) for t in _WORD.findall(phrase.lower()) if fold_typed(t) != t)
 
 
 @cache

@@ -508,11 +508,9 @@ def heard_name(link: Link) -> str | None:
     words = link.mention.split()
     if link.kind != "phonetic" or link.sound < SAID_AS_HEARD:
         return None
-    if caseless(link.mention):
+    if caseless(link.mention) or (len(words) >= 2 and link.name_words == len(words)):
         return as_typed(link)
-    if len(words) < 2 or link.name_words != len(words):
-        return None
-    return as_typed(link)
+    return None
 
 
 def caseless(text: str) -> bool:

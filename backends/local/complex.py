@@ -459,12 +459,7 @@ class ComplexGenerator:
         guess."""
         emitted = False
         for m in instances[:2]:
-            if not self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt('P31')} {wd(HUMAN)} }}"):
-                continue
-            props = " ".join(wdt(p) for p in DEATH_PROPERTIES)
-            result = self.facts.query(f"SELECT DISTINCT ?p WHERE {{ VALUES ?p {{ {props} }} {wd(m.qid)} ?p ?value }}",
-                                      max_rows=len(DEATH_PROPERTIES))
-            held = {local_id(row["p"].value) for row in result.rows if "p" in row} if result else set()
+            held = self._death_facts(m.qid)
             if not held:
                 continue
             pids = [p for p in DEATH_PROPERTIES if p == DEATH_PROPERTIES[0] or p in held][:MAX_ALIVE_TESTS]
@@ -484,10 +479,8 @@ class ComplexGenerator:
         alive (this KG lists a date of death for almost no one), and a "no" would be a guess."""
         emitted = False
         for m in instances[:2]:
-            if not self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt('P31')} {wd(HUMAN)} }}"):
-                continue
-            held = next((p for p in DEATH_PROPERTIES if self.facts.ask(f"ASK {{ {wd(m.qid)} {wdt(p)} ?value }}")),
-                        None)
+            facts = self._death_facts(m.qid)
+            held = next((p for p in DEATH_PROPERTIES if p in facts), None)
             if held is None:
                 continue
             triple = (wd(m.qid), wdt(held), "?value")
@@ -495,6 +488,16 @@ class ComplexGenerator:
                  link=m.score)
             emitted = True
         return emitted
+
+    def _death_facts(self, qid: str) -> set[str]:
+        """The death properties (:data:`DEATH_PROPERTIES`) the KG holds for ``qid``, read in one
+        query; none for an entity that is not a person."""
+        if not self.facts.ask(f"ASK {{ {wd(qid)} {wdt('P31')} {wd(HUMAN)} }}"):
+            return set()
+        props = " ".join(wdt(p) for p in DEATH_PROPERTIES)
+        result = self.facts.query(f"SELECT DISTINCT ?p WHERE {{ VALUES ?p {{ {props} }} {wd(qid)} ?p ?value }}",
+                                  max_rows=len(DEATH_PROPERTIES))
+        return {local_id(row["p"].value) for row in result.rows if "p" in row} if result else set()
 
     def _ask_comparison(self, a: Analysis, instances: Sequence[Mention], emit) -> None:
         for first, second, pair_score in self._pairs(a, instances)[:2]:
