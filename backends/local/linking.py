@@ -125,6 +125,7 @@ class _Match:
     latin: bool = False  # a Latin-script name typed loosely, matched by sound ("jon lenon")
     name: str = ""  # the matched name's Latin form (phonetic matches)
     inflected: bool = False  # another form of the same words (same stems in the question's language)
+    unmarked: bool = False  # a word of a cased script whose case marks no name, heard all the same
 
 
 class Linker:
@@ -152,7 +153,8 @@ class Linker:
                 if (named := [h for h in found if h.names_in(lang)])}
         found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
-        phonetic = [m for m in phonetic if not any(m.start < b < m.end for b in breaks)]
+        phonetic = [m for m in phonetic if not any(m.start < b < m.end for b in breaks)
+                    and not (m.unmarked and _holds_a_known_name(m, matches, hits))]
         phonetic += self._surname_sounds(question, tokens, hits)
         found += self._sound_alikes(phonetic, ambiguity)
         marked = not uninformative_case(question) and question != question.lower()
@@ -203,7 +205,8 @@ class Linker:
             close = set()
             for hit, sound in sounds.get(m.key, ()):
                 sim = sound_similarity(m.sound, sound)
-                if sim >= (CLOSE_SOUND if m.latin else MIN_SOUND_SIMILARITY) and not (m.latin and sound == m.sound):
+                if sim >= (CLOSE_SOUND if m.latin or m.unmarked else MIN_SOUND_SIMILARITY) \
+                        and not (m.latin and sound == m.sound):
                     out.append((replace(m, name=sound), hit, sim))
                     if sim >= CLOSE_SOUND:
                         close.add(hit.qid)
@@ -284,8 +287,12 @@ class Linker:
     def _phonetic_matches(self, question: str, tokens: Sequence[str]) -> list[_Match]:
         """Sound-alike keys of spans written in a non-Latin script (Cyrillic, Greek, Arabic,
         Devanagari, katakana) that could name an entity known only by a Latin name.  In cased
-        scripts every word of the span must be capitalized, as names are."""
-        cased = _cased_tokens(question, len(tokens))
+        scripts every word of the span must be capitalized, as names are, unless the question's
+        case marks no name (typed all in lower case, « де народився ейнштейн », or all in
+        capitals): then a span of words the KG names nothing by is heard, as in a script without
+        case, and only a close sound-alike (:data:`CLOSE_SOUND`) is taken."""
+        cased = _case_marks_names(question, len(tokens))
+        unmarked = cased is None and _cased_tokens(question, len(tokens)) is not None
         out = []
         for words in _segments(tokens):
             for i in range(len(words)):
@@ -299,7 +306,8 @@ class Linker:
                     text = " ".join("".join(tokens[x:y]) for x, y in span)
                     quality = PHONETIC_QUALITY if cased is not None else UNCASED_PHONETIC
                     for key, sound in _inflection_variants(text):
-                        out.append(_Match(span[0][0], b, key, quality, True, phonetic=True, sound=sound))
+                        out.append(_Match(span[0][0], b, key, quality, True, phonetic=True, sound=sound,
+                                          unmarked=unmarked))
         return out
 
     # ------------------------------------------------------------------ scoring
@@ -550,6 +558,26 @@ def _cased_tokens(question: str, n: int) -> list[str] | None:
         return None
     toks = cased_tokens(question)
     return toks if len(toks) == n else None
+
+
+def _holds_a_known_name(sound: _Match, matches: Sequence[_Match], hits: dict[str, list[NameHit]]) -> bool:
+    """Whether a span heard though its case marks no name holds a word the KG names something
+    by, as written or inflected (« жену ленина »: « ленина » is Lenin's Russian name, so the
+    span is not John Lennon by sound).  A word that is only some people's last name is heard
+    where they are little known (:meth:`Linker._surname_sounds`)."""
+    return any(m.start < sound.end and sound.start < m.end and (not m.fuzzy or m.inflected) and hits.get(m.key)
+               for m in matches)
+
+
+def _case_marks_names(question: str, n: int) -> list[str] | None:
+    """:func:`_cased_tokens` where the question's capitals can mark its names; ``None`` where
+    it has no cased non-Latin word, or where its case says nothing: no capital after its
+    first word (« где родился айнштайн », « Где родился айнштайн? »), or
+    :func:`~lang.stopwords.uninformative_case`."""
+    cased = _cased_tokens(question, n)
+    if cased is None or not any(_capitalized(t) for t in cased[1:]) or uninformative_case(question):
+        return None
+    return cased
 
 
 def _capitalized(token: str) -> bool:

@@ -28,6 +28,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from core.errors import EmptyQuestion, QuestionTooLong
@@ -36,6 +37,7 @@ from core.text import CJK_CLASS, CYRILLIC, fold_typed, script_pattern, valid_uni
 from lang import SEED, SUPPORTED, others
 from lang import get as language
 from lang.others import OTHER_SCRIPTS, SHARED_WEAK
+from qa.reading.lexicon import language_lexicon
 
 SEED_LANGUAGES: tuple[str, ...] = SEED
 """Languages of the seed challenges (QALD-9-plus, QALD-10 task 2, QALD-3) the KG has few names in."""
@@ -258,16 +260,41 @@ def _langdetect_scores(text: str) -> dict[str, float]:
     return {g.lang: float(g.prob) for g in guesses if g.lang in LATIN_LANGUAGES}
 
 
+PHRASE_CUE = 1.5
+"""A word that only one Latin-script language's lexicon names a property with ("wife",
+« Geburtsort »), in a question with no cue word at all (a bare noun phrase, "einstein wife",
+whose names the detectors read as German): it counts as this many cue words."""
+MIN_PHRASE_CUE = 4
+
+
+@cache
+def phrase_cues() -> dict[str, frozenset[str]]:
+    """Each Latin-script language's one-word property phrases (``lang/<code>/lexicon.json``) of
+    at least :data:`MIN_PHRASE_CUE` letters that no other of them has as a phrase or a
+    function word."""
+    own = {code: {w for phrases in (language_lexicon(code).get("phrases") or {}).values() for p in phrases
+                  if len(found := _WORD.findall(p.lower())) == 1 and len(w := found[0]) >= MIN_PHRASE_CUE}
+           for code in LATIN_LANGUAGES}
+    out = {}
+    for code, words in own.items():
+        others = set().union(*(own[o] | language(o).stop_words for o in LATIN_LANGUAGES if o != code))
+        out[code] = frozenset(words - others)
+    return out
+
+
 def _cue_scores(text: str) -> tuple[dict[str, float], dict[str, float]]:
     lower = text.lower()
     words: dict[str, float] = dict.fromkeys(LATIN_LANGUAGES, 0.0)
-    for token in _WORD.findall(lower):
-        token = token.replace("’", "'")
+    tokens = [token.replace("’", "'") for token in _WORD.findall(lower)]
+    for token in tokens:
         for lang, table in CUE_WORDS.items():
             if token in table or token in CUE_FOLDED[lang]:
                 words[lang] += 1.0
         for lang in _SHARED_WEAK.get(token, ()):
             words[lang] += 0.3
+    if not any(words.values()):
+        for lang, table in phrase_cues().items():
+            words[lang] += PHRASE_CUE * sum(token in table for token in tokens)
     for lang, spelling in _SPELLINGS.items():
         if spelling.search(lower):
             words[lang] += 1.0

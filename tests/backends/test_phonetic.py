@@ -77,10 +77,19 @@ def test_sound_alike_mentions_are_marked_and_weaker_than_exact_ones(index: Label
     assert sound.score < exact.score
 
 
-def test_only_capitalized_cyrillic_words_are_read_as_names(index: LabelIndex):
+def test_where_capitals_mark_names_only_capitalized_cyrillic_words_are_read_as_names(index: LabelIndex):
     capitalized = Linker(index).link("Где родился Айнштайн?", "ru")  # no Russian name spelt so
     assert capitalized[0].qid == EINSTEIN and capitalized[0].phonetic
-    assert not any(m.phonetic for m in Linker(index).link("где родился айнштайн?", "ru"))
+    marked = Linker(index).link("Что связывает Берлин и айнштайн?", "ru")  # « Берлин » marks the names
+    assert not any(m.phonetic and m.qid == EINSTEIN for m in marked)
+
+
+@pytest.mark.parametrize("question", ["где родился айнштайн?", "Где родился айнштайн?", "ГДЕ РОДИЛСЯ АЙНШТАЙН?"])
+def test_where_case_marks_no_name_every_cyrillic_word_may_be_one(index: LabelIndex, question: str):
+    # typed all in lower case, capitalized only as a sentence is, or shouted: nothing marks the
+    # names, so a word is heard as a Latin name as in a script without case
+    top = Linker(index).link(question, "ru")[0]
+    assert top.qid == EINSTEIN and top.phonetic
 
 
 @pytest.mark.slow
@@ -118,3 +127,18 @@ def test_a_function_word_of_the_question_language_in_lower_case_links_nothing_al
     assert "van" not in grammar("Wie schilderde Van Gogh?", "nl")  # capitalized: a name's word
     assert grammar("wat is de hoofdstad van spanje", "nl") == set()  # all in lower case: no case evidence
     assert "van" not in grammar("What is the capital of van?", "en")  # not an English function word
+
+
+def test_a_heard_span_holding_a_word_the_kg_names_something_by_is_not_heard():
+    # « жену ленина » typed in lower case: « ленина » is Lenin's Russian name (inflected), so the
+    # two words are not heard as "John Lennon"; a span of words the KG names nothing by is
+    from backends.local.linking import _holds_a_known_name, _Match
+    from kg.labels import KIND_ALT, NameHit
+
+    lenin = _Match(1, 2, "ленин", 0.95, False, inflected=True)
+    heard = _Match(0, 2, "snrn", 0.88, True, phonetic=True, sound="zhenulenina", unmarked=True)
+    alone = _Match(0, 1, "sn", 0.88, True, phonetic=True, sound="zhenu", unmarked=True)
+    hits = {"ленин": [NameHit("Q1394", KIND_ALT, ("ru",))]}
+    assert _holds_a_known_name(heard, [lenin], hits)
+    assert not _holds_a_known_name(alone, [lenin], hits)
+    assert not _holds_a_known_name(heard, [lenin], {})

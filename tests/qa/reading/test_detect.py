@@ -172,3 +172,21 @@ def test_son_is_shared_by_spanish_french_and_english(text: str, lang: str) -> No
     """« son » is Spanish "are", French "his" and the English noun: weak evidence for each, not a
     Spanish cue ("indira gandhi son" was read as Spanish)."""
     assert detect_language(text) == lang
+
+
+@pytest.mark.parametrize(("text", "lang"), [("einstein wife", "en"), ("einstein birthplace", "en"),
+                                            ("einstein geburtsort", "de"), ("frankreich hauptstadt", "de")])
+def test_a_bare_noun_phrase_is_told_by_its_property_word(text: str, lang: str) -> None:
+    """A question without function words ("einstein wife": the detectors hear German in the
+    name) is told by a word only one language's lexicon names a property with."""
+    assert detect_language(text) == lang
+
+
+def test_property_words_count_only_without_function_words() -> None:
+    from qa.reading.detect import _cue_scores, phrase_cues
+
+    assert "wife" in phrase_cues()["en"] and "wife" not in phrase_cues()["de"]
+    assert not any("capital" in words for words in phrase_cues().values())  # several languages' word
+    assert _cue_scores("einstein wife")[0]["en"] > 0
+    with_cues = _cue_scores("wer ist die wife von einstein")[0]  # « wer », « ist »: the cue words decide
+    assert with_cues == _cue_scores("wer ist die frau von einstein")[0]
