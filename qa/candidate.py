@@ -79,6 +79,7 @@ class Candidate:
     comparison: ComparisonSpec | None = None
     explains: tuple[Explained, ...] = ()  # what of the question it explains (empty: the generator did not say)
     no_value: bool = False  # read from the question only: the KG holds no such triple (never executed)
+    worded: bool = False  # the generator read every word: its entity, and a property the others name (the lexicon)
     excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
 
 

@@ -43,6 +43,7 @@ class Reading:
     lang: str = "en"
     links: tuple[Link, ...] = ()
     answers: frozenset[str] | None = None  # the values the reading's query returns (None: not run)
+    worded: bool = False  # the backend read every word of the question (:attr:`qa.candidate.Candidate.worded`)
 
     def agrees(self, other: Reading) -> bool:
         """Whether ``other`` answers as this reading does: both were run and returned the same

@@ -337,7 +337,8 @@ class Pipeline:
         score, what the gate compared and whether it cleared the threshold are reported (a
         candidate left unscored keeps ``None``)."""
         lang = parse_lang(turn)
-        readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links)
+        readings = [Reading(None if s is None else float(s), view.backend_score, i, c.shape, m, lang, c.links,
+                            worded=c.worded)
                     for i, (c, view, s, m) in enumerate(zip(candidates, turn.candidates, scores,
                                                              _complex_mask(candidates), strict=True))]
         decision = gate.decide(readings, self.threshold)

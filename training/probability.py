@@ -2,6 +2,7 @@
 
     nice kgqa train probability collect   # .cache/gate/records.jsonl (resumable)
     kgqa train probability fit            # assets/validator/gate.json (the default step)
+    kgqa train probability extend         # the shipped model with the evidence of EXTENDED added
 
 Collect: every string of the ``dev`` and ``test`` questions of every bench source goes
 through the real pipeline (the language given, as ``kgqa evaluate`` gives it); the gate
@@ -18,6 +19,12 @@ string's most probable reading and shows it when it reaches the threshold and re
 answers.  The lowest threshold at which every left-out source's precision reaches
 :data:`TARGET_PRECISION` is shipped with the model fitted on every source.  The ``test``
 strings are only read: per source, as the shipped model and threshold would answer them.
+
+Extend: evidence added after the fit (:data:`EXTENDED`: ``worded``) gets one weight, the
+maximum-likelihood one on the ``dev`` strings with the fitted model's log-odds held as an
+offset, and the threshold stays: readings without the evidence keep their probability, so
+what it adds is read off ``info["extended"]`` (each source left out: its ``dev`` strings before
+and after).  ``fit`` extends the model it chose; ``extend`` extends the shipped one.
 
 The shipped gate falls back on the calibrated score gate of ``config.json`` where no
 probability reaches the threshold (:class:`validator.gate.LearnedGate`); ``fit`` also reports
@@ -49,7 +56,7 @@ from qa.candidate import COMPLEX_SHAPES, Link
 from qa.gate import Decision, Gate, Reading
 from training.data import execute_candidate
 from validator.gate import GatePolicy, backend_rank_weight
-from validator.probability import GATE_FILE, JUDGED, AnswerModel, features
+from validator.probability import GATE_FILE, JUDGED, AnswerModel, features, load_answer_model
 
 TARGET_PRECISION = 0.92
 """The precision every left-out source must reach at the shipped threshold."""
@@ -392,6 +399,67 @@ def build(records: Sequence[Record], target: float = TARGET_PRECISION,
     if score_gate is not None:
         info["left_out_with_score_gate"] = {s: figures(items, threshold, True) for s, items in per_source.items()}
         info["score_gate_alone"] = {s: figures(items, 2.0, True) for s, items in per_source.items()}
+    return extend(replace(model, info=info), records, score_gate=score_gate)
+
+
+EXTENDED = ("worded",)
+"""Evidence added to a fitted model one piece at a time (:func:`extend`), its weight fitted with
+the model's own held: ``worded``, the backend read every word of the question
+(:attr:`qa.candidate.Candidate.worded`)."""
+MAX_EXTENDED_WEIGHT = 5.0
+
+
+def extended_weight(model: AnswerModel, records: Sequence[Record], name: str) -> float:
+    """The weight of the 0/1 evidence ``name`` added to ``model`` that makes the judged readings
+    of ``records`` most likely, the model's own weights, intercept and threshold held (a
+    logistic regression with the model's log-odds as its offset), in
+    ±:data:`MAX_EXTENDED_WEIGHT`."""
+    from scipy.optimize import minimize_scalar
+
+    rows = [(model.log_odds(f), float(f.get(name, 0.0)), y) for r in records for f, y in zip(r.features, r.right,
+                                                                                           strict=True)]
+    if not any(x for _, x, _ in rows):
+        return 0.0
+    offsets, xs, ys = (np.asarray(col, dtype=np.float64) for col in zip(*rows, strict=True))
+
+    def loss(w: float) -> float:
+        z = np.clip(offsets + w * xs, -60.0, 60.0)
+        return float(np.sum(np.logaddexp(0.0, z) - ys * z))
+
+    return float(minimize_scalar(loss, bounds=(-MAX_EXTENDED_WEIGHT, MAX_EXTENDED_WEIGHT), method="bounded").x)
+
+
+def with_evidence(model: AnswerModel, name: str, weight: float) -> AnswerModel:
+    """``model`` with the 0/1 evidence ``name`` at ``weight`` (replacing its weight if it has it)."""
+    keep = [i for i, n in enumerate(model.names) if n != name]
+    return replace(model, names=(*[model.names[i] for i in keep], name),
+                   means=(*[model.means[i] for i in keep], 0.0), scales=(*[model.scales[i] for i in keep], 1.0),
+                   weights=(*[model.weights[i] for i in keep], round(weight, 6)))
+
+
+def extend(model: AnswerModel, records: Sequence[Record], names: Sequence[str] = EXTENDED,
+           score_gate: ScoreGate | None = None) -> AnswerModel:
+    """``model`` with each piece of evidence of ``names`` added, its weight fitted on the ``dev``
+    strings (:func:`extended_weight`) and the threshold unchanged.  ``info["extended"]`` says,
+    per piece: the weight, and, for each source left out (its weight fitted on the other sources'
+    ``dev`` strings), what its ``dev`` strings show before and after at the threshold (with
+    ``score_gate``, the gate it falls back on, below it)."""
+    dev = [r for r in records if r.split == "dev"]
+    info = dict(model.info)
+    extended = dict(info.get("extended", {}))
+    for name in names:
+        weight = extended_weight(model, dev, name)
+        per_source = {}
+        for source in sorted({r.source for r in dev}):
+            own = [r for r in dev if r.source == source]
+            out = with_evidence(model, name, extended_weight(model, [r for r in dev if r.source != source], name))
+            per_source[source] = {
+                "before": figures(shown(model, own, score_gate), model.threshold, score_gate is not None),
+                "after": figures(shown(out, own, score_gate), model.threshold, score_gate is not None)}
+        model = with_evidence(model, name, weight)
+        extended[name] = {"weight": round(weight, 6), "fitted_on": f"{len(dev)} dev strings",
+                          "left_out": per_source}
+    info["extended"] = extended
     return replace(model, info=info)
 
 
@@ -412,7 +480,7 @@ def score_gate(settings: Settings) -> ScoreGate | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``collect`` the records, or ``fit`` and save the model."""
     parser = argparse.ArgumentParser(prog="kgqa train probability")
-    parser.add_argument("step", nargs="?", choices=("collect", "fit"), default="fit")
+    parser.add_argument("step", nargs="?", choices=("collect", "fit", "extend"), default="fit")
     parser.add_argument("--records", type=Path, default=None, help="default: <cache>/gate/records.jsonl")
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--limit", type=int, default=None)
@@ -433,8 +501,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not records:
         print(f"no records at {path}: run kgqa train probability collect first", file=sys.stderr)
         return 1
-    model = build(records, args.target, score_gate(settings))
     out = args.out or settings.validator_dir / GATE_FILE
+    if args.step == "extend":
+        shipped = load_answer_model(settings.validator_dir / GATE_FILE)
+        if shipped is None:
+            print(f"no answer model at {settings.validator_dir / GATE_FILE}: run kgqa train probability fit",
+                  file=sys.stderr)
+            return 1
+        model = extend(shipped, records, score_gate=score_gate(settings))
+        model.save(out)
+        for name, figs in model.info["extended"].items():
+            print(f"wrote {out}: {name} weight {figs['weight']} ({figs['fitted_on']})")
+            for source, both in figs["left_out"].items():
+                print(f"  left out {source:8s} before {both['before']}  after {both['after']}")
+        return 0
+    model = build(records, args.target, score_gate(settings))
     model.save(out)
     print(f"wrote {out}: threshold {model.threshold}, features {model.info['features']}, C {model.info['C']}")
     for variant, figs in model.info["tried"].items():

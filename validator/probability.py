@@ -71,6 +71,7 @@ def features(readings: Sequence[Reading], i: int) -> dict[str, float]:
         "validator_logit_foreign": foreign * _logit(v),
         "backend_foreign": foreign * b,
         "agree": float(min(agree, 3)),
+        "worded": 1.0 if me.worded else 0.0,
         f"shape={me.shape or 'unknown'}": 1.0,
         f"lang={me.lang}": 1.0,
     }
@@ -102,10 +103,13 @@ class AnswerModel:
         """The standardized feature vector of one reading's named evidence."""
         return [(float(named.get(n, 0.0)) - m) / s for n, m, s in zip(self.names, self.means, self.scales, strict=True)]
 
+    def log_odds(self, named: Mapping[str, float]) -> float:
+        """The log-odds that showing the reading with this evidence is right."""
+        return self.intercept + sum(w * x for w, x in zip(self.weights, self.vector(named), strict=True))
+
     def probability(self, named: Mapping[str, float]) -> float:
         """The chance that showing the reading with this evidence is right."""
-        z = self.intercept + sum(w * x for w, x in zip(self.weights, self.vector(named), strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, self.log_odds(named)))))
 
     def probabilities(self, readings: Sequence[Reading]) -> list[float | None]:
         """Per reading, its probability (``None`` for one the validator did not score)."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from backends.local.linking import Mention
 from backends.local.properties import PropertyMatch, PropertyText, rest
 from backends.local.ranker import Ranker
-from backends.local.reads import LITERALS, Adjacent, TypeModel, type_fit
+from backends.local.reads import LITERALS, SPECIFIC, Adjacent, TypeModel, type_fit
 from backends.local.shapes import P31, IdTriple, entities_of, properties_of, select, sparql_node, sparql_pred
 from qa.candidate import Candidate, Explained, Link
 from qa.reading.names import name_features
@@ -75,10 +75,42 @@ class Generated:
         entities = entities_of(triples)
         links = tuple(evidence[q] for q in entities if q in evidence)
         return Candidate(self.sparql, self.score, tuple(sorted(self.features.items())), shape="plain",
+                         worded=worded(self.features),
                          triples=triples, entities=entities, properties=properties_of(triples),
                          links=links, explains=explained_spans(links, self.words, forms, self.class_span,
                                                                class_words(entities, type_words or {})))
 
+
+
+WORDED_PROPERTY = 0.8
+"""How surely the lexicon must name a worded reading's property (``prop_lex``)."""
+WHOLE = 0.999
+"""A share counted whole (the features' shares are sums of rounded parts: 0.99997)."""
+
+
+def worded(features: Mapping[str, float]) -> bool:
+    """Whether a one-hop graph reads every word of the question: its entity's mention and its
+    property's phrase explain every content word (``explained``), the phrase is every word left
+    beside the mention (``rest_matched``), the lexicon names the property by it, the answer is of
+    the type the question word asks for when it asks for one (``qtype_specific``: "where", a
+    place; "who", a person) and the entity's type does not contradict the property's
+    (« де народився ейнштейн »: Einstein, « народився »; not "Where is peter singer from", whose
+    property no phrase names, nor "where did steve jobs work" read as his occupation)."""
+    return (features.get("explained", 0.0) >= WHOLE and features.get("rest_matched", 0.0) >= WHOLE
+            and features.get("prop_lex", 0.0) >= WORDED_PROPERTY and not features.get("anchor_mismatch", 0.0)
+            and (bool(features.get("type_fit", 0.0)) if features.get("qtype_specific", 0.0)
+                 else not features.get("type_mismatch", 0.0)))
+
+
+def unworded_beside_lists(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """``candidates`` where, when one of them reads the question as a list (members of a class
+    with a condition: « qué países hay en Sudamérica », countries on the continent), a plain
+    reading without the class is not :func:`worded`: it leaves the class unasked ("South
+    America has part", which lists a territory too)."""
+    if not any(c.shape == "list" for c in candidates):
+        return list(candidates)
+    return [replace(c, worded=False) if c.worded and not any(kind == "class" for _, _, kind in c.explains) else c
+            for c in candidates]
 
 
 def base_features(q: Question, m: Mention, rank: int, pm: PropertyMatch, a: Adjacent, types: TypeModel,
@@ -120,6 +152,7 @@ property matched as ``pm``."""
         "rest_matched": matched_share,
         "type_fit": fit,
         "type_mismatch": mismatch,
+        "qtype_specific": 1.0 if qtype in SPECIFIC else 0.0,
         "anchor_fit": anchor_fit,
         "anchor_mismatch": anchor_mismatch,
         "qtype_person_bwd": 1.0 if qtype == "person" and not a.forward else 0.0,

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
-from backends.local.features import Generated, Question, add, rank, relative_features
+from backends.local.features import Generated, Question, add, rank, relative_features, unworded_beside_lists
 from backends.local.graphs import QueryGraphs
 from backends.local.linking import Linker, Mention
 from backends.local.properties import PropertyText, asked_words
@@ -143,7 +143,8 @@ class LocalBackend:
                     for m, words in zip(linked, beside, strict=True)}
         forms = [self.props.form(t) for t in q.tokens]
         simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
-        out = extend_candidates(self.complex, question, lang, simple, linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES]
+        out = unworded_beside_lists(extend_candidates(self.complex, question, lang, simple,
+                                                      linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES])
         return out + self.graphs.no_value_readings(q, evidence, forms)
 
     def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:

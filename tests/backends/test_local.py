@@ -116,6 +116,32 @@ def test_top_candidate_on_known_facts(backend: LocalBackend, question: str, lang
     assert backend.ask(question, lang)[0].sparql == expected
 
 
+def test_a_reading_of_every_word_of_the_question_says_so(backend: LocalBackend):
+    from backends.local.features import worded
+
+    assert backend.ask("Where was Albert Einstein born?", "en")[0].worded
+    assert backend.ask("Где родился Эйнштейн?", "ru")[0].worded
+    assert not backend.ask("Einstein?", "en")[0].worded  # no word names a property
+    clean = {"explained": 1.0, "rest_matched": 1.0, "prop_lex": 0.9, "type_mismatch": 0.0, "anchor_mismatch": 0.0}
+    assert worded(clean)
+    assert not worded({**clean, "explained": 0.8})  # a word left unexplained
+    assert not worded({**clean, "prop_lex": 0.0})  # a property no phrase of the lexicon names ("where … from")
+    assert not worded({**clean, "type_mismatch": 1.0})  # "who" answered with a company
+    assert not worded({**clean, "qtype_specific": 1.0})  # "where did steve jobs work": an occupation is no place
+    assert worded({**clean, "qtype_specific": 1.0, "type_fit": 1.0})  # "where did hawking die": a place
+
+
+def test_beside_a_list_reading_a_plain_reading_without_the_class_is_not_worded():
+    from backends.local.features import unworded_beside_lists
+    from qa.candidate import Candidate
+
+    untyped = Candidate("q1", 0.6, shape="plain", explains=((1, 2, "property"), (4, 5, "entity")), worded=True)
+    typed = Candidate("q2", 0.5, shape="plain", explains=((1, 2, "class"), (4, 5, "entity")), worded=True)
+    listed = Candidate("q3", 0.4, shape="list")
+    assert [c.worded for c in unworded_beside_lists([untyped, typed, listed])] == [False, True, False]
+    assert [c.worded for c in unworded_beside_lists([untyped, typed])] == [True, True]  # no list reading
+
+
 def test_links_say_where_the_name_is_and_whether_it_was_typed_as_one(backend: LocalBackend):
     [einstein] = [link for link in backend.ask("Where was Albert Einstein born?", "en")[0].links]
     assert (einstein.qid, einstein.span, einstein.name_words) == ("Q937", (2, 4), 2)

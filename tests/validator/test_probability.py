@@ -15,6 +15,8 @@ from training.probability import (
     Record,
     Shown,
     choose_threshold,
+    extend,
+    extended_weight,
     figures,
     fit,
     monotone_in_validator,
@@ -156,3 +158,38 @@ def test_the_shipped_answer_model_loads_with_its_threshold_and_left_out_figures(
     weak = [Reading(0.2, 0.9, 0), Reading(0.01, 0.3, 1)]
     assert model.probabilities(strong)[0] > model.threshold > model.probabilities(weak)[0]
     assert monotone_in_validator(model)  # a higher validator score never lowers the probability
+
+
+def _worded_records(worded_right: bool) -> list[Record]:
+    """Two sources whose middling readings (validator 0.6) are right half the time, and all right
+    (or all wrong) where the backend read every word of the question."""
+    records = []
+    for n in range(80):
+        worded = n % 2 == 0
+        readings = [Reading(0.6, 0.5, 0, worded=worded), Reading(0.1, 0.4, 1)]
+        right = worded_right if worded else n % 4 == 1
+        records.append(Record(f"x{n}", "a" if n % 3 else "b", "en", "dev", True, "q",
+                              [features(readings, i) for i in range(2)], [right, False], [1, 1]))
+    return records
+
+
+def test_a_worded_reading_is_named_in_the_evidence() -> None:
+    named = features([Reading(0.9, 0.5, 0, worded=True), Reading(0.2, 0.4, 1)], 0)
+    assert named["worded"] == 1.0
+    assert features([Reading(0.9, 0.5, 0), Reading(0.2, 0.4, 1)], 0)["worded"] == 0.0
+
+
+def test_added_evidence_gets_the_weight_the_dev_readings_ask_for_and_nothing_else_moves() -> None:
+    model = AnswerModel(("validator",), (0.5,), (0.25,), (2.0,), -0.8, 0.6)
+    helps, hurts = extended_weight(model, _worded_records(True), "worded"), extended_weight(
+        model, _worded_records(False), "worded")
+    assert helps > 1.0 and hurts < -1.0
+    out = extend(model, _worded_records(True))
+    assert out.threshold == model.threshold and out.info["extended"]["worded"]["weight"] == pytest.approx(helps,
+                                                                                                       abs=1e-5)
+    plain, worded = {"validator": 0.6}, {"validator": 0.6, "worded": 1.0}
+    assert out.probability(plain) == pytest.approx(model.probability(plain))  # readings without it keep theirs
+    assert out.probability(worded) > out.threshold > model.probability(worded)
+    assert set(out.info["extended"]["worded"]["left_out"]) == {"a", "b"}
+    assert extend(out, _worded_records(True)).names.count("worded") == 1  # extending again replaces the weight
+    assert monotone_in_validator(out)
