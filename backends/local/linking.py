@@ -291,8 +291,9 @@ class Linker:
         case marks no name (typed all in lower case, « де народився ейнштейн », or all in
         capitals): then a span of words the KG names nothing by is heard, as in a script without
         case, and only a close sound-alike (:data:`CLOSE_SOUND`) is taken."""
-        cased = _case_marks_names(question, len(tokens))
-        unmarked = cased is None and _cased_tokens(question, len(tokens)) is not None
+        written = _cased_tokens(question, len(tokens))
+        cased = written if written is not None and _case_marks_names(question, written) else None
+        unmarked = written is not None and cased is None
         out = []
         for words in _segments(tokens):
             for i in range(len(words)):
@@ -569,15 +570,12 @@ def _holds_a_known_name(sound: _Match, matches: Sequence[_Match], hits: dict[str
                for m in matches)
 
 
-def _case_marks_names(question: str, n: int) -> list[str] | None:
-    """:func:`_cased_tokens` where the question's capitals can mark its names; ``None`` where
-    it has no cased non-Latin word, or where its case says nothing: no capital after its
-    first word (« где родился айнштайн », « Где родился айнштайн? »), or
-    :func:`~lang.stopwords.uninformative_case`."""
-    cased = _cased_tokens(question, n)
-    if cased is None or not any(_capitalized(t) for t in cased[1:]) or uninformative_case(question):
-        return None
-    return cased
+def _case_marks_names(question: str, cased: Sequence[str]) -> bool:
+    """Whether the capitals of a question with a cased non-Latin word (``cased``: its tokens
+    as written, :func:`_cased_tokens`) can mark its names: not when there is no capital after
+    its first word (« где родился айнштайн », « Где родился айнштайн? »), nor where
+    :func:`~lang.stopwords.uninformative_case` says its case means nothing."""
+    return any(_capitalized(t) for t in cased[1:]) and not uninformative_case(question)
 
 
 def _capitalized(token: str) -> bool:
