@@ -307,8 +307,8 @@ class Pipeline:
         """Every candidate's readings in words (the first is kept for the explanation, even
         when none is scored).  A question not in English also has its plain candidates that
         ``could_pass`` read in English (the validator keeps a candidate's best reading; most
-        property names of this KG are English only); a complex candidate, which passes on
-        its validator score alone, is read in the question's language only."""
+        property names of this KG are English only), and its complex candidates too when they
+        are among the first (:data:`qa.verbalize.COMPLEX_IN_ENGLISH`)."""
         readings = readings_with_english(verbalizer, candidates, parse_lang(turn), could_pass, read(turn))
         for view, texts in zip(turn.candidates, readings, strict=True):
             view.verbalization = texts[0]

@@ -96,7 +96,8 @@ def worded(features: Mapping[str, float]) -> bool:
     place; "who", a person) and the entity's type does not contradict the property's
     (« де народився ейнштейн »: Einstein, « народився »; not "Where is peter singer from", whose
     property no phrase names, nor "where did steve jobs work" read as his occupation)."""
-    return (features.get("explained", 0.0) >= WHOLE and features.get("rest_matched", 0.0) >= WHOLE
+    rest_read = max(features.get("rest_matched", 0.0), features.get("rest_read", 0.0))
+    return (features.get("explained", 0.0) >= WHOLE and rest_read >= WHOLE
             and features.get("prop_lex", 0.0) >= WORDED_PROPERTY and not features.get("anchor_mismatch", 0.0)
             and (bool(features.get("type_fit", 0.0)) if features.get("qtype_specific", 0.0)
                  else not features.get("type_mismatch", 0.0)))

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from backends.local.features import Generated, Question, base_features
 from backends.local.linking import Mention
-from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, prop_matches
+from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, prop_matches, rest
 from backends.local.reads import (
     ADJACENCY_ROWS,
     HUB_DEGREE,
@@ -126,6 +126,7 @@ class QueryGraphs:
             feats["type_coverage"] = mention.coverage
             feats["coverage"] = min(1.0, feats["coverage"] + mention.coverage)
             feats["explained"] = min(1.0, feats["explained"] + mention.coverage)
+            feats["rest_read"] = self._rest_read(q, g, mention)
         feats["log_answers"] = math.log1p(n)
         feats["single_answer"] = 1.0 if n == 1 else 0.0
         feats["type_share"] = n / max(1, g.answers)
@@ -134,6 +135,17 @@ class QueryGraphs:
             feats["type_fit"], feats["type_mismatch"] = type_fit(class_type, q.qtype)
         return Generated(triples, g.shape + suffix, feats, answers=n, anchor=g.anchor, words=g.words,
                          class_span=(mention.start, mention.end) if mention is not None else None)
+
+    def _rest_read(self, q: Question, g: Generated, mention: Mention) -> float:
+        """The share of the content words beside ``g``'s anchor that its property phrase or the
+        class noun ``mention`` reads ("which **films** were **directed** by James Cameron"): the
+        ``rest_matched`` of a graph narrowed by a class the question names."""
+        props = self.reads.props
+        anchor = next((m for m in q.mentions if m.qid == g.anchor), None)
+        spans = [(anchor.start, anchor.end)] if anchor is not None else []
+        words = [w for w in rest(props, q.tokens, spans)[0] if not props.is_function(w, q.lang)]
+        read = set(g.words) | {props.form(t) for t in q.tokens[mention.start:mention.end]}
+        return min(1.0, sum(w in read for w in words) / len(words)) if words else 1.0
 
     def pairs(self, q: Question, ranked: Sequence[Generated]) -> list[Generated]:
         per_anchor: dict[str, list[Generated]] = {}

@@ -42,6 +42,8 @@ def test_the_new_shapes_are_named_and_gated_as_complex_shapes():
     ("Quais músicos são da Suécia?", "pt", "listing"),
     ("Какие музыканты из Швеции?", "ru", "listing"),
     ("Welke muzikanten komen uit Zweden?", "nl", "listing"),
+    ("Name the country bordering Germany, Italy and Austria.", "en", "listing"),  # imperative, as « nenne »
+    ("Tell me all films directed by Nolan", "en", "listing"),
     ("films in which De Niro and Pacino both appear", "en", "both"),
     ("¿En qué películas actúan juntos De Niro y Pacino?", "es", "both"),
     ("In welchen Filmen spielen De Niro und Pacino beide mit?", "de", "both"),

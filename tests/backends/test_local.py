@@ -129,6 +129,9 @@ def test_a_reading_of_every_word_of_the_question_says_so(backend: LocalBackend):
     assert not worded({**clean, "type_mismatch": 1.0})  # "who" answered with a company
     assert not worded({**clean, "qtype_specific": 1.0})  # "where did steve jobs work": an occupation is no place
     assert worded({**clean, "qtype_specific": 1.0, "type_fit": 1.0})  # "where did hawking die": a place
+    # "which films were directed by james cameron": the class noun reads the word the property leaves
+    assert worded({**clean, "rest_matched": 0.5, "rest_read": 1.0})
+    assert not worded({**clean, "rest_matched": 0.5, "rest_read": 0.5})
 
 
 def test_beside_a_list_reading_a_plain_reading_without_the_class_is_not_worded():

@@ -372,7 +372,7 @@ def test_a_plain_candidate_of_a_question_not_in_english_is_also_read_in_english(
     turn = pipe.answer("Wo wurde Einstein geboren?", "de")
     assert turn.answered and [a.id for a in turn.answers] == ["Q3012"]  # its English reading scored 0.95
     assert turn.candidates[0].verbalization.startswith("de|")  # the explanation shows the question's language
-    assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de"]  # the ASK is read once, in German
+    assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de", "en"]  # the ASK, second, in English too
     # NOTHING (backend 0.3) cannot pass 0.8 whatever it scores: read in German for the explanation only
     assert [lang for lang, sparql in said if sparql.startswith(NOTHING.rstrip())] == ["de"]
     scorer.seen.clear()

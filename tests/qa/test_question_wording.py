@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.text import tokenize
 from qa.candidate import Candidate
-from qa.verbalize import question_wording, readings_with_english
+from qa.verbalize import COMPLEX_IN_ENGLISH, question_wording, readings_with_english
 from tests.stages import Verbalize
 
 
@@ -46,3 +46,14 @@ def test_readings_pass_the_wording_only_with_the_question_and_only_for_wanted_ca
     readings_with_english(verbalizer, cands, "de", [True, False], "wo starb hawking")
     readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: names only
     assert seen == [[], [{"P20": "starb"}, {}], []]
+
+
+def test_a_complex_candidate_among_the_first_is_read_in_english_too():
+    verbalizer = Verbalize(lambda sparql, lang: f"{lang}|{sparql}")
+    shapes = ["count"] * COMPLEX_IN_ENGLISH + ["count", "plain"]
+    cands = [Candidate(f"SELECT ?answer WHERE {{ wd:Q{i} wdt:P161 ?answer }}", 0.5, shape=shape)
+             for i, shape in enumerate(shapes)]
+    readings = readings_with_english(verbalizer, cands, "es")
+    assert [len(r) for r in readings] == [2] * COMPLEX_IN_ENGLISH + [1, 2]  # a lower complex one: Spanish only
+    assert readings[0] == ("es|" + cands[0].sparql, "en|" + cands[0].sparql)
+    assert [len(r) for r in readings_with_english(verbalizer, cands, "en")] == [1] * len(cands)  # English: once

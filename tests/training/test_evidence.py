@@ -41,16 +41,16 @@ def test_features_compare_expected_and_actual_answer_types(tiny_kg_client):
 
 
 def test_evidence_reads_candidates_as_the_pipeline_does(tiny_kg_client):
-    # the records the gate is calibrated on score a German question's plain candidates by
-    # their best reading, German or English, and a complex one in German only
+    # the records the gate is calibrated on score a German question's candidates by their best
+    # reading, German or English, a complex one among the first too (COMPLEX_IN_ENGLISH)
     ask = "ASK { wd:Q937 wdt:P19 wd:Q3012 }"
     scorer = PrefersEnglish()
     reader = EvidenceReader(tiny_kg_client, None, scorer=scorer,
                             verbalize=Verbalize(lambda sparql, lang: f"{lang}|{sparql}"))
     candidates = [Candidate(BIRTHPLACE, 0.9), Candidate(ask, 0.8, shape="ask")]
     ev = reader.evidence("Wo wurde Einstein geboren?", "de", candidates)
-    assert ev.validator_scores == pytest.approx((0.95, 0.1))
-    assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de"]
+    assert ev.validator_scores == pytest.approx((0.95, 0.95))
+    assert [v.split("|")[0] for v in scorer.seen] == ["de", "en", "de", "en"]
     assert [v.split("|")[0] for v in ev.verbalizations] == ["de", "de"]  # the explanation's reading
     scorer.seen.clear()
     reader.evidence("Where was Einstein born?", "en", [Candidate(BIRTHPLACE, 0.9)])
