@@ -35,6 +35,8 @@ def question_wording(candidate: Candidate, tokens: Sequence[str]) -> dict[str, s
     ("wo starb hawking": ``{"P20": "starb"}``); empty for any other candidate.  The
     validator learned a property's name, not every verb people use for it, and reads
     « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
+    if candidate.shape in COMPLEX_SHAPES:
+        return dict(candidate.wording)
     if candidate.shape != "plain" or len(set(candidate.properties)) != 1:
         return {}
     spans = sorted((a, b) for a, b, what in candidate.explains if what == "property" and 0 <= a < b <= len(tokens))
@@ -63,13 +65,18 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     plain candidate that could pass is also read with its property said by the question's own
     words for it (:func:`question_wording`); in English the validator knows the property names
     people use, and such a reading lost what a class noun says ("what county is tampa located
-    in?" read « Tampa located in ?answer » passed the country)."""
+    in?" read « Tampa located in ?answer » passed the country).  A complex candidate is read
+    with the words its generator found for its properties in every language
+    (:attr:`Candidate.wording`: "Which neighbours of France don't have French as an official
+    language?" reads « France neighbours ?answer. not … » at 0.99, "shares border with" at 0.74)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []
-    if question is not None and not english:
+    if question is not None:
         tokens = tokenize(question)
-        worded = [question_wording(c, tokens) if ok else {} for c, ok in zip(candidates, wanted, strict=True)]
+        worded = [question_wording(c, tokens) if ok and (not english or c.shape in COMPLEX_SHAPES) else {}
+                  for c, ok in zip(candidates, wanted, strict=True)]
+        worded = worded if any(worded) or not english else []
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
     if english:
         return readings

@@ -35,17 +35,17 @@ from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.features import Generated, Question, add, rank, relative_features, unworded_beside_lists
 from backends.local.graphs import QueryGraphs
 from backends.local.linking import Linker, Mention
-from backends.local.properties import PropertyText, asked_words
+from backends.local.properties import ASKED_WORD_SCORE, PropertyText, asked_words, prop_matches
 from backends.local.ranker import Ranker
 from backends.local.reads import QUERY_TIMEOUT_S, KGReads, TypeModel
 from backends.local.shapes import IdTriple
 from core.errors import BackendTimeout, BackendUnavailable, LexiconError
-from core.text import fold, is_cjk, tokenize
+from core.text import fold, is_cjk, join_tokens, tokenize
 from kg.client import KG, Term
 from kg.endpoint import endpoint_profile, open_index
 from kg.index import KGIndex
 from lang.stopwords import is_stopword
-from qa.candidate import EXACT_LINKS, Candidate
+from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate
 from qa.generate import MAX_CANDIDATES
 from qa.reading.lexicon import PropertyLexicon, default_lexicon
 from qa.reading.names import aligned_cased, name_features, name_words
@@ -59,6 +59,11 @@ log = logging.getLogger(__name__)
 MAX_ANCHORS = 10
 MAX_MENTIONS = 24  # linked mentions per question
 COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
+WORDING_LEXICON = ASKED_WORD_SCORE
+"""How well a lexicon phrase must name a complex candidate's property for the question's words
+to say it (:meth:`LocalBackend._worded_complex`)."""
+UNWORDED = frozenset({"P31", "P279"})
+"""Properties a complex candidate says by name: the class its members have."""
 MAX_PER_SPAN = 4
 
 
@@ -145,7 +150,30 @@ class LocalBackend:
         simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
         out = unworded_beside_lists(extend_candidates(self.complex, question, lang, simple,
                                                       linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES])
-        return out + self.graphs.no_value_readings(q, evidence, forms)
+        return [self._worded_complex(q, forms, c) for c in out] + self.graphs.no_value_readings(q, evidence, forms)
+
+    def _worded_complex(self, q: Question, forms: Sequence[str], c: Candidate) -> Candidate:
+        """A complex candidate with the question's own words for each of its properties that a
+        lexicon phrase names well (:data:`WORDING_LEXICON`) among the words outside its names
+        (:attr:`Candidate.wording`: « ¿Qué vecinos de Francia no tienen el francés como lengua
+        oficial? »: ``P47`` « vecinos », ``P37`` « lengua oficial »); a function word or a class
+        noun the question names (« películas ») is never one of them, and a typing property
+        (``P31``) is said by its name."""
+        if c.shape not in COMPLEX_SHAPES or not c.properties:
+            return c
+        spans = tuple(sorted({link.span for link in c.links if link.span is not None}
+                             | {(m.start, m.end) for m in q.classes}))
+        inside = {i for a, b in spans for i in range(a, b)}
+        matches = prop_matches(self.props, q.tokens, q.lang, spans, {})
+        wording = []
+        for pid in dict.fromkeys(c.properties):
+            pm = matches.get(pid)
+            if pid in UNWORDED or pm is None or pm.lexicon < WORDING_LEXICON:
+                continue
+            words = [t for i, t in enumerate(q.tokens) if i not in inside and forms[i] in pm.words]
+            if words:
+                wording.append((pid, join_tokens(words)))
+        return replace(c, wording=tuple(wording)) if wording else c
 
     def generate(self, question: str, lang: str, linked: Sequence[Mention] | None = None) -> list[Generated]:
         """Every candidate graph, scored and sorted (best first, ties by SPARQL text);

@@ -57,3 +57,20 @@ def test_a_complex_candidate_among_the_first_is_read_in_english_too():
     assert [len(r) for r in readings] == [2] * COMPLEX_IN_ENGLISH + [1, 2]  # a lower complex one: Spanish only
     assert readings[0] == ("es|" + cands[0].sparql, "en|" + cands[0].sparql)
     assert [len(r) for r in readings_with_english(verbalizer, cands, "en")] == [1] * len(cands)  # English: once
+
+
+def test_a_complex_candidate_is_said_in_its_own_words_also_in_english():
+    seen: list[object] = []
+
+    class Recording(Verbalize):
+        def readings(self, sparqls, lang, links=(), worded=()):  # type: ignore[override]
+            seen.append(list(worded))
+            return super().readings(sparqls, lang, links, worded)
+
+    excluded = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P47 ?answer }", 0.7, shape="exclusion",
+                         properties=("P47", "P37"), wording=(("P47", "neighbours"),))
+    plain = _plain("P20", ((1, 2, "property"),))
+    assert question_wording(excluded, tokenize("which neighbours of france")) == {"P47": "neighbours"}
+    readings_with_english(Recording(lambda sparql, lang: sparql), [excluded, plain], "en", None,
+                          "which neighbours of france")
+    assert seen == [[{"P47": "neighbours"}, {}]]  # in English the plain one keeps the property's name
