@@ -32,7 +32,9 @@ class Verbalizer(Protocol):
 def question_wording(candidate: Candidate, tokens: Sequence[str]) -> dict[str, str]:
     """``{pid: words}``: the words of the question (``tokens``, :func:`core.text.tokenize`)
     that a plain one-property candidate explains as its property, as the question says them
-    ("wo starb hawking": ``{"P20": "starb"}``); empty for any other candidate.  The
+    ("wo starb hawking": ``{"P20": "starb"}``); for a complex candidate, the words its
+    generator found for each of its properties (:attr:`Candidate.wording`); empty for any
+    other candidate.  The
     validator learned a property's name, not every verb people use for it, and reads
     « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
     if candidate.shape in COMPLEX_SHAPES:

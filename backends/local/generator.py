@@ -156,9 +156,9 @@ class LocalBackend:
         """A complex candidate with the question's own words for each of its properties that a
         lexicon phrase names well (:data:`WORDING_LEXICON`) among the words outside its names
         (:attr:`Candidate.wording`: « ¿Qué vecinos de Francia no tienen el francés como lengua
-        oficial? »: ``P47`` « vecinos », ``P37`` « lengua oficial »); a function word or a class
-        noun the question names (« películas ») is never one of them, and a typing property
-        (``P31``) is said by its name."""
+        oficial? »: ``P47`` « vecinos »); a function word or a class noun the question names
+        (« películas », « lengua ») is never one of them, and a typing property (``P31``) is
+        said by its name."""
         if c.shape not in COMPLEX_SHAPES or not c.properties:
             return c
         spans = tuple(sorted({link.span for link in c.links if link.span is not None}
