@@ -114,6 +114,12 @@ def unworded_beside_lists(candidates: Sequence[Candidate]) -> list[Candidate]:
             for c in candidates]
 
 
+def content_words_beside(props: PropertyText, q: Question, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """The question's content words (matched forms, in order) outside ``spans``: what a
+    property phrase, or a class noun, must read beside an anchor."""
+    return [w for w in rest(props, q.tokens, spans)[0] if not props.is_function(w, q.lang)]
+
+
 def base_features(q: Question, m: Mention, rank: int, pm: PropertyMatch, a: Adjacent, types: TypeModel,
                   props: PropertyText) -> dict[str, float]:
     """The features of the one-hop graph of ``a`` at the ``rank``-th anchor ``m``, its
@@ -123,7 +129,7 @@ property matched as ``pm``."""
     answer_type = a.kind if a.kind in LITERALS else types.side_type(a.pid, answer_side)
     fit, mismatch = type_fit(answer_type, qtype)
     anchor_fit, anchor_mismatch = type_fit(q.anchor_types.get(m.qid), types.side_type(a.pid, anchor_side))
-    words = [w for w in rest(props, q.tokens, [(m.start, m.end)])[0] if not props.is_function(w, q.lang)]
+    words = content_words_beside(props, q, [(m.start, m.end)])
     matched_share = min(1.0, len(pm.words) / len(words)) if words else 1.0
     return {
         f"pid={a.pid}": 1.0,

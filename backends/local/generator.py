@@ -35,7 +35,7 @@ from backends.local.complex import ComplexGenerator, extend_candidates
 from backends.local.features import Generated, Question, add, rank, relative_features, unworded_beside_lists
 from backends.local.graphs import QueryGraphs
 from backends.local.linking import Linker, Mention
-from backends.local.properties import ASKED_WORD_SCORE, PropertyText, asked_words, prop_matches
+from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, PropertyText, asked_words, prop_matches
 from backends.local.ranker import Ranker
 from backends.local.reads import QUERY_TIMEOUT_S, KGReads, TypeModel
 from backends.local.shapes import IdTriple
@@ -150,21 +150,25 @@ class LocalBackend:
         simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
         out = unworded_beside_lists(extend_candidates(self.complex, question, lang, simple,
                                                       linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES])
-        return [self._worded_complex(q, forms, c) for c in out] + self.graphs.no_value_readings(q, evidence, forms)
+        matched: dict[tuple, dict[str, PropertyMatch]] = {}  # per set of spans, read once for all candidates
+        return ([self._worded_complex(q, forms, c, matched) for c in out]
+                + self.graphs.no_value_readings(q, evidence, forms))
 
-    def _worded_complex(self, q: Question, forms: Sequence[str], c: Candidate) -> Candidate:
+    def _worded_complex(self, q: Question, forms: Sequence[str], c: Candidate,
+                        matched: dict[tuple, dict[str, PropertyMatch]]) -> Candidate:
         """A complex candidate with the question's own words for each of its properties that a
         lexicon phrase names well (:data:`WORDING_LEXICON`) among the words outside its names
         (:attr:`Candidate.wording`: « ¿Qué vecinos de Francia no tienen el francés como lengua
         oficial? »: ``P47`` « vecinos »); a function word or a class noun the question names
         (« películas », « lengua ») is never one of them, and a typing property (``P31``) is
-        said by its name."""
+        said by its name.  ``matched``: the property matches per set of spans, shared by the
+        question's candidates."""
         if c.shape not in COMPLEX_SHAPES or not c.properties:
             return c
         spans = tuple(sorted({link.span for link in c.links if link.span is not None}
                              | {(m.start, m.end) for m in q.classes}))
         inside = {i for a, b in spans for i in range(a, b)}
-        matches = prop_matches(self.props, q.tokens, q.lang, spans, {})
+        matches = prop_matches(self.props, q.tokens, q.lang, spans, matched)
         wording = []
         for pid in dict.fromkeys(c.properties):
             pm = matches.get(pid)

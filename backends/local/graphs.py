@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from backends.local.features import Generated, Question, base_features
+from backends.local.features import Generated, Question, base_features, content_words_beside
 from backends.local.linking import Mention
-from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, prop_matches, rest
+from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, prop_matches
 from backends.local.reads import (
     ADJACENCY_ROWS,
     HUB_DEGREE,
@@ -143,7 +143,7 @@ class QueryGraphs:
         props = self.reads.props
         anchor = next((m for m in q.mentions if m.qid == g.anchor), None)
         spans = [(anchor.start, anchor.end)] if anchor is not None else []
-        words = [w for w in rest(props, q.tokens, spans)[0] if not props.is_function(w, q.lang)]
+        words = content_words_beside(props, q, spans)
         read = set(g.words) | {props.form(t) for t in q.tokens[mention.start:mention.end]}
         return min(1.0, sum(w in read for w in words) / len(words)) if words else 1.0
 

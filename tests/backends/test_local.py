@@ -611,10 +611,10 @@ def test_a_complex_candidate_carries_the_questions_own_words_for_its_properties(
     forms = [backend.props.form(t) for t in q.tokens]
     france = Link("Q142", "Francia", "Francia", "label", 1.0, span=(3, 4))
     excluded = Candidate("q", 0.7, shape="exclusion", properties=("P47", "P37"), links=(france,))
-    wording = dict(backend._worded_complex(q, forms, excluded).wording)
+    wording = dict(backend._worded_complex(q, forms, excluded, {}).wording)
     assert wording["P47"] == "vecinos"  # the lexicon's « vecinos » for "shares border with"
     assert all(w not in ("de", "no", "el", "como", "Francia") for w in wording.values())  # no function word, no name
     plain = Candidate("q", 0.7, shape="plain", properties=("P47",), links=(france,))
-    assert backend._worded_complex(q, forms, plain).wording == ()  # a plain one says its words otherwise
+    assert backend._worded_complex(q, forms, plain, {}).wording == ()  # a plain one says its words otherwise
     typed = Candidate("q", 0.7, shape="list", properties=("P31",), links=(france,))
-    assert backend._worded_complex(q, forms, typed).wording == ()  # a class is said by its name
+    assert backend._worded_complex(q, forms, typed, {}).wording == ()  # a class is said by its name

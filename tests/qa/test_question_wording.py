@@ -32,16 +32,22 @@ def test_no_wording_without_a_property_span_or_for_other_shapes():
     assert question_wording(_plain("P20", ((1, 9, "property"),)), tokens) == {}  # a span past the question
 
 
+class _Recording(Verbalize):
+    """Records the question's wordings of every :meth:`readings` call in ``seen``."""
+
+    def __init__(self, seen: list[object]) -> None:
+        super().__init__(lambda sparql, lang: f"{lang}|{sparql}")
+        self.seen = seen
+
+    def readings(self, sparqls, lang, links=(), worded=()):  # type: ignore[override]
+        self.seen.append(list(worded))
+        return super().readings(sparqls, lang, links, worded)
+
+
 def test_readings_pass_the_wording_only_with_the_question_and_only_for_wanted_candidates():
     seen: list[object] = []
-
-    class Recording(Verbalize):
-        def readings(self, sparqls, lang, links=(), worded=()):  # type: ignore[override]
-            seen.append(list(worded))
-            return super().readings(sparqls, lang, links, worded)
-
     cands = [_plain("P20", ((1, 2, "property"),)), _plain("P19", ((1, 2, "property"),))]
-    verbalizer = Recording(lambda sparql, lang: f"{lang}|{sparql}")
+    verbalizer = _Recording(seen)
     readings_with_english(verbalizer, cands, "de")
     readings_with_english(verbalizer, cands, "de", [True, False], "wo starb hawking")
     readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: names only
@@ -61,16 +67,10 @@ def test_a_complex_candidate_among_the_first_is_read_in_english_too():
 
 def test_a_complex_candidate_is_said_in_its_own_words_also_in_english():
     seen: list[object] = []
-
-    class Recording(Verbalize):
-        def readings(self, sparqls, lang, links=(), worded=()):  # type: ignore[override]
-            seen.append(list(worded))
-            return super().readings(sparqls, lang, links, worded)
-
     excluded = Candidate("SELECT ?answer WHERE { wd:Q142 wdt:P47 ?answer }", 0.7, shape="exclusion",
                          properties=("P47", "P37"), wording=(("P47", "neighbours"),))
     plain = _plain("P20", ((1, 2, "property"),))
     assert question_wording(excluded, tokenize("which neighbours of france")) == {"P47": "neighbours"}
-    readings_with_english(Recording(lambda sparql, lang: sparql), [excluded, plain], "en", None,
+    readings_with_english(_Recording(seen), [excluded, plain], "en", None,
                           "which neighbours of france")
     assert seen == [[{"P47": "neighbours"}, {}]]  # in English the plain one keeps the property's name
