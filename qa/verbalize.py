@@ -29,7 +29,7 @@ class Verbalizer(Protocol):
         ...
 
 
-def question_wording(candidate: Candidate, tokens: Sequence[str]) -> dict[str, str]:
+def question_wording(candidate: Candidate, tokens: Sequence[str], *, vouched: bool = False) -> dict[str, str]:
     """``{pid: words}``: the words of the question (``tokens``, :func:`core.text.tokenize`)
     that a plain one-property candidate explains as its property, as the question says them
     ("wo starb hawking": ``{"P20": "starb"}``); for a complex candidate, the words its
@@ -37,13 +37,31 @@ def question_wording(candidate: Candidate, tokens: Sequence[str]) -> dict[str, s
     other candidate.  The
     validator learned a property's name, not every verb people use for it, and reads
     « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
-    if candidate.shape in COMPLEX_SHAPES:
+    if candidate.shape in COMPLEX_SHAPES or vouched:
         return dict(candidate.wording)
     if candidate.shape != "plain" or len(set(candidate.properties)) != 1:
         return {}
     spans = sorted((a, b) for a, b, what in candidate.explains if what == "property" and 0 <= a < b <= len(tokens))
     words = join_tokens([t for a, b in spans for t in tokens[a:b]])
     return {candidate.properties[0]: words} if words else {}
+
+
+def unshared_wording(candidates: Sequence[Candidate], worded: Sequence[Mapping[str, str]]
+                     ) -> list[Mapping[str, str]]:
+    """``worded`` less the wordings that say another property of the same entities in the same
+    words: "where did steve jobs work" words both the employer and the occupation as « work »,
+    and a reading in those words tells the validator nothing of which one is asked.  (In an
+    English question only: there the validator knows the names people give properties, and a
+    plain candidate's own words are a second chance, not the reading the backend's order
+    settles between; « wo starb hawking » and « wie starb hawking » read « Hawking starb
+    ?answer » for both the place and the cause of death, and the backend's ranker, which reads
+    « wo » and « wie », tells them apart.)"""
+    said: dict[tuple[frozenset[str], str], set[str]] = {}
+    for c, words in zip(candidates, worded, strict=True):
+        for pid, text in words.items():
+            said.setdefault((frozenset(c.entities), text), set()).add(pid)
+    return [{} if any(len(said[(frozenset(c.entities), text)]) > 1 for text in words.values()) else words
+            for c, words in zip(candidates, worded, strict=True)]
 
 
 COMPLEX_IN_ENGLISH = 3
@@ -76,9 +94,9 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     worded: list[dict[str, str]] = []
     if question is not None:
         tokens = tokenize(question)
-        worded = [question_wording(c, tokens) if ok and (not english or c.shape in COMPLEX_SHAPES) else {}
+        worded = [question_wording(c, tokens, vouched=english) if ok else {}
                   for c, ok in zip(candidates, wanted, strict=True)]
-        worded = worded if any(worded) or not english else []
+        worded = unshared_wording(candidates, worded) if english else worded
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
     if english:
         return readings

@@ -394,12 +394,15 @@ class Verbalizer:
             linked = self.linked_names(table, links[i] if i < len(links) else (), lang)
             text = render(query, table, lang, linked)
             named = render(query, table, lang, {**said, **linked}) if said else text
-            words = worded[i] if i < len(worded) else {}
-            phrased = render(query, table, lang, {**linked, **{WD + pid: w for pid, w in words.items()}}) \
-                if words else None
+            words = {WD + pid: w for pid, w in (worded[i] if i < len(worded) else {}).items()}
+            phrased = render(query, table, lang, {**linked, **words}) if words else None
+            typed = typed_names(table, links[i] if i < len(links) else (), lang) if second else {}
+            written = render(query, table, lang, {**linked, **typed}) if typed else None
+            written_phrased = render(query, table, lang, {**linked, **typed, **words}) if typed and words else None
             said_alive = alive_in(text, lang) if second and query.alive is not None else None
             said_dead = dead_in(text, lang) if second and query.dead is not None else None
-            out.append(tuple(dict.fromkeys(r for r in (text, named, phrased, said_alive, said_dead) if r)))
+            read = (text, named, phrased, written, written_phrased, said_alive, said_dead)
+            out.append(tuple(dict.fromkeys(r for r in read if r)))
         return out
 
     def property_names(self, table: dict[str, Labels], nodes: Iterable[str], lang: str) -> dict[str, str]:
@@ -542,6 +545,32 @@ def surname_as_typed(link: Link) -> str | None:
 def as_typed(link: Link) -> str:
     """A link's mention written as a name: each word capitalized, CJK characters side by side."""
     return join_tokens([w[:1].upper() + w[1:] for w in link.mention.split()])
+
+
+TYPED_NAMESAKES = 1
+"""How many entities a name may name in the KG for an entity linked by it as written to be
+read, once more, by that name (:func:`typed_names`)."""
+
+
+def typed_names(table: dict[str, Labels], links: Sequence[Link], lang: str) -> dict[str, str]:
+    """``{node: name}``: the entities linked by a name written in the question (a label or
+    alias, :data:`LINKED_KINDS`) that names no other entity in the KG, said as the user wrote
+    it where their label in ``lang`` is another name.  The validator reads a name that is not
+    the question's as another entity ("Which school did Shostakovich attend?" against « Dmitri
+    Shostakovich educated at ?answer » 0.43, against « Shostakovich educated at ?answer »
+    0.998), so this one more reading lets it judge the relation.  A name several entities
+    bear keeps their own names: said as typed, every namesake's reading would read alike,
+    and the validator would no longer see that « laura bush » is not George W. Bush, whom
+    "bush" names too, nor which Illinois is asked about.  A name not written in the question
+    (a fuzzy spelling, a last name alone, a sound-alike) is never said as typed here."""
+    out = {}
+    for link in links:
+        if link.kind not in LINKED_KINDS or not 0 < link.namesakes <= TYPED_NAMESAKES or not link.mention.strip():
+            continue
+        own = own_label(table.get(WD + link.qid, {}), lang)
+        if own is not None and fold(normalize(own)) != fold(normalize(link.mention)):
+            out[WD + link.qid] = as_typed(link)
+    return out
 
 
 def own_label(labels: Labels, lang: str) -> str | None:

@@ -61,7 +61,11 @@ MAX_MENTIONS = 24  # linked mentions per question
 COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
 WORDING_LEXICON = ASKED_WORD_SCORE
 """How well a lexicon phrase must name a complex candidate's property for the question's words
-to say it (:meth:`LocalBackend._worded_complex`)."""
+to say it (:meth:`LocalBackend._worded`)."""
+WORDED_PLAIN = 10
+"""Only the first this many candidates of a question, if plain, are given the question's own words
+(:meth:`LocalBackend._worded`): the validator judges the first few, and reading a property's words
+costs a lexicon match per set of names (some 200 ms on a question of many names, for all 60)."""
 UNWORDED = frozenset({"P31", "P279"})
 """Properties a complex candidate says by name: the class its members have."""
 MAX_PER_SPAN = 4
@@ -151,19 +155,22 @@ class LocalBackend:
         out = unworded_beside_lists(extend_candidates(self.complex, question, lang, simple,
                                                       linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES])
         matched: dict[tuple, dict[str, PropertyMatch]] = {}  # per set of spans, read once for all candidates
-        return ([self._worded_complex(q, forms, c, matched) for c in out]
+        return ([self._worded(q, forms, c, matched) if c.shape in COMPLEX_SHAPES or i < WORDED_PLAIN else c
+                 for i, c in enumerate(out)]
                 + self.graphs.no_value_readings(q, evidence, forms))
 
-    def _worded_complex(self, q: Question, forms: Sequence[str], c: Candidate,
-                        matched: dict[tuple, dict[str, PropertyMatch]]) -> Candidate:
-        """A complex candidate with the question's own words for each of its properties that a
-        lexicon phrase names well (:data:`WORDING_LEXICON`) among the words outside its names
+    def _worded(self, q: Question, forms: Sequence[str], c: Candidate,
+                matched: dict[tuple, dict[str, PropertyMatch]]) -> Candidate:
+        """A complex candidate, or a plain one of one property, with the question's own words
+        for each of its properties that a lexicon phrase names well (:data:`WORDING_LEXICON`)
+        among the words outside its names
         (:attr:`Candidate.wording`: « ¿Qué vecinos de Francia no tienen el francés como lengua
         oficial? »: ``P47`` « vecinos »); a function word or a class noun the question names
         (« películas », « lengua ») is never one of them, and a typing property (``P31``) is
         said by its name.  ``matched``: the property matches per set of spans, shared by the
         question's candidates."""
-        if c.shape not in COMPLEX_SHAPES or not c.properties:
+        if not c.properties or (c.shape not in COMPLEX_SHAPES
+                                and (c.shape != "plain" or len(set(c.properties)) != 1)):
             return c
         spans = tuple(sorted({link.span for link in c.links if link.span is not None}
                              | {(m.start, m.end) for m in q.classes}))

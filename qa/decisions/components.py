@@ -31,7 +31,7 @@ class Setting:
 FACTORIES: dict[str, Callable[[Setting], Component]] = {
     "guard": lambda s: Guard(),
     "gate": lambda s: Gate(),
-    "namesake": lambda s: Namesake(),
+    "namesake": lambda s: Namesake(s.kg, timeout_s=s.timeout_s),
     "coverage": lambda s: Coverage(s.answer_types),
     "type": lambda s: TypeCheck(s.kg, s.answer_types, timeout_s=s.timeout_s),
     "number": lambda s: NumberCheck(s.kg, s.answer_types, timeout_s=s.timeout_s),

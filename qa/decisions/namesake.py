@@ -7,19 +7,71 @@ Sony, and Sony Music Entertainment Japan, labelled "Sony" too)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from core.errors import KGQueryError, KGTimeout
 from core.text import fold
+from kg.client import KG, Term
+from kg.sparql import entity_iri
 from qa.candidate import Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.turn import CandidateView
 
+SAMPLED = 2000
+"""How many of the things on one side of a property are read for their classes
+(:meth:`Namesake.could_be_asked`; a sample, the KG's first ones, read in a few milliseconds)."""
+CLASSES_READ = 5000
+KINDS_CACHED = 1024
+PROPERTY = re.compile(r"^wdt:P[1-9][0-9]*$")
+
 
 class Namesake:
     """Moves the kept candidate to the better-known reading of a shared name; withholds a
-    reading of a name two entities as well known share when only the kept one has the value."""
+    reading of a name two entities as well known share when only the kept one has the value
+    and the other is of a kind the KG says that property of (``kg``: asked once, bounded by
+    ``timeout_s``; without it every such namesake casts doubt)."""
 
     name = "namesake"
     phase = "choose"
     noted = "always"
+
+    def __init__(self, kg: KG | None = None, *, timeout_s: float = 5.0) -> None:
+        self.kg = kg
+        self.timeout_s = timeout_s
+        self._kinds = lru_cache(maxsize=KINDS_CACHED)(self._read_kinds)
+
+    def could_be_asked(self, kept: Candidate, qid: str) -> bool:
+        """Whether the kept reading's question could be asked of ``qid`` instead: one of its
+        ``P31`` classes is among those of the things (:data:`SAMPLED`) that stand where the
+        kept entity stands in one of the kept reading's triples.  The Moselle department is
+        no river: nothing of its kind has a mouth, so the river is the Moselle asked about;
+        Warner Bros. Records is a company, and companies have headquarters.  ``True`` when
+        the KG cannot say."""
+        if self.kg is None:
+            return True
+        mine = {f"wd:{e}" for e in kept.entities}
+        sides = [(p, "s" if s in mine else "o") for s, p, o in kept.triples
+                 if (s in mine or o in mine) and PROPERTY.match(p) and p not in ("wdt:P31", "wdt:P279")]
+        if not sides:
+            return True
+        try:
+            theirs = self._classes(f"SELECT ?c WHERE {{ <{entity_iri(qid)}> wdt:P31 ?c }}")
+            return any(theirs & self._kinds(p, side) for p, side in sides)
+        except (KGTimeout, KGQueryError):
+            return True
+
+    def _read_kinds(self, prop: str, side: str) -> frozenset[str]:
+        """The classes of the things that stand on ``side`` (``s``: subject) of ``prop``
+        (:data:`SAMPLED` of them; cached per component, :data:`KINDS_CACHED`)."""
+        pattern = f"?x {prop} ?v" if side == "s" else f"?v {prop} ?x"
+        return self._classes(f"SELECT DISTINCT ?c WHERE {{ {{ SELECT DISTINCT ?x WHERE {{ {pattern} }} "
+                             f"LIMIT {SAMPLED} }} ?x wdt:P31 ?c . }}")
+
+    def _classes(self, sparql: str) -> frozenset[str]:
+        rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=CLASSES_READ).rows  # type: ignore[union-attr]
+        return frozenset(c.value for row in rows if isinstance(c := row.get("c"), Term))
 
     def __call__(self, case: Case) -> Verdict:
         if case.chosen is None:
@@ -40,10 +92,18 @@ class Namesake:
             return withheld(self.name, f"{mine.mention!r} names {mine.qid} and the better-known {other.qid}, whose "
                                        f"reading of the same question the validator accepts too but the gate did "
                                        f"not keep: which one is meant is not known")
-        if (pair := unresolved_namesake(case)) is not None:
+        set_aside: list[str] = []
+
+        def could_be_asked(kept: Candidate, qid: str) -> bool:
+            if not (asked := self.could_be_asked(kept, qid)):
+                set_aside.append(qid)
+            return asked
+
+        if (pair := unresolved_namesake(case, could_be_asked)) is not None:
             mine, other = pair
             return withheld(self.name, f"{mine.name!r} is the name of {mine.qid} and of {other.qid}, about as well "
                                        f"known, which has no such value: which one is meant is not known")
+        notes += [f"the namesake {qid} is of no kind the question is asked of" for qid in dict.fromkeys(set_aside)]
         return passed(self.name, "; ".join(notes))
 
 
@@ -141,11 +201,14 @@ COMPARABLE = 0.8
 READ_BY = 10
 
 
-def unresolved_namesake(case: Case) -> tuple[Link, Link] | None:
+def unresolved_namesake(case: Case, could_be_asked: Callable[[Candidate, str], bool] | None = None
+                        ) -> tuple[Link, Link] | None:
     """``(kept link, other link)`` when the kept reading's entity was linked by its label and
     another entity of the same label, linked on the same words by one of the first candidates
     or a no-value reading, is about as well known (:data:`COMPARABLE`) and no candidate reads
-    the kept reading's property of it: an answer about the one may be read as about the other."""
+    the kept reading's property of it: an answer about the one may be read as about the other,
+    unless the question could not be asked of it (``could_be_asked(kept, qid)`` false:
+    :meth:`Namesake.could_be_asked`)."""
     kept = case.kept
     if kept is None or not kept.entities or not kept.properties:
         return None
@@ -159,6 +222,7 @@ def unresolved_namesake(case: Case) -> tuple[Link, Link] | None:
             if (link.qid != mine.qid and link.kind == "label" and link.span == mine.span and not link.is_class
                     and fold(link.name) == fold(mine.name) and link.degree >= COMPARABLE * mine.degree
                     and not any(link.qid in c.entities and asked & set(c.properties)
-                                for c in case.candidates if not c.no_value)):
+                                for c in case.candidates if not c.no_value)
+                    and (could_be_asked is None or could_be_asked(kept, link.qid))):
                 return mine, link
     return None

@@ -611,10 +611,27 @@ def test_a_complex_candidate_carries_the_questions_own_words_for_its_properties(
     forms = [backend.props.form(t) for t in q.tokens]
     france = Link("Q142", "Francia", "Francia", "label", 1.0, span=(3, 4))
     excluded = Candidate("q", 0.7, shape="exclusion", properties=("P47", "P37"), links=(france,))
-    wording = dict(backend._worded_complex(q, forms, excluded, {}).wording)
+    wording = dict(backend._worded(q, forms, excluded, {}).wording)
     assert wording["P47"] == "vecinos"  # the lexicon's « vecinos » for "shares border with"
     assert all(w not in ("de", "no", "el", "como", "Francia") for w in wording.values())  # no function word, no name
     plain = Candidate("q", 0.7, shape="plain", properties=("P47",), links=(france,))
-    assert backend._worded_complex(q, forms, plain, {}).wording == ()  # a plain one says its words otherwise
+    assert dict(backend._worded(q, forms, plain, {}).wording) == {"P47": "vecinos"}  # a plain one of one property
+    two = Candidate("q", 0.7, shape="plain", properties=("P47", "P37"), links=(france,))
+    assert backend._worded(q, forms, two, {}).wording == ()  # a plain one of two: not said in the question's words
     typed = Candidate("q", 0.7, shape="list", properties=("P31",), links=(france,))
-    assert backend._worded_complex(q, forms, typed, {}).wording == ()  # a class is said by its name
+    assert backend._worded(q, forms, typed, {}).wording == ()  # a class is said by its name
+
+
+def test_a_class_noun_is_never_a_plain_candidates_own_word(backend: LocalBackend):
+    # "which film did gioachino rossini contribute in": « film » names the class, not the genre
+    from backends.local.linking import Mention
+    from qa.candidate import Candidate
+
+    film = Mention(1, 2, "film", "Q11424", 1.0, 0.5, 0.8, True, 1, False, 100, 50, 0.2, kind="label")
+    q = backend._analyze("which film did gioachino rossini contribute in", "en", [film])
+    forms = [backend.props.form(t) for t in q.tokens]
+    genre = Candidate("q", 0.7, shape="plain", properties=("P136",))
+    assert [m.qid for m in q.classes] == ["Q11424"]
+    assert "film" not in dict(backend._worded(q, forms, genre, {}).wording).get("P136", "")
+    unclassed = backend._analyze("which film did gioachino rossini contribute in", "en", [])
+    assert dict(backend._worded(unclassed, forms, genre, {}).wording)["P136"] == "film"  # the lexicon's word

@@ -152,6 +152,27 @@ def test_namesake_withholds_a_name_two_entities_about_as_well_known_share_when_o
     assert not Namesake()(_case(question, [hq], readings=[alias])).withheld  # another's alias: not its label
 
 
+def test_a_namesake_of_a_kind_the_question_is_never_asked_of_casts_no_doubt(tiny_kg_client) -> None:
+    """"What is the capital of Georgia?" with a city also labelled so: in the tiny KG only
+    countries have a capital, so the city is not what was asked about; a country of that name
+    is (the answer is withheld).  Without a KG to ask, every such namesake casts doubt."""
+    def georgia(qid: str) -> Link:
+        return Link(qid, "georgia", "Georgia", "label", 0.9, span=(5, 6), degree=10)
+
+    capital = Candidate("SELECT ?answer WHERE { wd:Q183 wdt:P36 ?answer }", 0.9, entities=("Q183",),
+                        properties=("P36",), links=(georgia("Q183"),), triples=(("wd:Q183", "wdt:P36", "?answer"),))
+    city, country = (Candidate(f"SELECT ?answer WHERE {{ wd:{q} wdt:P17 ?answer }}", 0.0, entities=(q,),
+                               properties=("P17",), links=(georgia(q),), no_value=True) for q in ("Q64", "Q159"))
+    question = "What is the capital of Georgia?"
+    namesake = Namesake(tiny_kg_client)
+    kept = namesake(_case(question, [capital], readings=[city]))
+    assert not kept.withheld and "Q64" in kept.reason  # recorded in the turn
+    assert namesake.could_be_asked(capital, "Q159") and not namesake.could_be_asked(capital, "Q64")
+    verdict = namesake(_case(question, [capital], readings=[country]))
+    assert verdict.withheld and "Q159" in verdict.reason
+    assert Namesake()(_case(question, [capital], readings=[city])).withheld
+
+
 # ----------------------------------------------------------------------------- coverage
 
 

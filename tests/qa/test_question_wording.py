@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.text import tokenize
 from qa.candidate import Candidate
 from qa.verbalize import COMPLEX_IN_ENGLISH, question_wording, readings_with_english
@@ -50,8 +52,36 @@ def test_readings_pass_the_wording_only_with_the_question_and_only_for_wanted_ca
     verbalizer = _Recording(seen)
     readings_with_english(verbalizer, cands, "de")
     readings_with_english(verbalizer, cands, "de", [True, False], "wo starb hawking")
-    readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: names only
-    assert seen == [[], [{"P20": "starb"}, {}], []]
+    readings_with_english(verbalizer, cands, "en", None, "where did hawking die")  # English: what the generator vouches
+    assert seen == [[], [{"P20": "starb"}, {}], [{}, {}]]
+
+
+def test_in_english_a_plain_candidate_is_said_in_the_words_its_generator_vouches_for():
+    seen: list[object] = []
+    son = Candidate("SELECT ?answer WHERE { wd:Q1149 wdt:P40 ?answer }", 0.7, shape="plain", properties=("P40",),
+                    entities=("Q1149",), explains=((0, 2, "entity"), (2, 3, "property")), wording=(("P40", "son"),))
+    # the spans it explains are not enough: "what county is tampa located in" read « county » as "country"
+    county = _plain("P17", ((1, 2, "property"), (3, 4, "entity"), (4, 5, "property")))
+    readings_with_english(_Recording(seen), [son, county], "en", None, "indira gandhi son")
+    assert seen == [[{"P40": "son"}, {}]]
+    # two properties said in the same words tell the validator nothing: "where did steve jobs work"
+    work = [replace(_plain(pid, ((2, 4, "entity"), (4, 5, "property"))), wording=((pid, "work"),))
+            for pid in ("P106", "P108")]
+    readings_with_english(_Recording(seen), work, "en", None, "where did steve jobs work")
+    assert seen[-1] == [{}, {}]
+    # in another language the backend's ranker, which reads the question word, settles between them
+    readings_with_english(_Recording(seen), work, "de", None, "wo arbeitete steve jobs work")
+    assert seen[-1] == [{"P106": "work"}, {"P108": "work"}]
+
+
+def test_unshared_wording_keeps_a_wording_of_other_entities():
+    from qa.verbalize import unshared_wording
+
+    a = _plain("P106", ((1, 2, "property"),))
+    b = Candidate("SELECT ?answer WHERE { wd:Q2 wdt:P108 ?answer }", 0.5, shape="plain", properties=("P108",),
+                  entities=("Q2",))
+    assert unshared_wording([a, b], [{"P106": "work"}, {"P108": "work"}]) == [{"P106": "work"}, {"P108": "work"}]
+    assert unshared_wording([a, a], [{"P106": "work"}, {"P106": "work"}]) == [{"P106": "work"}] * 2
 
 
 def test_a_complex_candidate_among_the_first_is_read_in_english_too():
@@ -73,4 +103,4 @@ def test_a_complex_candidate_is_said_in_its_own_words_also_in_english():
     assert question_wording(excluded, tokenize("which neighbours of france")) == {"P47": "neighbours"}
     readings_with_english(_Recording(seen), [excluded, plain], "en", None,
                           "which neighbours of france")
-    assert seen == [[{"P47": "neighbours"}, {}]]  # in English the plain one keeps the property's name
+    assert seen == [[{"P47": "neighbours"}, {}]]  # the plain one: no words its generator vouches for

@@ -272,3 +272,23 @@ def test_a_dead_reading_is_read_once_more_with_the_dead_words_of_the_language(ve
     [es] = verbalizer.readings([sparql], "es")
     assert es[0].endswith(" dead") and es[-1].endswith(" muerto") and len(es) == 2
     assert dead_in("Berlin capital ?answer", "es") is None  # only a "dead" reading
+
+
+def test_an_entity_linked_by_a_name_it_alone_bears_is_read_once_more_by_that_name(verbalizer):
+    # « Einstein », an alias no other entity bears: one more reading says the entity as typed
+    # (the validator reads « Albert Einstein » against a question saying « Einstein » as another
+    # person); a namesake's name, a fuzzy spelling or the label itself add nothing
+    def by(mention: str, kind: str = "alias", namesakes: int = 1) -> Link:
+        return Link("Q937", normalize(mention), normalize(mention), kind, 0.7, namesakes=namesakes)
+
+    assert verbalizer.readings([BIRTH], "en", [[by("einstein")]]) == [
+        ("Albert Einstein place of birth ?place", "Einstein place of birth ?place")]
+    assert verbalizer.readings([BIRTH], "en", [[by("einstein", "fuzzy")]]) == [
+        ("Albert Einstein place of birth ?place",)]
+    assert verbalizer.readings([BIRTH], "en", [[by("albert einstein", "label")]]) == [
+        ("Albert Einstein place of birth ?place",)]
+    assert verbalizer.readings([BIRTH], "en", [[by("einstein", namesakes=3)]]) == [
+        ("Albert Einstein place of birth ?place",)]  # a namesake's name: the validator sees whose
+    assert verbalizer.readings([BIRTH], "en", [[by("einstein", namesakes=0)]]) == [
+        ("Albert Einstein place of birth ?place",)]  # not known
+    assert verbalizer.many([BIRTH], "en", [[by("einstein")]]) == ["Albert Einstein place of birth ?place"]
