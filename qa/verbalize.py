@@ -32,9 +32,9 @@ class Verbalizer(Protocol):
 def question_wording(candidate: Candidate, tokens: Sequence[str], *, vouched: bool = False) -> dict[str, str]:
     """``{pid: words}``: the words of the question (``tokens``, :func:`core.text.tokenize`)
     that a plain one-property candidate explains as its property, as the question says them
-    ("wo starb hawking": ``{"P20": "starb"}``); for a complex candidate, the words its
-    generator found for each of its properties (:attr:`Candidate.wording`); empty for any
-    other candidate.  The
+    ("wo starb hawking": ``{"P20": "starb"}``); for a complex candidate, or any candidate when
+    ``vouched`` (an English question), the words its generator found for each of its properties
+    (:attr:`Candidate.wording`); empty for any other candidate.  The
     validator learned a property's name, not every verb people use for it, and reads
     « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
     if candidate.shape in COMPLEX_SHAPES or vouched:
@@ -83,12 +83,13 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     sets gained answers with none wrong).  The pipeline and the records the gate is calibrated
     on both read candidates this way.  With ``question`` not in English, a
     plain candidate that could pass is also read with its property said by the question's own
-    words for it (:func:`question_wording`); in English the validator knows the property names
-    people use, and such a reading lost what a class noun says ("what county is tampa located
-    in?" read « Tampa located in ?answer » passed the country).  A complex candidate is read
-    with the words its generator found for its properties in every language
-    (:attr:`Candidate.wording`: "Which neighbours of France don't have French as an official
-    language?" reads « France neighbours ?answer. not … » at 0.99, "shares border with" at 0.74)."""
+    words for it (:func:`question_wording`).  In English the words it explains are not enough
+    (they lost what a class noun says: "what county is tampa located in?" read « county » as
+    "country" and passed the country), so a plain candidate is read in the words its generator
+    vouches for (:attr:`Candidate.wording`, as a complex one is in every language: "Which
+    neighbours of France don't have French as an official language?" reads « France neighbours
+    ?answer. not … » at 0.99, "shares border with" at 0.74), and none is where two properties of
+    the same entities are said alike (:func:`unshared_wording`)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []

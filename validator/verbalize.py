@@ -378,9 +378,10 @@ class Verbalizer:
                  worded: Sequence[Mapping[str, str]] = ()) -> list[tuple[str, ...]]:
         """Each query's readings: its verbalization (:meth:`many`), then, when it differs,
         the same with the properties the KG has no name for in ``lang`` said by
-        :attr:`names`, and the same with a property said by the question's own words for it
-        (``worded[i]``: ``{pid: words}`` of query ``i``) (the validator's score of a candidate
-        is its best reading's)."""
+        :attr:`names`, the same with a property said by the question's own words for it
+        (``worded[i]``: ``{pid: words}`` of query ``i``), and the same with an entity linked by
+        a name it alone bears said as typed (:func:`typed_names`), with and without those words
+        (the validator's score of a candidate is its best reading's)."""
         return self._read(sparqls, lang, links, second=True, worded=worded)
 
     def _read(self, sparqls: Sequence[str], lang: str, links: Sequence[Sequence[Link]], *, second: bool,

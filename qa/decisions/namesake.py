@@ -70,7 +70,10 @@ class Namesake:
                              f"LIMIT {SAMPLED} }} ?x wdt:P31 ?c . }}")
 
     def _classes(self, sparql: str) -> frozenset[str]:
-        rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=CLASSES_READ).rows  # type: ignore[union-attr]
+        """The class IRIs a query binds to ``?c`` (none without a KG)."""
+        if self.kg is None:
+            return frozenset()
+        rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=CLASSES_READ).rows
         return frozenset(c.value for row in rows if isinstance(c := row.get("c"), Term))
 
     def __call__(self, case: Case) -> Verdict:
