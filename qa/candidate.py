@@ -81,7 +81,7 @@ class Candidate:
     no_value: bool = False  # read from the question only: the KG holds no such triple (never executed)
     worded: bool = False  # the generator read every word: its entity, and a property the others name (the lexicon)
     excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
-    wording: tuple[tuple[str, str], ...] = ()  # (pid, the question's own words for it) of a complex candidate
+    wording: tuple[tuple[str, str], ...] = ()  # (pid, the question's words for it): complex, or plain of one pid
 
 
 SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")

@@ -60,14 +60,14 @@ MAX_ANCHORS = 10
 MAX_MENTIONS = 24  # linked mentions per question
 COMPLEX_MENTIONS = 12  # of them, the ones the complex layer reads
 WORDING_LEXICON = ASKED_WORD_SCORE
-"""How well a lexicon phrase must name a complex candidate's property for the question's words
-to say it (:meth:`LocalBackend._worded`)."""
+"""How well a lexicon phrase must name a candidate's property for the question's words to say
+it (:meth:`LocalBackend._worded`)."""
 WORDED_PLAIN = 10
 """Only the first this many candidates of a question, if plain, are given the question's own words
 (:meth:`LocalBackend._worded`): the validator judges the first few, and reading a property's words
 costs a lexicon match per set of names (some 200 ms on a question of many names, for all 60)."""
 UNWORDED = frozenset({"P31", "P279"})
-"""Properties a complex candidate says by name: the class its members have."""
+"""Properties a candidate says by name: the class its members have."""
 MAX_PER_SPAN = 4
 
 

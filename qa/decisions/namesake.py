@@ -14,7 +14,7 @@ from functools import lru_cache
 from core.errors import KGQueryError, KGTimeout
 from core.text import fold
 from kg.client import KG, Term
-from kg.sparql import entity_iri
+from kg.sparql import entity_iri, iri_ref, prop_iri
 from qa.candidate import Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.turn import CandidateView
@@ -24,7 +24,10 @@ SAMPLED = 2000
 (:meth:`Namesake.could_be_asked`; a sample, the KG's first ones, read in a few milliseconds)."""
 CLASSES_READ = 5000
 KINDS_CACHED = 1024
-PROPERTY = re.compile(r"^wdt:P[1-9][0-9]*$")
+PROPERTY = re.compile(r"^wdt:(P[1-9][0-9]*)$")
+"""A triple's property as a candidate carries it (``wdt:P403``); its id is the group."""
+TYPING = frozenset({"P31", "P279"})
+"""Properties that say what a thing is: no question is asked of a namesake through them."""
 
 
 class Namesake:
@@ -52,19 +55,20 @@ class Namesake:
         if self.kg is None:
             return True
         mine = {f"wd:{e}" for e in kept.entities}
-        sides = [(p, "s" if s in mine else "o") for s, p, o in kept.triples
-                 if (s in mine or o in mine) and PROPERTY.match(p) and p not in ("wdt:P31", "wdt:P279")]
+        sides = [(m.group(1), "s" if s in mine else "o") for s, p, o in kept.triples
+                 if (s in mine or o in mine) and (m := PROPERTY.match(p)) and m.group(1) not in TYPING]
         if not sides:
             return True
         try:
-            theirs = self._classes(f"SELECT ?c WHERE {{ <{entity_iri(qid)}> wdt:P31 ?c }}")
-            return any(theirs & self._kinds(p, side) for p, side in sides)
+            theirs = self._classes(f"SELECT ?c WHERE {{ {iri_ref(entity_iri(qid))} wdt:P31 ?c }}")
+            return any(theirs & self._kinds(pid, side) for pid, side in sides)
         except (KGTimeout, KGQueryError):
             return True
 
-    def _read_kinds(self, prop: str, side: str) -> frozenset[str]:
-        """The classes of the things that stand on ``side`` (``s``: subject) of ``prop``
+    def _read_kinds(self, pid: str, side: str) -> frozenset[str]:
+        """The classes of the things that stand on ``side`` (``s``: subject) of ``pid``
         (:data:`SAMPLED` of them; cached per component, :data:`KINDS_CACHED`)."""
+        prop = iri_ref(prop_iri(pid))
         pattern = f"?x {prop} ?v" if side == "s" else f"?v {prop} ?x"
         return self._classes(f"SELECT DISTINCT ?c WHERE {{ {{ SELECT DISTINCT ?x WHERE {{ {pattern} }} "
                              f"LIMIT {SAMPLED} }} ?x wdt:P31 ?c . }}")
