@@ -38,7 +38,7 @@ KINDS = ("gate", "function_words", "wording", "names")
 """The kinds of issue 40 these sets cover (1, 2, 3 and 5; kind 4, the shapes, is ``shapes.json``,
 measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
-        "natural2": DATA / "natural2.tsv"}
+        "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact

@@ -192,6 +192,26 @@ class Pronouns:
 
 
 @dataclass(frozen=True)
+class KinSpelling:
+    """A word of one language respelled in a kindred language of the same script whose names
+    the KG holds (``lang/<code>/kin.py``): letter by letter (:attr:`letters`), a word's first
+    letter by :attr:`initial` where it differs there (Ukrainian « е » at a word's start is
+    Russian « э »)."""
+
+    lang: str
+    """The kindred language's code: the inflections of a respelled word are read in it."""
+    letters: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    initial: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def spell(self, word: str) -> str:
+        """``word`` (lower case) as the kindred language writes it."""
+        if not word:
+            return word
+        head = self.initial.get(word[0], self.letters.get(word[0], word[0]))
+        return head + "".join(self.letters.get(ch, ch) for ch in word[1:])
+
+
+@dataclass(frozen=True)
 class Language:
     """One supported language's word lists and rules, as spaCy's ``lang/xx/`` keeps them.
 
@@ -237,6 +257,14 @@ class Language:
     « -ого », « -ями »: 3); a word its stemmer cuts more from is another part of speech, a verb
     such as « родился » (stem « род »), never another form of a name (:func:`lang.morphology.same_word`;
     0: no limit)."""
+    typed_letters: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    """Its letters as people type them on a keyboard without them (German « ö » as "oe", « ß »
+    as "ss"): :mod:`qa.accents` puts back the letter in a word its lists know with it
+    (« gehoert » -> « gehört »; empty: none)."""
+    kin_spelling: KinSpelling | None = None
+    """How its words are spelled in a kindred language the KG names far more things in
+    (Ukrainian « іван франко » as Russian « иван франко »): the linker also looks the
+    question's names up so spelled (:mod:`backends.local.linking`; ``None``: none)."""
     # ---- chat: the conversation (follow-up questions, lang/<code>/pronouns.py) ----
     pronouns: Pronouns = field(default_factory=lambda: Pronouns())
     """Words that refer back to the previous turn in a follow-up question (:class:`Pronouns`)."""

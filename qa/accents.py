@@ -58,7 +58,23 @@ def _vocabulary(lang: str) -> tuple[dict[str, str], frozenset[str]]:
     accented: dict[str, set[str]] = {}
     for token in tokens - plain:
         accented.setdefault(fold_typed(token), set()).add(token)
+    for token in tokens:  # « fließt » has no accent to fold, but is typed "fliesst"
+        if (typed := _typed_spelling(token, lang)) != token and typed not in tokens:
+            accented.setdefault(typed, set()).add(token)
     return {bare: next(iter(forms)) for bare, forms in accented.items() if len(forms) == 1}, plain
+
+
+def _typed_spelling(word: str, lang: str) -> str:
+    """``word`` as typed without the letters a keyboard may lack (:attr:`lang.base.Language.typed_letters`:
+    German « gehört » as "gehoert"); as it is in a language without such spellings."""
+    letters = language(lang).typed_letters
+    return "".join(letters.get(ch, ch) for ch in word) if letters else word
+
+
+@cache
+def _typed_forms(lang: str) -> frozenset[str]:
+    """The spellings :func:`_typed_spelling` gives the accented words of ``lang``'s lists."""
+    return frozenset(typed for form in _vocabulary(lang)[0].values() if (typed := _typed_spelling(form, lang)) != form)
 
 
 def _listed_words(lang: str) -> set[str]:
@@ -110,7 +126,8 @@ def restore_accents(text: str, lang: str | None) -> str:
         opening = position < OPENING_WORDS and (position == 0 or _first_word(text, openers))
         paired = form is not None and (before, form) in pairs and (before, lower) not in pairs
         read = lower
-        lexical = form is not None and form not in listed and not paired and before not in function
+        lexical = (form is not None and form not in listed and not paired and before not in function
+                   and lower not in _typed_forms(lang))  # "gehoert" is no name: only « gehört » is typed so
         if lexical:  # a word of the lexicon alone, not after a function word: « marie curie » is a name
             form = None
         if form is not None and (lower not in plain or (opening and form in asked) or paired):

@@ -36,6 +36,7 @@ from kg.cldr import country_of_adjective
 from kg.index import KGIndex, NameHit
 from lang import SUPPORTED, is_supported
 from lang import get as language
+from lang.base import KinSpelling
 from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword, uninformative_case
 from qa.candidate import Link
@@ -126,6 +127,7 @@ class _Match:
     name: str = ""  # the matched name's Latin form (phonetic matches)
     inflected: bool = False  # another form of the same words (same stems in the question's language)
     unmarked: bool = False  # a word of a cased script whose case marks no name, heard all the same
+    kin: bool = False  # respelled in the kindred language (:meth:`Linker._kin_matches`)
 
 
 class Linker:
@@ -144,8 +146,9 @@ class Linker:
         self._prefetch(tokens, lang, phonetic)
         grammar = _grammar_words(question, tokens, lang)
         breaks = _list_breaks(question, tokens, lang)
-        matches = [m for m in self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang)
-                   + _demonym_matches(tokens, lang) if not (m.end - m.start == 1 and m.start in grammar)
+        spelled = (self._exact_matches(tokens) + self._fuzzy_matches(tokens, lang) + _demonym_matches(tokens, lang)
+                   + self._kin_matches(tokens, lang))
+        matches = [m for m in spelled if not (m.end - m.start == 1 and m.start in grammar)
                    and not any(m.start < b < m.end for b in breaks)]
         written = _written(question, tokens, matches)
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
@@ -167,6 +170,10 @@ class Linker:
         """Tell the index, in one batch, the vocabulary and sound keys linking will read."""
         words = [t for t in tokens if not is_stopword(t)]
         prefixes = [p for t in words if (p := _inflection_prefix(t, lang))]
+        if (kin := _kin_spelling(lang)) is not None:
+            respelled = [k for t in words if (k := kin.spell(t)) != t]
+            words += respelled
+            prefixes += [p for k in respelled if (p := _inflection_prefix(k, kin.lang))]
         self.index.prefetch(similar=[fold(t) for t in words], prefixes=prefixes, sounds=[m.key for m in phonetic])
 
     def _surname_sounds(self, question: str, tokens: Sequence[str], hits: dict[str, list[NameHit]]) -> list[_Match]:
@@ -266,6 +273,22 @@ class Linker:
                     else:
                         out.append(_Match(i, j, key, quality, True))
         return out
+
+    def _kin_matches(self, tokens: Sequence[str], lang: str) -> list[_Match]:
+        """Spans respelled in the kindred language the KG names more things in
+        (:attr:`lang.base.Language.kin_spelling`: Ukrainian « іван франко » as Russian
+        « иван франко », « леніна » as « ленина », an inflection of « Ленин »), matched as
+        written and by their inflections there; a respelled name is at best a folded one."""
+        kin = _kin_spelling(lang)
+        if kin is None:
+            return []
+        respelled = [kin.spell(t) for t in tokens]
+        changed = [a != b for a, b in zip(tokens, respelled, strict=True)]
+        if not any(changed):
+            return []
+        found = self._exact_matches(respelled) + self._fuzzy_matches(respelled, kin.lang)
+        return [replace(m, quality=min(m.quality, FOLDED_QUALITY), kin=True) for m in found
+                if any(changed[m.start:m.end])]
 
     def _close_words(self, token: str, lang: str) -> list[tuple[str, float]]:
         """The vocabulary words a written word may stand for, ``(word, similarity)``: the
@@ -467,6 +490,11 @@ def _preferred(new: Mention, old: Mention) -> bool:
     return (new.score, -new.start) > (old.score, -old.start)
 
 
+def _kin_spelling(lang: str) -> KinSpelling | None:
+    """The kindred spelling the question's language reads names in (``None``: none)."""
+    return language(lang).kin_spelling if is_supported(lang) else None
+
+
 def _match_kind(m: _Match, h: NameHit) -> str:
     """How a span matched a name: by sound, a last name only, a fuzzy spelling, a folded
     form, or a label or alias as written."""
@@ -566,8 +594,8 @@ def _holds_a_known_name(sound: _Match, matches: Sequence[_Match], hits: dict[str
     by, as written or inflected (« жену ленина »: « ленина » is Lenin's Russian name, so the
     span is not John Lennon by sound).  A word that is only some people's last name is heard
     where they are little known (:meth:`Linker._surname_sounds`)."""
-    return any(m.start < sound.end and sound.start < m.end and (not m.fuzzy or m.inflected) and hits.get(m.key)
-               for m in matches)
+    return any(m.start < sound.end and sound.start < m.end and (not m.fuzzy or m.inflected) and not m.kin
+               and hits.get(m.key) for m in matches)
 
 
 def _case_marks_names(question: str, cased: Sequence[str]) -> bool:

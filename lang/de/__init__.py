@@ -11,6 +11,7 @@ from lang.de.question_words import QUESTION_WORDS
 from lang.de.shape_words import SHAPE_WORDS
 from lang.de.stop_words import STOP_WORDS
 from lang.de.templates import COMPLEX_TEMPLATES, MILLION
+from lang.de.typed_letters import TYPED_LETTERS
 
 LANGUAGE = Language(
     "de",
@@ -21,6 +22,7 @@ LANGUAGE = Language(
     stemmer="german",
     name_articles=("der", "die", "das", "den"),
     name_letters="äöüßé",
+    typed_letters=TYPED_LETTERS,
     nouns_capitalized=True,
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

@@ -5,6 +5,7 @@ from lang.uk.courtesies import COURTESIES
 from lang.uk.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.uk.endings import INFLECTION_ENDING
 from lang.uk.examples import EXAMPLES
+from lang.uk.kin import KIN_SPELLING
 from lang.uk.numbers import FILTER_WORDS_BEFORE, NUMBER_WORDS
 from lang.uk.pronouns import PRONOUNS
 from lang.uk.question_words import QUESTION_WORDS
@@ -17,7 +18,7 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
-    script="cyrillic", lemmatizer="uk", cased_names=True,
+    script="cyrillic", lemmatizer="uk", cased_names=True, kin_spelling=KIN_SPELLING,
     name_letters="абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'",
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,

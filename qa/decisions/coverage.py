@@ -68,6 +68,11 @@ class Coverage:
         if partial is not None:
             return withheld(self.name, f"{partial.qid} only matches part of {partial.mention!r}", "only_know",
                             {"qid": partial.qid, "name": partial.name})
+        split = split_name(case)
+        if split is not None:
+            part, whole = split
+            return withheld(self.name, f"{part.qid} reads {part.mention!r}, part of the name {whole.mention!r} "
+                            f"({whole.qid})", "only_know", {"qid": part.qid, "name": part.name})
         ignored = ignored_name(case.candidates, case.chosen or 0)
         if ignored is not None:
             return withheld(self.name, f"the kept candidate leaves out the name {ignored.mention!r} ({ignored.qid})")
@@ -330,6 +335,31 @@ def partial_link(candidate: Candidate) -> Link | None:
     """An entity link that covers only part of the name the user typed ("Roger Federer"
     linked to Roger Troutman by "Roger"), else ``None``."""
     return next((link for link in candidate.links if link.name_cover < 1.0), None)
+
+
+def split_name(case: Case, top: int = READ_BY) -> tuple[Link, Link] | None:
+    """``(kept link, whole link)`` when the kept candidate reads part of a name the user typed
+    (two or more capitalized words) as an entity, and another of the first ``top`` candidates
+    (or a no-value reading) links that whole name exactly, as another entity: « What
+    nationality is Anthony O'Sullivan? » read as the nationality Marc Anthony and Maureen
+    O'Sullivan share answers for neither the actor the KG names « Anthony O'Sullivan » nor
+    anyone the user named.  ``None`` otherwise."""
+    kept = case.kept
+    if kept is None:
+        return None
+    pool = [*case.candidates[:top], *case.readings]
+    wholes = [link for candidate in pool for link in candidate.links
+              if link.span is not None and link.kind in EXACT_LINKS and link.name_words >= 2
+              and link.name_cover == 1.0 and not link.is_class and link.qid not in kept.entities]
+    for part in kept.links:
+        if part.span is None or part.is_class:
+            continue
+        a, b = part.span
+        for whole in wholes:
+            s, e = whole.span or (a, b)
+            if s <= a and b <= e and e - s > b - a:
+                return part, whole
+    return None
 
 
 def ignored_name(candidates: list[Candidate], chosen: int, top: int = READ_BY) -> Link | None:

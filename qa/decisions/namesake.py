@@ -120,14 +120,17 @@ def namesake_rival(candidates: list[Candidate], chosen: int, passed: list[bool |
     ``None``.  « Italien » names both the Kingdom of Italy and Italy: when the reading of the
     lesser-known one is kept while Italy's passes too, the pipeline reads the name as Italy,
     as a reader assumes (Hungary over the Kingdom of Hungary), instead of the backend's
-    order."""
+    order.  A sound-alike or a close spelling is no name the words share with one they say
+    as written (:data:`WRITTEN_KINDS`): « Республики Конго », the Republic of the Congo's
+    name inflected, is not read as Kenya, whose Russian name sounds a little like it."""
     kept = {link.mention: link for link in candidates[chosen].links}
     for i, candidate in enumerate(candidates):
         if i == chosen or not (i < len(passed) and passed[i]):
             continue
         for link in candidate.links:
             mine = kept.get(link.mention)
-            if mine is not None and mine.qid != link.qid and link.degree > mine.degree:
+            if (mine is not None and mine.qid != link.qid and link.degree > mine.degree
+                    and (link.kind in WRITTEN_KINDS or mine.kind not in WRITTEN_KINDS)):
                 return mine, link
     return None
 

@@ -11,7 +11,7 @@ from kg.client import QueryResult, Term
 from qa.candidate import Candidate, ComparisonSpec, Link
 from qa.decisions import ORDER, PHASES, Case
 from qa.decisions.components import Setting, build
-from qa.decisions.coverage import Coverage, cue_positions, function_word, unexplained, worded_positions
+from qa.decisions.coverage import Coverage, cue_positions, function_word, split_name, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
 from qa.decisions.kind import TYPING_MEMBERS, TypeCheck, class_named
@@ -248,6 +248,26 @@ def test_only_part_of_a_typed_name_is_only_know() -> None:
         Candidate(BIRTHPLACE, 0.9, entities=("Q937",), links=(_einstein((2, 3), "partial", 0.5),))])
     verdict = Coverage()(case)
     assert verdict.withheld and verdict.message_key == "only_know" and verdict.message_args["qid"] == "Q937"
+
+
+def test_a_typed_name_the_kg_holds_whole_is_not_read_as_parts() -> None:
+    # "Anthony O'Sullivan", an actor the KG names so (with no nationality), read as the
+    # nationality Marc Anthony and Maureen O'Sullivan share
+    question = "What nationality is Anthony O'Sullivan?"
+    parts = Candidate("SELECT ?answer WHERE { wd:Q26625 wdt:P27 ?answer . wd:Q230084 wdt:P27 ?answer }", 0.4,
+                      shape="intersection", entities=("Q26625", "Q230084"), properties=("P27",),
+                      links=(Link("Q26625", "anthony", "anthony", "partial", 0.38, span=(3, 4), name_words=1),
+                             Link("Q230084", "o sullivan", "o sullivan", "partial", 0.39, span=(4, 6),
+                                  name_words=1)),
+                      explains=((1, 2, "property"), (3, 4, "entity"), (4, 6, "entity")))
+    whole = Candidate("SELECT ?answer WHERE { wd:Q3618522 wdt:P31 ?answer }", 0.1, entities=("Q3618522",),
+                      links=(Link("Q3618522", "anthony o sullivan", "anthony o sullivan", "label", 0.84,
+                                  span=(3, 6), name_words=2),))
+    verdict = Coverage()(_case(question, [parts, whole]))
+    assert verdict.withheld and verdict.message_key == "only_know" and verdict.message_args["qid"] == "Q26625"
+    assert split_name(_case(question, [parts])) is None  # nothing links the whole name
+    lower = Candidate(whole.sparql, 0.1, entities=whole.entities, links=(replace(whole.links[0], name_words=0),))
+    assert split_name(_case(question, [parts, lower])) is None  # not typed as a name
 
 
 def test_a_candidate_that_does_not_say_what_it_explains_is_aligned_with_how_it_is_said() -> None:

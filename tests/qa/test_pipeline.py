@@ -332,6 +332,18 @@ def test_a_lesser_known_namesake_is_not_kept_while_the_better_known_one_passes_t
     assert namesake_rival([kingdom, other_words], 0, [True, True]) is None  # other words of the question
 
 
+def test_a_sound_alike_is_no_namesake_of_a_name_said_as_written():
+    # « Республики Конго » is the Republic of the Congo's name inflected; Kenya (« Республика
+    # Кения ») is only heard in it: the better-known Kenya is not read instead
+    congo = Candidate("SELECT ?answer WHERE { wd:Q971 wdt:P36 ?answer }", 0.9,
+                      links=(Link("Q971", "республики конго", "республика конго", "inflected", 0.77, degree=110),))
+    kenya = Candidate("SELECT ?answer WHERE { wd:Q114 wdt:P36 ?answer }", 0.7,
+                      links=(Link("Q114", "республики конго", "respublikakeniya", "phonetic", 0.64, degree=210),))
+    assert namesake_rival([congo, kenya], 0, [True, True]) is None
+    heard = Candidate(congo.sparql, 0.9, links=(replace(congo.links[0], kind="phonetic"),))
+    assert namesake_rival([heard, kenya], 0, [True, True]) is not None  # two sound-alikes: the better known
+
+
 def test_when_both_readings_of_a_name_pass_the_better_known_entity_is_read():
     """« Germany » names the Federal Republic and, as an alias, a lesser-known historical
     state: the backend ranks the lesser-known reading first, both pass the gate, and the
