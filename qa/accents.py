@@ -19,6 +19,10 @@ pronouns, and the language's part of the property lexicon, ``lang/<code>/lexicon
 * a word that only the property lexicon knows with accents (« marié ») gets them only after a
   function word (« est marie » -> « est marié ») or as part of a phrase pair; elsewhere it is
   likely a name (« ou est nee marie curie »: Marie Curie);
+* a letter typed as a keyboard without it types it (German « ö » as "oe", « ß » as "ss":
+  ``lang/<code>/typed_letters.py``) is put back in a word the lists know with it
+  (« gehoert » -> « gehört », « fliesst » -> « fließt »), wherever the word stands: no name
+  is typed "gehoert";
 * a word with accents of its own, or one the lists do not know, is left as typed.
 
 Only languages written in Latin letters are read so (Russian « е » for « ё » is matched by

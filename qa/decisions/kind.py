@@ -42,6 +42,26 @@ things as its members (``P31``; the KG holds no ``P279``): a class it gives a fe
 (« location », 5; « sport », 5) is not how it types such things (Vienna is a city, not a
 "location"), so its answers cannot be expected to carry it."""
 
+SETTLEMENT_NOUNS = frozenset({"Q515", "Q3957", "Q532", "Q486972", "Q7930989", "Q1549591", "Q15284"})
+"""The KG's classes of places people live in that a question names loosely: city, town, village,
+human settlement, city/town, big city, municipality.  One of them asked for is any of
+:data:`SETTLEMENTS` ("In which town was Jesus born?": Bethlehem is a city in the KG; "In which
+town was Einstein born?": Ulm, a big city); a capital, a country or a region still is not."""
+SETTLEMENTS = SETTLEMENT_NOUNS | frozenset({
+    "Q1637706",  # city with millions of inhabitants
+    "Q200250",  # metropolis
+    "Q5119",  # capital
+    "Q1093829",  # city of the United States
+    "Q15127012",  # town of the United States
+    "Q484170",  # commune of France
+    "Q262166",  # municipality of Germany
+    "Q747074",  # comune of Italy
+    "Q2074737",  # municipality of Spain
+    "Q3184121",  # municipality of Brazil
+})
+"""Settlement classes an answer may carry where :data:`SETTLEMENT_NOUNS` are asked for (the KG
+holds no ``P279``: its settlements are typed by these, not by "human settlement")."""
+
 
 class TypeCheck:
     """Withholds answers whose kind the question did not ask for."""
@@ -74,11 +94,11 @@ class TypeCheck:
         if expected == "place" and (own := itself(kept.entities, terms)) is not None:
             return withheld(self.name, f"where {own} is was asked, but the answer is {own} itself")
         uris = [t.value for t in terms if t.kind == "uri"]
-        asked = alternatives(asked_classes(case))
+        asked = [settled(a) for a in alternatives(asked_classes(case))]
         looked: list[Asked] = []
         if uris:
             linked = {span for span, _, _ in asked}
-            looked = [(span, qids, words) for span, qids, words in self._looked_up(case)
+            looked = [settled((span, qids, words)) for span, qids, words in self._looked_up(case)
                       if not any(a < span[1] and span[0] < b for a, b in linked)]
         if uris and not asked and not looked and (other := self._property_asked(case)):
             noun, pid = other
@@ -241,6 +261,13 @@ def itself(entities: Sequence[str], terms: Sequence[Term]) -> str | None:
 Asked = tuple[tuple[int, int], frozenset[str], frozenset[str]]
 """A class noun the question asks for: its span, the classes it may name (any one will do)
 and the words the answers' class names may say it with."""
+
+
+def settled(asked: Asked) -> Asked:
+    """A settlement noun asked for (:data:`SETTLEMENT_NOUNS`) as any settlement class
+    (:data:`SETTLEMENTS`): people say "town" of a city and "city" of a town."""
+    span, qids, words = asked
+    return (span, qids | SETTLEMENTS, words) if qids & SETTLEMENT_NOUNS else asked
 
 
 def alternatives(classes: Sequence[Link]) -> list[Asked]:

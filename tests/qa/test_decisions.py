@@ -14,7 +14,7 @@ from qa.decisions.components import Setting, build
 from qa.decisions.coverage import Coverage, cue_positions, function_word, split_name, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
-from qa.decisions.kind import TYPING_MEMBERS, TypeCheck, class_named
+from qa.decisions.kind import SETTLEMENTS, TYPING_MEMBERS, TypeCheck, class_named, settled
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
 from qa.decisions.reply import which_dont_know
@@ -305,6 +305,22 @@ def test_a_comparison_of_two_named_entities_explains_the_class_noun_the_question
 
 
 # ----------------------------------------------------------------------------- type
+
+
+def test_a_settlement_noun_asked_for_is_any_settlement(tiny_kg_client) -> None:
+    # "town" said of Ulm, which the KG types as a city; a country is still no town
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    town = Link("Q3957", "town", "town", "label", 0.9, span=(2, 3), is_class=True)
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((4, 5)),),
+                     explains=((4, 5, "entity"), (5, 6, "property")))
+    towns = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q3957 }", 0.2, entities=("Q3957",),
+                      links=(town,), explains=((2, 3, "class"),))
+    question = "In which town was Einstein born?"
+    assert not check(_case(question, [born, towns], result=_uris("Q3012"))).withheld
+    assert check(_case(question, [born, towns], result=_uris("Q183"))).withheld
+    assert settled(((2, 3), frozenset({"Q3957"}), frozenset({"town"})))[1] >= SETTLEMENTS
+    capital = ((2, 3), frozenset({"Q5119"}), frozenset({"capital"}))
+    assert settled(capital) == capital  # a capital asked for is a capital
 
 
 def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_word_asks(tiny_kg_client) -> None:

@@ -163,6 +163,8 @@ def test_question_words_cover_ten_languages(lexicon: PropertyLexicon) -> None:
         ("Is Berlin the capital of Germany?", "en", "boolean"),
         ("Est-ce que Paris est la capitale de la France ?", "fr", "boolean"),
         ("Which presidents were not elected?", "en", None),
+        ("In which town was Jesus born?", "en", "place"),  # a town is asked as a city is
+        ("what village was chopin born in", "en", "place"),
     ],
 )
 def test_expected_answer_type(lexicon: PropertyLexicon, question: str, lang: str, expected: str | None) -> None:
