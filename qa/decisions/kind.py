@@ -45,8 +45,8 @@ things as its members (``P31``; the KG holds no ``P279``): a class it gives a fe
 SETTLEMENT_NOUNS = frozenset({"Q515", "Q3957", "Q532", "Q486972", "Q7930989", "Q1549591", "Q15284"})
 """The KG's classes of places people live in that a question names loosely: city, town, village,
 human settlement, city/town, big city, municipality.  One of them asked for is any of
-:data:`SETTLEMENTS` ("In which town was Jesus born?": Bethlehem is a city in the KG; "In which
-town was Einstein born?": Ulm, a big city); a capital, a country or a region still is not."""
+:data:`SETTLEMENTS` ("In which town was Jesus born?": the KG's answer, Nazareth, is a city; "In
+which town was Einstein born?": Ulm, a city and a big city); a capital, a country or a region still is not."""
 SETTLEMENTS = SETTLEMENT_NOUNS | frozenset({
     "Q1637706",  # city with millions of inhabitants
     "Q200250",  # metropolis
