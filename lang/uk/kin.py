@@ -1,4 +1,4 @@
-"""Ukrainian words as Russian spells them: the KG names few things in Ukrainian and many in
+"""Ukrainian words as Russian spells them: the embedded KG holds no Ukrainian name and many in
 Russian (« іван франко » is « Иван Франко », « ейнштейн » is « Эйнштейн », « леніна » an
 inflection of « Ленин »).  Only the letters the two alphabets write differently for the
 same sound are respelled; a word spelled alike is left as it is."""
