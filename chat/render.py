@@ -24,6 +24,7 @@ from string import Formatter
 
 from chat.messages import MESSAGES, message, turn_message
 from kg.sparql import XSD
+from qa.candidate import TYPING_PROPERTIES
 from qa.reading.detect import SUPPORTED_LANGUAGES
 from qa.turn import AnswerItem, CandidateView, Status, Turn
 
@@ -478,15 +479,14 @@ def answer_html(turn: Turn) -> str:
             f'<p class="kgqa-values"><strong>{values}</strong>{more_html}</p>{counted_html}')
 
 
-TYPE_PROPERTIES = frozenset({"P31", "P279"})
-""""Is Berlin a city?": a class, not a value of the subject (read as "Yes." under what was understood)."""
 
 
 def boolean_sentence_html(turn: Turn, view: CandidateView) -> str | None:
     """A yes/no answer as a sentence with its subject: "Yes: Vienna is the capital of
     Austria." (the kept question's subject, property and object, in its triple's order);
     ``None`` when the kept candidate does not name exactly those, or one has no name."""
-    if turn.boolean is None or len(view.entities) != 2 or not view.properties or view.properties[0] in TYPE_PROPERTIES:
+    if (turn.boolean is None or len(view.entities) != 2 or not view.properties
+            or view.properties[0] in TYPING_PROPERTIES):
         return None
     subject, obj = view.entities
     ids = (subject, view.properties[0], obj)

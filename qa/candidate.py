@@ -25,6 +25,9 @@ class ComparisonSpec:
 
 EXACT_LINKS = frozenset({"label", "alias", "folded", "inflected"})
 """Link kinds that match a whole name as written (not fuzzy, partial or by sound)."""
+TYPING_PROPERTIES = frozenset({"P31", "P279"})
+"""Properties that say what a thing is (instance of, subclass of): a class, not a value of the
+subject; a candidate says them by name, and no question is asked of a namesake through them."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,11 @@ class Candidate:
     worded: bool = False  # the generator read every word: its entity, and a property the others name (the lexicon)
     excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
     wording: tuple[tuple[str, str], ...] = ()  # (pid, the question's words for it): complex, or plain of one pid
+
+    @property
+    def plain_of_one(self) -> bool:
+        """A plain candidate of one property: the question's words for that property may say it."""
+        return self.shape == "plain" and len(set(self.properties)) == 1
 
 
 SHAPES = ("plain", "count", "ask", "order", "filter", "list", "intersection", "conditions", "exclusion")

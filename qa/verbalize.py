@@ -39,7 +39,7 @@ def question_wording(candidate: Candidate, tokens: Sequence[str], *, vouched: bo
     « Hawking starb ?answer » (0.99) where « Hawking Sterbeort ?answer » scores 0.02."""
     if candidate.shape in COMPLEX_SHAPES or vouched:
         return dict(candidate.wording)
-    if candidate.shape != "plain" or len(set(candidate.properties)) != 1:
+    if not candidate.plain_of_one:
         return {}
     spans = sorted((a, b) for a, b, what in candidate.explains if what == "property" and 0 <= a < b <= len(tokens))
     words = join_tokens([t for a, b in spans for t in tokens[a:b]])

@@ -45,7 +45,7 @@ from kg.client import KG, Term
 from kg.endpoint import endpoint_profile, open_index
 from kg.index import KGIndex
 from lang.stopwords import is_stopword
-from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, Candidate
+from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, TYPING_PROPERTIES, Candidate
 from qa.generate import MAX_CANDIDATES
 from qa.reading.lexicon import PropertyLexicon, default_lexicon
 from qa.reading.names import aligned_cased, name_features, name_words
@@ -66,8 +66,6 @@ WORDED_PLAIN = 10
 """Only the first this many candidates of a question, if plain, are given the question's own words
 (:meth:`LocalBackend._worded`): the validator judges the first few, and reading a property's words
 costs a lexicon match per set of names (some 200 ms on a question of many names, for all 60)."""
-UNWORDED = frozenset({"P31", "P279"})
-"""Properties a candidate says by name: the class its members have."""
 MAX_PER_SPAN = 4
 
 
@@ -169,8 +167,7 @@ class LocalBackend:
         (« películas », « lengua ») is never one of them, and a typing property (``P31``) is
         said by its name.  ``matched``: the property matches per set of spans, shared by the
         question's candidates."""
-        if not c.properties or (c.shape not in COMPLEX_SHAPES
-                                and (c.shape != "plain" or len(set(c.properties)) != 1)):
+        if not c.properties or (c.shape not in COMPLEX_SHAPES and not c.plain_of_one):
             return c
         spans = tuple(sorted({link.span for link in c.links if link.span is not None}
                              | {(m.start, m.end) for m in q.classes}))
@@ -179,7 +176,7 @@ class LocalBackend:
         wording = []
         for pid in dict.fromkeys(c.properties):
             pm = matches.get(pid)
-            if pid in UNWORDED or pm is None or pm.lexicon < WORDING_LEXICON:
+            if pid in TYPING_PROPERTIES or pm is None or pm.lexicon < WORDING_LEXICON:
                 continue
             words = [t for i, t in enumerate(q.tokens) if i not in inside and forms[i] in pm.words]
             if words:

@@ -348,18 +348,12 @@ def split_name(case: Case, top: int = READ_BY) -> tuple[Link, Link] | None:
     if kept is None:
         return None
     pool = [*case.candidates[:top], *case.readings]
-    wholes = [link for candidate in pool for link in candidate.links
+    wholes = [(link.span, link) for candidate in pool for link in candidate.links
               if link.span is not None and link.kind in EXACT_LINKS and link.name_words >= 2
               and link.name_cover == 1.0 and not link.is_class and link.qid not in kept.entities]
-    for part in kept.links:
-        if part.span is None or part.is_class:
-            continue
-        a, b = part.span
-        for whole in wholes:
-            s, e = whole.span or (a, b)
-            if s <= a and b <= e and e - s > b - a:
-                return part, whole
-    return None
+    parts = [(part.span, part) for part in kept.links if part.span is not None and not part.is_class]
+    return next(((part, whole) for (a, b), part in parts for (s, e), whole in wholes
+                 if s <= a and b <= e and e - s > b - a), None)
 
 
 def ignored_name(candidates: list[Candidate], chosen: int, top: int = READ_BY) -> Link | None:

@@ -15,7 +15,7 @@ from core.errors import KGQueryError, KGTimeout
 from core.text import fold
 from kg.client import KG, Term
 from kg.sparql import entity_iri, iri_ref, prop_iri
-from qa.candidate import Candidate, Link
+from qa.candidate import TYPING_PROPERTIES, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.turn import CandidateView
 
@@ -26,8 +26,6 @@ CLASSES_READ = 5000
 KINDS_CACHED = 1024
 PROPERTY = re.compile(r"^wdt:(P[1-9][0-9]*)$")
 """A triple's property as a candidate carries it (``wdt:P403``); its id is the group."""
-TYPING = frozenset({"P31", "P279"})
-"""Properties that say what a thing is: no question is asked of a namesake through them."""
 
 
 class Namesake:
@@ -56,7 +54,7 @@ class Namesake:
             return True
         mine = {f"wd:{e}" for e in kept.entities}
         sides = [(m.group(1), "s" if s in mine else "o") for s, p, o in kept.triples
-                 if (s in mine or o in mine) and (m := PROPERTY.match(p)) and m.group(1) not in TYPING]
+                 if (s in mine or o in mine) and (m := PROPERTY.match(p)) and m.group(1) not in TYPING_PROPERTIES]
         if not sides:
             return True
         try:
