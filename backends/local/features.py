@@ -103,6 +103,48 @@ def worded(features: Mapping[str, float]) -> bool:
                  else not features.get("type_mismatch", 0.0)))
 
 
+MIN_LISTED = 2
+"""Members a set narrowed by a class needs before it takes the place of the set it narrows
+(:func:`typed_first`): a question of one answer asks for that answer, typed or not."""
+
+
+def typed_first(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """``candidates`` where a plain reading narrowed by a class the question names ranks
+    before the reading it narrows, when that one leaves the class noun unread: "which
+    **films** were directed by James Cameron" asks for his works that are films, and the
+    wider set (a documentary among them) answers another question.  The two exchange their
+    scores, and the narrowed reading is what the question asks for, a class and a condition:
+    a list (the constraint sets leave such a list to the typed reading when the class only
+    describes the relation's members, :data:`backends.local.constraints.DESCRIPTIVE_SHARE`).
+    Only a narrowed reading that reads every word (:attr:`Candidate.worded`) and lists two or
+    more members (:data:`MIN_LISTED`) moves; a reading that reads the noun in its property's
+    phrase ("which films did Tarantino direct": « films … direct ») keeps its place.  A count
+    is not touched: its simple readings are gone by now (:func:`backends.local.complex.merge`)."""
+    plain = {frozenset(c.triples): c for c in candidates if c.shape == "plain"}
+    swapped: dict[str, Candidate] = {}
+    for c in candidates:
+        base = plain.get(frozenset(c.triples[:-1])) if _typed_by_named_class(c) else None
+        if base is None or base.score <= c.score or base.sparql in swapped or c.sparql in swapped:
+            continue
+        if any(s < b and a < e for a, b, kind in c.explains if kind == "class" for s, e, _ in base.explains):
+            continue
+        swapped[c.sparql] = replace(c, score=base.score, shape="list")
+        swapped[base.sparql] = replace(base, score=c.score)
+    if not swapped:
+        return list(candidates)
+    return sorted((swapped.get(c.sparql, c) for c in candidates), key=lambda c: (-c.score, c.sparql))
+
+
+def _typed_by_named_class(c: Candidate) -> bool:
+    """Whether ``c`` is a plain reading that reads every word, narrowed last by ``?answer
+    wdt:P31`` a class the question names, with :data:`MIN_LISTED` members or more."""
+    if c.shape != "plain" or not c.worded or len(c.triples) < 2 or not any(k == "class" for *_, k in c.explains):
+        return False
+    subject, predicate, _ = c.triples[-1]
+    members = math.expm1(dict(c.features).get("log_answers", 0.0))
+    return subject == "?answer" and predicate == "wdt:P31" and round(members) >= MIN_LISTED
+
+
 def unworded_beside_lists(candidates: Sequence[Candidate]) -> list[Candidate]:
     """``candidates`` where, when one of them reads the question as a list (members of a class
     with a condition: « qué países hay en Sudamérica », countries on the continent), a plain

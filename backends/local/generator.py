@@ -32,7 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
-from backends.local.features import Generated, Question, add, rank, relative_features, unworded_beside_lists
+from backends.local.features import (
+    Generated,
+    Question,
+    add,
+    rank,
+    relative_features,
+    typed_first,
+    unworded_beside_lists,
+)
 from backends.local.graphs import QueryGraphs
 from backends.local.linking import Linker, Mention
 from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, PropertyText, asked_words, prop_matches
@@ -150,8 +158,8 @@ class LocalBackend:
                     for m, words in zip(linked, beside, strict=True)}
         forms = [self.props.form(t) for t in q.tokens]
         simple = [g.candidate(evidence, forms, q.type_words) for g in ranked]
-        out = unworded_beside_lists(extend_candidates(self.complex, question, lang, simple,
-                                                      linked[:COMPLEX_MENTIONS])[:MAX_CANDIDATES])
+        out = unworded_beside_lists(typed_first(extend_candidates(self.complex, question, lang, simple,
+                                                                  linked[:COMPLEX_MENTIONS]))[:MAX_CANDIDATES])
         matched: dict[tuple, dict[str, PropertyMatch]] = {}  # per set of spans, read once for all candidates
         return ([self._worded(q, forms, c, matched) if c.shape in COMPLEX_SHAPES or i < WORDED_PLAIN else c
                  for i, c in enumerate(out)]

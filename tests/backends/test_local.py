@@ -145,6 +145,36 @@ def test_beside_a_list_reading_a_plain_reading_without_the_class_is_not_worded()
     assert [c.worded for c in unworded_beside_lists([untyped, typed])] == [True, True]  # no list reading
 
 
+def test_a_reading_narrowed_by_the_class_the_question_names_is_the_list_asked_for():
+    """"Which films were directed by James Cameron?": his works (a documentary among them) are
+    not the list asked for; his works that are films are.  The narrowed reading takes the
+    wider one's place and is a list; a reading that reads the class noun itself keeps its own."""
+    from backends.local.features import typed_first
+    from qa.candidate import Candidate
+
+    directed = (("?answer", "wdt:P57", "wd:Q42574"),)
+    films = (*directed, ("?answer", "wdt:P31", "wd:Q11424"))
+    wider = Candidate("wider", 0.65, shape="plain", triples=directed, features=(("log_answers", 2.079),),
+                      explains=((3, 4, "property"), (5, 7, "entity")))
+    narrowed = Candidate("narrowed", 0.35, shape="plain", triples=films, features=(("log_answers", 1.946),),
+                         explains=((1, 2, "class"), (3, 4, "property"), (5, 7, "entity")), worded=True)
+    other = Candidate("other", 0.5, shape="plain", triples=(("?answer", "wdt:P161", "wd:Q42574"),))
+    first, second, third = typed_first([wider, other, narrowed])
+    assert (first.sparql, first.shape, first.score) == ("narrowed", "list", 0.65)
+    assert (second.sparql, third.sparql, third.score) == ("other", "wider", 0.35)
+    # the wider reading reads the noun in its property's words ("which films did Tarantino direct")
+    reads_noun = Candidate("wider", 0.65, shape="plain", triples=directed, explains=((1, 2, "property"),))
+    assert [c.sparql for c in typed_first([reads_noun, narrowed])] == ["wider", "narrowed"]
+    # one member: a question of one answer asks for it, typed or not
+    one = Candidate("narrowed", 0.35, shape="plain", triples=films, features=(("log_answers", 0.693),),
+                    explains=narrowed.explains, worded=True)
+    assert [c.shape for c in typed_first([wider, one])] == ["plain", "plain"]
+    # a narrowed reading that leaves a word unread does not move
+    unworded = Candidate("narrowed", 0.35, shape="plain", triples=films, features=narrowed.features,
+                         explains=narrowed.explains)
+    assert [c.sparql for c in typed_first([wider, unworded])] == ["wider", "narrowed"]
+
+
 def test_links_say_where_the_name_is_and_whether_it_was_typed_as_one(backend: LocalBackend):
     [einstein] = [link for link in backend.ask("Where was Albert Einstein born?", "en")[0].links]
     assert (einstein.qid, einstein.span, einstein.name_words) == ("Q937", (2, 4), 2)
