@@ -154,7 +154,7 @@ class Linker:
         hits = {key: named for key, found in self.index.lookup({m.key for m in matches}, lang=lang,
                                                                written=written).items()
                 if (named := [h for h in found if h.names_in(lang)])}
-        found = [(m, h, 1.0) for m in matches for h in hits.get(m.key, [])]
+        found = _own_language_first([(m, h, 1.0) for m in matches for h in hits.get(m.key, [])], lang)
         ambiguity = {m.key: len(hits.get(m.key, [])) for m in matches}
         phonetic = [m for m in phonetic if not any(m.start < b < m.end for b in breaks)
                     and not (m.unmarked and _holds_a_known_name(m, matches, hits))]
@@ -531,6 +531,17 @@ def _demonym_matches(tokens: Sequence[str], lang: str) -> list[_Match]:
         if country is not None:
             out.append(_Match(i, i + 1, normalize(country), FOLDED_QUALITY, False, inflected=True))
     return out
+
+
+def _own_language_first(found: list[tuple[_Match, NameHit, float]], lang: str) -> list[tuple[_Match, NameHit, float]]:
+    """``found`` without the inflections of another language's names over a span that is, as
+    written, a name in the question's language: Spanish « Italia » is Italy's Spanish name,
+    and not, by the Spanish stemmer, a form of the English "Italian" (the language).  A span
+    no name as written holds keeps its inflections (« Франции », "Berlins")."""
+    own = {(m.start, m.end) for m, h, _ in found
+           if m.quality >= 1.0 and not (m.fuzzy or m.inflected or m.phonetic) and h.exact and lang in h.langs}
+    return [(m, h, s) for m, h, s in found
+            if not (m.inflected and not m.kin and (m.start, m.end) in own and lang not in h.langs)]
 
 
 def _inflected(written: Sequence[str], replaced: Sequence[str], lang: str) -> bool:

@@ -443,6 +443,27 @@ def test_an_inflected_name_is_linked_as_the_name_not_as_a_fuzzy_spelling(tmp_pat
     assert (typo.kind, typo.fuzzy) == ("fuzzy", True)
 
 
+def test_a_name_written_in_the_question_language_is_not_read_as_another_language_inflected(tmp_path: Path):
+    """Spanish « Italia » is Italy's Spanish name; by the Spanish stemmer it is also a form of
+    the English "Italian" (the language), which is not a Spanish word.  The written name is
+    read, the inflection of a name in another language is not; a word no name holds as
+    written keeps its inflections (« Шри-Ланке »)."""
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    italy, italian = ox.NamedNode(tiny_kg.WD + "Q38"), ox.NamedNode(tiny_kg.WD + "Q652")
+    store.extend([ox.Quad(italy, tiny_kg.LABEL, ox.Literal("Italy", language="en")),
+                  ox.Quad(italy, tiny_kg.ALT, ox.Literal("Italia", language="es")),
+                  ox.Quad(italian, tiny_kg.LABEL, ox.Literal("Italian", language="en"))])
+    for i in range(4):  # namesakes make the written name ambiguous, the inflected one is not
+        store.add(ox.Quad(ox.NamedNode(f"{tiny_kg.WD}Q{920000 + i}"), tiny_kg.ALT, ox.Literal("Italia", language="es")))
+    build_label_index(store, tmp_path / "labels")
+    linker = Linker(LabelIndex.open(tmp_path / "labels"))
+    spanish = {m.qid: m for m in linker.link("¿Qué países limitan con Italia?", "es")}
+    assert spanish["Q38"].kind == "alias"
+    assert "Q652" not in spanish
+
+
 def test_each_word_of_a_name_may_be_inflected_among_many_close_words(tmp_path: Path):
     """« Новой Зеландии » is « Новая Зеландия » with both words inflected.  The vocabulary
     holds many words closer to « новой » by spelling (« новое », « новом », « нового » …) than
