@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from core.errors import KGError, KGQueryError, KGUnavailable
-from core.text import LABEL_SCRIPTS, cased_tokens, fold, is_cjk, script_share
+from core.text import cased_tokens, is_cjk
 from kg.cldr import cldr_code, cldr_english, kind_of
 from kg.client import DEFAULT_USER_AGENT, KG, KG_ERRORS, QueryResult, budget_left, question_budget
 from kg.index import KGIndex
@@ -45,7 +45,8 @@ from kg.name_keys import HAS_KEYS, NameKeys
 from kg.sparql import RDFS_LABEL, SKOS_ALT, WD, WDT, iri_ref, local_id
 from lang import SUPPORTED
 from lang import get as language
-from lang.others import NAME_INFLECTIONS, OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
+from lang.morphology import dictionary_candidates, written_script
+from lang.others import OTHER_LABEL_LANGUAGES, WIKIDATA_VARIANTS
 from lang.stopwords import is_stopword
 
 if TYPE_CHECKING:
@@ -210,14 +211,6 @@ def caches_for(url: str, *, max_items: int = 200_000, ttl_s: float = 6 * 3600.0)
 # --------------------------------------------------------------------------- name forms
 
 
-def script_of(text: str) -> str:
-    """The script most of ``text``'s letters are written in (``latin`` by default)."""
-    if any(is_cjk(ch) for ch in text):
-        return "cjk"
-    best = max(((script_share(text, s), s) for s in LABEL_SCRIPTS), default=(0.0, "latin"))
-    return best[1] if best[0] >= 0.5 else "latin"
-
-
 def literal_forms(key: str, written: str | None) -> list[str]:
     """The ways a name whose normalized key is ``key`` may be written in a KG: as the user
     wrote it (with its punctuation, « États-Unis », and with punctuation as spaces), lower
@@ -249,7 +242,7 @@ _PATRONYMIC = re.compile(r"^(mc|mac|o')(\w)(?=\w\w)")
 def name_languages(lang: str, text: str) -> tuple[str, ...]:
     """The label languages a name span in a question in ``lang`` is tried in: the
     question's, then those of the span's script."""
-    tried = [lang, *_SCRIPT_LANGUAGES.get(script_of(text), ("en", "mul"))]
+    tried = [lang, *_SCRIPT_LANGUAGES.get(written_script(text), ("en", "mul"))]
     return tuple(code for code in dict.fromkeys(tried) if code)
 
 
@@ -267,9 +260,6 @@ def _entity(qid: str) -> str:
 
 def _is_item(qid: str) -> bool:
     return qid.startswith("Q") and qid[1:].isdigit()
-
-
-_INFLECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = NAME_INFLECTIONS  # lang/others.py
 
 
 # --------------------------------------------------------------------------- entity search
@@ -546,18 +536,7 @@ class EndpointIndex:
         keyed = self.name_keys()
         if keyed is not None:
             return keyed.similar_tokens(token, limit=limit)
-        if len(token) < 4 or is_cjk(token) or token.isdigit():
-            return []
-        forms: dict[str, float] = {}
-        for ending, replacements in _INFLECTIONS.get(script_of(token), ()):
-            for seen in dict.fromkeys((ending, fold(ending))):  # the linker passes words folded (« й » as « и »)
-                stem = token[:-len(seen)] if seen else token
-                if token.endswith(seen) and len(stem) >= 3:
-                    for i, other in enumerate(replacements):
-                        form = stem + other
-                        if form != token:
-                            forms.setdefault(form, round(0.94 - 0.02 * i, 4))
-        return sorted(forms.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+        return list(dictionary_candidates(token).items())[:limit]
 
     def tokens_with_prefix(self, prefix: str, limit: int = 5000, *, max_len: int | None = None
                            ) -> list[tuple[str, int]]:

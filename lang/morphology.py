@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 
-from core.text import MIN_STEM, dictionary_forms, fold, snowball_stem
+from core.text import LABEL_SCRIPTS, MIN_STEM, dictionary_forms, fold, is_cjk, script_share, snowball_stem
 from lang import get as language
 from lang import is_supported
+from lang.others import NAME_INFLECTIONS
 
 
 def _stemmer(lang: str) -> str:
@@ -69,3 +70,30 @@ def inflection_prefix(written: str, lang: str) -> str | None:
         if not _case_form(written, prefix, lang):
             return None  # a verb form (« родился »): no name's word inflects so
     return prefix if len(prefix) >= MIN_STEM and written.startswith(prefix) else None
+
+
+def written_script(text: str) -> str:
+    """The script most of ``text``'s letters are written in (``latin`` by default; ``cjk``)."""
+    if any(is_cjk(ch) for ch in text):
+        return "cjk"
+    best = max(((script_share(text, s), s) for s in LABEL_SCRIPTS), default=(0.0, "latin"))
+    return best[1] if best[0] >= 0.5 else "latin"
+
+
+def dictionary_candidates(token: str) -> dict[str, float]:
+    """The dictionary forms an inflected word may stand for, with a closeness, best first:
+    the word with an inflectional ending of its script swapped for a dictionary form's
+    (:data:`lang.others.NAME_INFLECTIONS`: "cities" -> "city", "books" -> "book", "berlins"
+    -> "berlin", « германии » -> « германия »); a word under four letters has none."""
+    if len(token) < 4 or is_cjk(token) or token.isdigit():
+        return {}
+    forms: dict[str, float] = {}
+    for ending, replacements in NAME_INFLECTIONS.get(written_script(token), ()):
+        for seen in dict.fromkeys((ending, fold(ending))):  # the linker passes words folded (« й » as « и »)
+            base = token[:-len(seen)] if seen else token
+            if token.endswith(seen) and len(base) >= 3:
+                for i, other in enumerate(replacements):
+                    form = base + other
+                    if form != token:
+                        forms.setdefault(form, round(0.94 - 0.02 * i, 4))
+    return dict(sorted(forms.items(), key=lambda kv: (-kv[1], kv[0])))

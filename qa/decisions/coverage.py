@@ -36,7 +36,7 @@ from qa.candidate import EXACT_LINKS, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.reading.expect import AnswerTypes
 from qa.reading.reading import cue_positions, function_word, is_word
-from qa.reading.words import LIST_WORDS, words_for
+from qa.reading.words import LIST_WORDS, LISTING_WORDS, words_for
 from qa.turn import CandidateView
 
 READ_BY = 10
@@ -189,7 +189,8 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     if candidate.comparison is not None:
         readable: set[int] = set()  # "which country …, A or B?": the answer is one of the two named, of their kind
     else:
-        readable = chained(case, candidate) | qualifiers(case) if candidate.explains else set(case.worded)
+        readable = (chained(case, candidate) | qualifiers(case) | listed_nouns(case) if candidate.explains
+                    else set(case.worded))
     content = [i for i, t in enumerate(tokens)
                if is_word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
@@ -251,6 +252,38 @@ def qualifiers(case: Case) -> set[int]:
                 if after or before:
                     out |= set(range(e0, e1))
     return out
+
+
+def listed_at(tokens: Sequence[str], lang: str) -> frozenset[int]:
+    """The position of the word a listing phrase that opens the question asks for, past the
+    function and question words after it ("give me all *books* written by …", « dame todos
+    los *libros* … », "list the *films* …": :attr:`lang.base.ShapeWords.listing`, less the
+    "which" and "what" words, whose noun :func:`asking_words` finds)."""
+    if lang not in SUPPORTED:
+        return frozenset()
+    asking = asking_words(lang)
+    questions = language(lang).question_words
+    out = set()
+    for phrase in LISTING_WORDS.get(lang, ()):
+        words = tokenize(phrase)
+        if not words or words[0] in asking or list(tokens[:len(words)]) != words:
+            continue
+        i = len(words)
+        while i < len(tokens) and (function_word(tokens[i], lang) or tokens[i] in questions or not is_word(tokens[i])):
+            i += 1
+        if i < len(tokens):
+            out.add(i)
+    return frozenset(out)
+
+
+def listed_nouns(case: Case) -> set[int]:
+    """The word a listing phrase asks for (:func:`listed_at`) where no reading links it as a
+    class: a class noun the type check cannot hold the answers to, so the kept reading must
+    read it ("give me all *books* written by Stephen King" is not answered with the films he
+    wrote the screenplay of: the KG types 34 things as books, too few to check answers by)."""
+    classes = {i for c in case.candidates[:READ_BY] for link in c.links
+               if link.is_class and link.span is not None for i in range(*link.span)}
+    return set(listed_at(case.tokens, case.lang)) - classes
 
 
 def asking_words(lang: str) -> frozenset[str]:

@@ -24,10 +24,10 @@ from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, literal, local_id
 from lang import SUPPORTED
 from lang import get as language
-from lang.morphology import inflection_prefix, same_word
+from lang.morphology import dictionary_candidates, inflection_prefix, same_word
 from qa.candidate import EXACT_LINKS, Link
 from qa.decisions import Case, Verdict, passed, withheld
-from qa.decisions.coverage import asking_words
+from qa.decisions.coverage import asking_words, listed_at
 from qa.reading.expect import AnswerTypes, role_mismatch
 from qa.reading.reading import function_word, is_word
 
@@ -137,8 +137,9 @@ class TypeCheck:
         nouns = asked_nouns(case)
         if not nouns:
             return []
-        forms = {i: {case.tokens[i], case.tokens[i][:1].upper() + case.tokens[i][1:]} for i in nouns}
-        literals = " ".join(sorted({literal(form, lang=case.lang) for fs in forms.values() for form in fs}))
+        forms = {i: noun_forms(case.tokens[i]) for i in nouns}
+        written = {i: {f for form in fs for f in (form, form[:1].upper() + form[1:])} for i, fs in forms.items()}
+        literals = " ".join(sorted({literal(form, lang=case.lang) for fs in written.values() for form in fs}))
         sparql = (f"SELECT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
                   f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
                   f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
@@ -154,8 +155,8 @@ class TypeCheck:
                 named.setdefault(label.value.lower(), set()).add(qid)
         out: list[Asked] = []
         for i in nouns:
-            if qids := named.get(case.tokens[i].lower()):
-                out.append(((i, i + 1), frozenset(qids), frozenset({case.tokens[i], fold(case.tokens[i])})))
+            if qids := {q for form in forms[i] for q in named.get(form, ())}:
+                out.append(((i, i + 1), frozenset(qids), frozenset(forms[i] | {fold(f) for f in forms[i]})))
         return out
 
     def _property_asked(self, case: Case) -> tuple[str, str] | None:
@@ -282,6 +283,21 @@ def alternatives(classes: Sequence[Link]) -> list[Asked]:
     return [(span, frozenset(q), frozenset(w)) for span, (q, w) in spans.items()]
 
 
+def asked_at(tokens: Sequence[str], lang: str) -> frozenset[int]:
+    """Positions where the class noun a question asks for stands: right after a "which" or
+    "what" word (« what *country* »), or after a listing phrase that opens the question
+    (:func:`qa.decisions.coverage.listed_at`: "give me all *books* …")."""
+    asking = asking_words(lang)
+    return frozenset({i for i in range(1, len(tokens)) if tokens[i - 1] in asking} | listed_at(tokens, lang))
+
+
+def noun_forms(token: str) -> set[str]:
+    """A noun as written and its dictionary forms (:func:`lang.morphology.dictionary_candidates`:
+    "books" -> "book"), lower case: the names a class asked for by it may have."""
+    word = token.lower()
+    return {word, *dictionary_candidates(word)}
+
+
 def asked_nouns(case: Case) -> list[int]:
     """Positions of the one-word nouns right after a "which" or "what" word ("what
     *country*") that the kept candidate neither explains nor links: what the answers must be.
@@ -291,9 +307,9 @@ def asked_nouns(case: Case) -> list[int]:
         return []
     covered = {i for a, b, _ in kept.explains for i in range(a, b)}
     covered |= {i for link in kept.links if link.span is not None for i in range(*link.span)}
-    asking, tokens = asking_words(case.lang), case.tokens
+    at, tokens = asked_at(case.tokens, case.lang), case.tokens
     of = language(case.lang).pronouns.of
-    return [i for i in range(1, len(tokens)) if tokens[i - 1] in asking and i not in covered
+    return [i for i in range(1, len(tokens)) if i in at and i not in covered
             and is_word(tokens[i]) and not function_word(tokens[i], case.lang)
             and not (of and i + 1 < len(tokens) and tokens[i + 1] == of)]
 
@@ -307,12 +323,11 @@ def asked_classes(case: Case) -> list[Link]:
     if kept is None or not kept.explains:
         return []
     explained = {i for a, b, _ in kept.explains for i in range(a, b)}
-    asking = asking_words(case.lang)
+    at = asked_at(case.tokens, case.lang)
     out: dict[str, Link] = {}
     for candidate in case.candidates[:READ_BY]:
         for link in candidate.links:
-            if (link.is_class and class_named(link, case.lang) and link.span is not None and link.span[0] > 0
-                    and case.tokens[link.span[0] - 1] in asking
+            if (link.is_class and class_named(link, case.lang) and link.span is not None and link.span[0] in at
                     and link.qid not in kept.entities and not explained.intersection(range(*link.span))):
                 out.setdefault(link.qid, link)
     return list(out.values())

@@ -203,6 +203,38 @@ def test_a_reading_that_leaves_out_a_person_related_to_its_entity_is_withheld_an
     assert not Coverage()(whole).withheld  # courtesy and question words need no explaining
 
 
+@pytest.mark.parametrize("question, lang, noun", [
+    ("Give me all books written by Einstein.", "en", 3),  # give me all *books* …
+    ("List the films of Einstein.", "en", 2),
+    ("Tell me who wrote about Einstein.", "en", 3),  # the question word is passed over: *wrote*
+    ("Dame todos los libros escritos por Einstein", "es", 3),
+    ("Which books did Einstein write?", "en", None),  # a "which" noun is the type check's (asking_words)
+    ("Where was Einstein born?", "en", None),
+])
+def test_the_word_a_listing_phrase_asks_for_is_found(question: str, lang: str, noun: int | None) -> None:
+    from qa.decisions.coverage import listed_at
+
+    assert listed_at(tokenize(question), lang) == (frozenset() if noun is None else frozenset({noun}))
+
+
+def test_the_noun_a_listing_phrase_asks_for_must_be_read_unless_it_is_a_class() -> None:
+    """"Give me all *books* written by Einstein" read as the films he wrote the screenplay of
+    leaves « books » unread; the KG types too few things as books for the type check to hold
+    the answers to it, so the reading is withheld.  Where a reading links the noun as a class,
+    the type check holds the answers to it, and coverage lets it pass."""
+    question = "Give me all books written by Einstein."  # give me all books written by einstein
+    wrote = Candidate("SELECT ?answer WHERE { ?answer wdt:P58 wd:Q937 }", 0.9, entities=("Q937",),
+                      properties=("P58",), links=(_einstein((6, 7)),),
+                      explains=((6, 7, "entity"), (4, 5, "property")))
+    verdict = Coverage()(_case(question, [wrote]))
+    assert verdict.withheld and verdict.message_args["unplaced"] == "books"
+    book = Link("Q571", "books", "book", "inflected", 0.8, span=(3, 4), is_class=True)
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P50 wd:Q937 . ?answer wdt:P31 wd:Q571 }", 0.2,
+                      entities=("Q937", "Q571"), links=(_einstein((6, 7)), book),
+                      explains=((6, 7, "entity"), (3, 4, "class")))
+    assert not Coverage()(_case(question, [wrote, typed])).withheld
+
+
 @pytest.mark.parametrize("question, lang, asked, noun, qualifier", [
     ("Which Canadian club did Einstein play for?", "en", (6, 7), (2, 3), (1, 2)),  # which canadian club …
     ("Em qual clube canadense jogou Einstein?", "pt", (5, 6), (2, 3), (3, 4)),  # em qual clube canadense …
@@ -722,3 +754,13 @@ def test_an_answer_the_same_word_names_as_well_and_better_known_is_withheld_unle
                        entities=("Q150",), properties=("P37",), links=(french,))
     assert not check(_case("¿Cuál es el idioma oficial de Francia?", [official, spoken], result=_uris("Q150"),
                            lang="es")).withheld
+
+
+def test_a_class_noun_asked_for_is_looked_up_by_its_dictionary_forms() -> None:
+    """The KG's class labels are singular: "which *cities*" is looked up as "city" too."""
+    from qa.decisions.kind import noun_forms
+
+    assert {"books", "book"} <= noun_forms("Books")
+    assert "city" in noun_forms("cities")
+    assert "libro" in noun_forms("libros")
+    assert noun_forms("sea") == {"sea"}  # too short to be an inflection
