@@ -127,11 +127,11 @@ class TypeCheck:
         return passed(self.name, "the answers are of the kind asked for")
 
     def _looked_up(self, case: Case) -> list[Asked]:
-        """The classes named, in the question's language, by a noun right after a "which" or
-        "what" word (:func:`asked_nouns`) that no candidate links as a class: "what *country*
+        """The classes named, in the question's language, by a noun where the question asks
+        for a class (:func:`asked_nouns`) that no candidate links as a class: "what *country*
         is the Mekong in?" where the candidates read "country" only as a property word.  Every
-        class of that exact name that the KG types things by (:data:`TYPING_MEMBERS`) is one
-        the answers may be of (« ville »: a city or a town).
+        class of that name, or of one of its dictionary forms ("books": "book"), that the KG
+        types things by (:data:`TYPING_MEMBERS`) is one the answers may be of (« ville »: a city or a town).
         Answers that are people are not held to such a noun: a person's kind is an occupation,
         which the KG ties to its broader kinds too loosely ("which *artist*" answered by a writer)."""
         nouns = asked_nouns(case)
@@ -299,9 +299,10 @@ def noun_forms(token: str) -> set[str]:
 
 
 def asked_nouns(case: Case) -> list[int]:
-    """Positions of the one-word nouns right after a "which" or "what" word ("what
-    *country*") that the kept candidate neither explains nor links: what the answers must be.
-    A noun followed by the language's "of" ("what *kind* of music") names no class of them."""
+    """Positions of the one-word nouns where the question asks for a class (:func:`asked_at`:
+    "what *country*", "give me all *books*") that the kept candidate neither explains nor
+    links: what the answers must be.  A noun followed by the language's "of" ("what *kind* of
+    music") names no class of them."""
     kept = case.kept
     if kept is None or not kept.explains or case.lang not in SUPPORTED:
         return []
@@ -309,7 +310,7 @@ def asked_nouns(case: Case) -> list[int]:
     covered |= {i for link in kept.links if link.span is not None for i in range(*link.span)}
     at, tokens = asked_at(case.tokens, case.lang), case.tokens
     of = language(case.lang).pronouns.of
-    return [i for i in range(1, len(tokens)) if i in at and i not in covered
+    return [i for i in sorted(at) if i not in covered
             and is_word(tokens[i]) and not function_word(tokens[i], case.lang)
             and not (of and i + 1 < len(tokens) and tokens[i + 1] == of)]
 
