@@ -59,8 +59,9 @@ class App:
     """A chat app process on 127.0.0.1."""
 
     def __init__(self, cmd: list[str], env: dict[str, str], port: int, log_path: Path, out: Path,
-                 timeout_s: float = 180) -> None:
+                 timeout_s: float = 180, gate: Path | None = None) -> None:
         self.url = f"http://127.0.0.1:{port}/"
+        self.gate = gate  # the scripted app's slow questions wait until this file exists
         self.log_path = log_path
         self.out = out
         with out.open("wb") as sink:

@@ -44,8 +44,9 @@ def tiny_app(tmp_path_factory) -> Iterator[App]:
 def scripted_app(tmp_path_factory) -> Iterator[App]:
     tmp = tmp_path_factory.mktemp("scripted_app")
     port, log_path = _free_port(), tmp / "sessions.sqlite"
-    app = App([sys.executable, "-m", "tests.chat.scripted_app", "--port", str(port), "--log-path", str(log_path)],
-              _clean_env(), port, log_path, tmp / "app.out")
+    gate = tmp / "gate"
+    app = App([sys.executable, "-m", "tests.chat.scripted_app", "--port", str(port), "--log-path", str(log_path),
+               "--gate", str(gate)], _clean_env(), port, log_path, tmp / "app.out", gate=gate)
     yield app
     app.stop()
 

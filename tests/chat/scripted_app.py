@@ -76,14 +76,23 @@ def store_with_extras():
         store.add(ox.Quad(ox.NamedNode(s), ox.NamedNode(p), obj))
     return store
 SLOW_PREFIX = "Slowly: "
-"""A question ``SLOW_PREFIX + q`` takes :data:`SLOW_S` seconds, then answers like ``q``
-(so ordering and concurrency tests can make one question overtake-prone)."""
-SLOW_S = 3.0
+"""A question ``SLOW_PREFIX + q`` waits until the gate file (``--gate``) exists, then answers
+like ``q``, so ordering and concurrency tests hold one question open for as long as they
+need, on a box of any speed, instead of racing a fixed delay."""
+GATE_MAX_S = 120.0
+"""A slow question gives up waiting after this long (a test that forgot to open the gate)."""
+_gate: Path | None = None
+
+
+def _wait_for_gate() -> None:
+    deadline = time.monotonic() + GATE_MAX_S
+    while _gate is not None and not _gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _scripted(question: str, lang: str) -> list[Candidate]:
     if question.startswith(SLOW_PREFIX):
-        time.sleep(SLOW_S)
+        _wait_for_gate()
         question = question[len(SLOW_PREFIX):]
     return list(SCRIPT.get(question, []))
 
@@ -98,7 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--log-path", required=True)
+    parser.add_argument("--gate", type=Path, help="slow questions wait until this file exists")
     args = parser.parse_args(argv)
+    global _gate
+    _gate = args.gate
 
     from chat.ui import build_app, launch_app
     from core.settings import load_settings

@@ -174,6 +174,8 @@ def test_pending_questions_keep_their_order_while_other_sessions_are_answered(
     pending questions are answered strictly in submit order, each exactly once."""
     from tests.chat.scripted_app import SLOW_PREFIX
 
+    assert scripted_app.gate is not None
+    scripted_app.gate.unlink(missing_ok=True)  # the slow question is held until the gate opens
     other = Chat(browser, scripted_app)
     try:
         page = scripted_chat.page
@@ -189,7 +191,8 @@ def test_pending_questions_keep_their_order_while_other_sessions_are_answered(
                                    timeout=30_000)
         # another session is answered while the slow question of this one is still running
         assert "Ja." in other.ask("Ist Berlin eine Stadt?").locator(".kgqa-value, strong").first.inner_text()
-        assert scripted_chat.answers() == before, "the other session waited for the slow question"
+        assert scripted_chat.answers() == before, "the slow question's followers overtook it"
+        scripted_app.gate.touch()
         page.wait_for_function(f"document.querySelectorAll('.kgqa-answer').length >= {before + 3}",
                                timeout=60_000)
         time.sleep(0.5)
@@ -201,6 +204,7 @@ def test_pending_questions_keep_their_order_while_other_sessions_are_answered(
         logged = [q for (q,) in scripted_app.rows("SELECT question FROM turns ORDER BY created_at")]
         assert [q for q in logged if q in questions][-3:] == list(questions)
     finally:
+        scripted_app.gate.touch()
         other.close()
 
 
