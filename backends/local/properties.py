@@ -60,7 +60,7 @@ class PropertyText:
         self.content = self._content_words(words)
         phrases: list[_Phrase] = []
         forms: dict[str, str] = {}  # while building: each word's form, and whether it is a function
-        stop: dict[str, bool] = {}  # word in some language, computed once (17k phrases repeat their words)
+        stop: dict[tuple[str, str], tuple[bool, bool]] = {}  # per word and language (17k phrases repeat words)
         for pid, langs in kg_labels.items():
             for lang, names in langs.items():
                 for i, name in enumerate(names):
@@ -89,18 +89,21 @@ class PropertyText:
     def is_function(self, form: str, lang: str = "") -> bool:
         """Whether a matched word form (:meth:`form`) is a function or question word in a text
         of ``lang``: a function word of another language stays one unless ``lang``'s lexicon
-        phrases use it as a content word (English "die", "son", "war"; German "Kind")."""
-        return form not in self.kept and is_stopword(form) and form not in self.content.get(lang, ())
+        phrases use it as a content word (English "die", "son", "war"; German "Kind").  A form
+        folded from a function word of ``lang`` is one too (Spanish « cuáles » as "cuales")."""
+        return form not in self.kept and ((is_stopword(form) and form not in self.content.get(lang, ()))
+                                           or (bool(lang) and is_stopword_in(form, lang)))
 
-    def _is_function_memo(self, form: str, own: frozenset[str] | tuple[()], stop: dict[str, bool]) -> bool:
-        """:meth:`is_function` with ``is_stopword`` remembered in ``stop`` (``own``: the
-        language's :attr:`content` words)."""
+    def _is_function_memo(self, form: str, lang: str, own: frozenset[str] | tuple[()],
+                          stop: dict[tuple[str, str], tuple[bool, bool]]) -> bool:
+        """:meth:`is_function` with ``is_stopword`` and ``is_stopword_in`` remembered in
+        ``stop`` (``own``: the language's :attr:`content` words)."""
         if form in self.kept:
             return False
-        known = stop.get(form)
+        known = stop.get((form, lang))
         if known is None:
-            known = stop[form] = is_stopword(form)
-        return known and form not in own
+            known = stop[form, lang] = (is_stopword(form), bool(lang) and is_stopword_in(form, lang))
+        return (known[0] and form not in own) or known[1]
 
     def _content_words(self, words: dict[str, set[str]]) -> dict[str, frozenset[str]]:
         """Per language: the word forms its lexicon phrases (``words``, per language) use that
@@ -110,7 +113,7 @@ class PropertyText:
         return {lang: forms for lang, forms in content.items() if forms}
 
     def _phrase(self, pid: str, text: str, weight: float, lang: str, source: str, forms: dict[str, str],
-                stop: dict[str, bool]) -> list[_Phrase]:
+                stop: dict[tuple[str, str], tuple[bool, bool]]) -> list[_Phrase]:
         toks = []
         for t in tokenize(text):
             form = forms.get(t)
@@ -118,7 +121,7 @@ class PropertyText:
                 form = forms[t] = self.form(t)
             toks.append(form)
         own = self.content.get(lang, ())
-        content = tuple(t for t in toks if not self._is_function_memo(t, own, stop)) or tuple(toks)
+        content = tuple(t for t in toks if not self._is_function_memo(t, lang, own, stop)) or tuple(toks)
         if not content:
             return []
         cjk = all(is_cjk(t) for t in content)

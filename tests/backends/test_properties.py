@@ -64,6 +64,16 @@ def test_a_function_word_of_another_language_is_a_content_word_of_the_questions(
     assert "die" not in german["P36"].words
 
 
+def test_a_function_word_typed_without_its_accents_is_one_in_its_own_language(backend: LocalBackend):
+    """The matcher compares folded forms: Spanish « cuáles » is matched as "cuales", Russian
+    « какой » as "какои".  Folded from a function word of the question's own language, the
+    form is a function word there (and only there: "cuales" is no function word of German)."""
+    props = backend.props
+    assert props.form("cuáles") == "cuales" and props.is_function("cuales", "es")
+    assert props.is_function(props.form("какой"), "ru") and props.is_function(props.form("quiénes"), "es")
+    assert not props.is_function("cuales", "de")
+
+
 def test_an_italian_elided_article_is_a_function_word():
     """« dell'Italia » tokenizes to "dell" + "italia": "dell" (di + l') is a function word,
     so Italia covers the question's content words as "la capitale della Francia" would."""
