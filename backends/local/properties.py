@@ -168,6 +168,12 @@ class PropertyText:
                     else:
                         m.words = frozenset(sims[t][1] for t in ph.tokens if t in sims)
                         m.chars = sum(len(w) for w in m.words)
+                elif score == m.score and not ph.cjk and (ph.lang == lang) == bool(m.same_lang):
+                    # as good a phrase of the same property reads other words of the question:
+                    # it reads them too (« qué películas dirigió »: « películas de » and « dirigió »)
+                    m.words |= frozenset(sims[t][1] for t in ph.tokens if t in sims)
+                    m.chars = sum(len(w) for w in m.words)
+                    m.contiguous = max(m.contiguous, 1.0 if contiguous else 0.0)
                 if ph.source == "lex":
                     m.lexicon = max(m.lexicon, score)
                 else:

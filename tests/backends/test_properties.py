@@ -72,6 +72,14 @@ def test_a_function_word_typed_without_its_accents_is_one_in_its_own_language(ba
     assert props.form("cuáles") == "cuales" and props.is_function("cuales", "es")
     assert props.is_function(props.form("какой"), "ru") and props.is_function(props.form("quiénes"), "es")
     assert not props.is_function("cuales", "de")
+def test_as_good_phrases_of_one_property_read_all_their_words(backend: LocalBackend):
+    """« ¿Qué películas dirigió …? »: the director (P57) is said by « películas de » and by
+    « dirigió », each as well as the other; the property reads both words, so neither is left
+    unread beside the name.  A phrase of another property reads only its own word."""
+    matches = backend.props.match(["que", "peliculas", "dirigio"], "", "es")
+    assert matches["P57"].words == frozenset({"peliculas", "dirigio"})
+    assert matches["P57"].chars == len("peliculas") + len("dirigio")
+    assert matches["P161"].words == frozenset({"peliculas"})
 
 
 def test_an_italian_elided_article_is_a_function_word():
