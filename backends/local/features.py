@@ -229,10 +229,16 @@ def rank(ranker: Ranker, cands: list[Generated]) -> None:
 
 
 def add(cands: dict[str, Generated], g: Generated) -> None:
-    """Keep ``g`` among ``cands`` (by SPARQL text) unless the same graph is there from a better link."""
+    """Keep ``g`` among ``cands`` (by SPARQL text) unless the same graph is there from a better
+    link, or from the same link reading the class noun that ``g`` leaves unread
+    (:meth:`backends.local.graphs.QueryGraphs.wholly_typed`)."""
     key = g.sparql
     old = cands.get(key)
-    if old is None or g.features.get("link_score", 0) > old.features.get("link_score", 0):
+    if old is None:
+        cands[key] = g
+        return
+    link, old_link = g.features.get("link_score", 0), old.features.get("link_score", 0)
+    if link > old_link or (link == old_link and g.class_span is not None and old.class_span is None):
         cands[key] = g
 
 

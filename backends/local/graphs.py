@@ -107,6 +107,8 @@ class QueryGraphs:
                 direct = counts[cls]
                 if direct < g.answers:
                     out.append(self.typed_candidate(q, g, cls, mention, direct, typed(g.triples, cls), "+type"))
+                elif mention is not None and g.class_span is None and not self._noun_read(q, g, mention):
+                    out.append(self.wholly_typed(q, g, mention))
                 triples = typed_sub(g.triples, cls)
                 counted = sub_counts.get(where(triples))
                 if counted is not None or self.reads.has_subclasses(cls):
@@ -135,6 +137,24 @@ class QueryGraphs:
             feats["type_fit"], feats["type_mismatch"] = type_fit(class_type, q.qtype)
         return Generated(triples, g.shape + suffix, feats, answers=n, anchor=g.anchor, words=g.words,
                          class_span=(mention.start, mention.end) if mention is not None else None)
+
+    def wholly_typed(self, q: Question, g: Generated, mention: Mention) -> Generated:
+        """``g`` reading the class noun ``mention`` too, when every one of its answers is of
+        that class: « ¿Qué películas dirigió Christopher Nolan? » asks for his works, each a
+        film, so narrowing them by the class changes nothing and the reading without the
+        class reads « películas » all the same (unless its property's phrase reads the noun
+        already: :meth:`_noun_read`).  Its query is ``g``'s own; only what it
+        explains grows (:func:`backends.local.features.add` keeps it in ``g``'s place)."""
+        feats = dict(g.features)
+        feats["coverage"] = min(1.0, feats["coverage"] + mention.coverage)
+        feats["explained"] = min(1.0, feats["explained"] + mention.coverage)
+        feats["rest_read"] = self._rest_read(q, g, mention)
+        return replace(g, features=feats, class_span=(mention.start, mention.end))
+
+    def _noun_read(self, q: Question, g: Generated, mention: Mention) -> bool:
+        """Whether ``g``'s property phrase reads a word of the class noun ``mention`` already
+        (« filmes » is a phrase of the cast, P161): the noun then adds nothing to what it reads."""
+        return any(self.reads.props.form(t) in g.words for t in q.tokens[mention.start:mention.end])
 
     def _rest_read(self, q: Question, g: Generated, mention: Mention) -> float:
         """The share of the content words beside ``g``'s anchor that its property phrase or the

@@ -3,6 +3,8 @@ a question's anchors, over the tiny KG."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from backends.local.generator import LocalBackend
 from backends.local.shapes import backward, forward
 from kg.client import EmbeddedKG
@@ -81,3 +83,25 @@ def test_two_hop_candidate(backend: LocalBackend, tiny_kg_client: EmbeddedKG):
     cands = backend.generate("In which country is the place of birth of Einstein?", "en")
     hops = [g.sparql for g in cands if g.shape == "2hop"]
     assert "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?x . ?x wdt:P17 ?answer . }" in hops
+
+
+def test_a_reading_whose_every_answer_is_of_the_named_class_reads_the_class_noun(backend: LocalBackend,
+                                                                                  tiny_kg_client: EmbeddedKG):
+    """Every thing in France is a city (Paris and one more): narrowing "?answer country France"
+    by the class changes nothing, so the typed expansion builds no narrowed graph of it, and
+    the plain reading reads « cities » itself: the class noun is among what it explains."""
+    question = "Which cities are in France?"
+    q = backend._analyze(question, "en", None)
+    one_hop = next(g for g in backend.graphs.one_hop(q) if g.triples == backward("Q142", "P17"))
+    assert one_hop.class_span is None and _answers(tiny_kg_client, one_hop.sparql) == {"Q90", "Q99999999"}
+    expanded = [g for g in backend.graphs.narrowed(q, [one_hop]) if g.anchor == "Q142"]
+    assert [(g.sparql, g.class_span) for g in expanded] == [(one_hop.sparql, (1, 2))]
+    assert expanded[0].features["rest_read"] == 1.0
+    assert expanded[0].features["explained"] > one_hop.features["explained"]
+    plain = next(g for g in backend._generate(q) if g.sparql == one_hop.sparql)
+    assert plain.class_span == (1, 2), "the reading of the class noun takes the place of the one without"
+    reading = next(c for c in backend.ask(question, "en") if c.sparql == one_hop.sparql)
+    assert (1, 2, "class") in reading.explains
+    # a property whose own phrase reads the noun ("cities" said by the property) reads it already
+    said = replace(one_hop, words=frozenset({"cities"}))
+    assert not [g for g in backend.graphs.narrowed(q, [said]) if g.anchor == "Q142"]
