@@ -167,6 +167,24 @@ def without_titles(text: str, titles: Sequence[str]) -> str:
     return out if out.strip(" ?？!.") else text
 
 
+def as_question(text: str, requests: Sequence[tuple[str, str]]) -> str:
+    """``text``, a request for answers, put as the question it stands for, or ``text``
+    itself when no request of ``requests`` opens it (its opening words, lower case; the
+    question, ``{}`` where the rest goes; the longest opening that matches whole words):
+    « Dame todas las películas dirigidas por Christopher Nolan » reads « ¿Cuáles son las
+    películas dirigidas por Christopher Nolan? ».  The cross-encoder learned questions, and
+    judges the request by its opening (0.004 against 0.98 for the question, paired with
+    "?answer director Christopher Nolan")."""
+    body = text.strip().lstrip("¿¡").lstrip()
+    low = body.casefold()
+    for opening, asked in sorted(requests, key=lambda r: -len(r[0])):
+        if low.startswith(opening) and len(low) > len(opening) and not low[len(opening)].isalnum():
+            rest = body[len(opening):].strip().rstrip(" .!?？")
+            if rest:
+                return asked.format(rest)
+    return text
+
+
 def borrow_case(question: str, reading: str) -> str:
     """``question``, typed all in lower case, with each word that ``reading`` writes with
     capitals written as the reading writes it ("wo wurde albert einstein geboren?" paired

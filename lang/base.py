@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -130,6 +131,16 @@ class Courtesies:
     request_after: str = ""
     """A regular expression of a request that closes the question it asks for (Japanese
     « …の出生地を教えてください »; empty: none)."""
+
+
+def request_questions(verbs: Sequence[str], articles: Mapping[str, str], bare: Sequence[str] = ()
+                      ) -> tuple[tuple[str, str], ...]:
+    """:attr:`Language.request_questions` of a language whose requests open with a verb
+    (``verbs``: "dame", "dime") and an article (``articles``: each with the question it
+    opens, ``{}`` where the rest goes); ``bare``: articles that open a request alone, once a
+    courtesy has taken its verb away (« Dime todos los países … » reads « todos los países … »)."""
+    pairs = [(f"{verb} {article}", asked) for verb in verbs for article, asked in articles.items()]
+    return tuple(pairs + [(article, articles[article]) for article in bare])
 
 
 @dataclass(frozen=True)
@@ -279,6 +290,11 @@ class Language:
     titles: tuple[str, ...] = ()
     """Honorifics a person's name is said with ("Dr", « 博士 », « さん »; lower case, without a
     dot): the validator also reads the question without them (:func:`core.text.without_titles`)."""
+    request_questions: tuple[tuple[str, str], ...] = ()
+    """A request for answers and the question it stands for: the request's opening words
+    (lower case) and the question, ``{}`` where the rest of the request goes ("dame todas
+    las", « ¿Cuáles son las {}? »).  The validator also reads a request so put
+    (:func:`core.text.as_question`; empty: none)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.text import borrow_accents, borrow_case, without_asides, without_titles
+from core.text import as_question, borrow_accents, borrow_case, without_asides, without_titles
 from lang import get as language
 from lang import is_supported
 
@@ -34,9 +34,14 @@ def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequen
     with "Albert Einstein" 0.88 or more).  A question with a parenthesized aside ("bill walsh
     (producer)") is also paired without it (:func:`core.text.without_asides`), and the
     higher score counts; so is one with an honorific said with a name (« ホーキング博士 »:
-    :func:`core.text.without_titles`, the titles of :attr:`lang.base.Language.titles`)."""
-    titles = language(lang).titles if is_supported(lang) else ()
-    asked = list(dict.fromkeys((question, without_asides(question), without_titles(question, titles))))
+    :func:`core.text.without_titles`, the titles of :attr:`lang.base.Language.titles`); so is
+    a request for answers put as the question it stands for (« Dame todas las películas … »
+    as « ¿Cuáles son las películas …? »: :func:`core.text.as_question`, the requests of
+    :attr:`lang.base.Language.request_questions`)."""
+    known = language(lang) if is_supported(lang) else None
+    titles, requests = (known.titles, known.request_questions) if known is not None else ((), ())
+    asked = list(dict.fromkeys((question, without_asides(question), without_titles(question, titles),
+                                as_question(question, requests))))
     pairs = [(_as_read(q, text, lang), text) for texts in readings for text in texts for q in asked]
     scores = iter(scorer.predict(pairs)) if pairs else iter(())
     return [max(next(scores) for _ in range(len(texts) * len(asked))) for texts in readings]

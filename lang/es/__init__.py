@@ -1,7 +1,7 @@
 """Spanish: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.es.courtesies import COURTESIES
+from lang.es.courtesies import COURTESIES, REQUEST_QUESTIONS
 from lang.es.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.es.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.es.examples import EXAMPLES
@@ -19,6 +19,7 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
+    request_questions=REQUEST_QUESTIONS,
     stemmer="spanish",
     name_articles=("el", "la", "los", "las"),
     foreign_spelling=r"ph|(?<=[bcdfgjklmnpqrstvxz])y(?=[aeiouáéíóú])",

@@ -1,7 +1,7 @@
 """French: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.fr.courtesies import COURTESIES
+from lang.fr.courtesies import COURTESIES, REQUEST_QUESTIONS
 from lang.fr.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
 from lang.fr.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.fr.examples import EXAMPLES
@@ -19,6 +19,7 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
+    request_questions=REQUEST_QUESTIONS,
     stemmer="french",
     name_articles=("le", "la", "les", "l'"),
     name_letters="àâæçéèêëîïôœùû",

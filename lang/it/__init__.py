@@ -1,7 +1,7 @@
 """Italian: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.it.courtesies import COURTESIES
+from lang.it.courtesies import COURTESIES, REQUEST_QUESTIONS
 from lang.it.cue_words import CUE_LETTERS, CUE_SPELLING, CUE_WORDS
 from lang.it.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.it.examples import EXAMPLES
@@ -19,6 +19,7 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
+    request_questions=REQUEST_QUESTIONS,
     stemmer="italian",
     name_articles=("il", "lo", "la", "i", "gli", "le", "l'"),
     name_letters="àèéìíîòóùú",

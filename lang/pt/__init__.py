@@ -1,7 +1,7 @@
 """Portuguese: everything the product knows of the language (see :mod:`lang`)."""
 
 from lang.base import Language
-from lang.pt.courtesies import COURTESIES
+from lang.pt.courtesies import COURTESIES, REQUEST_QUESTIONS
 from lang.pt.cue_words import CUE_LETTERS, CUE_WORDS
 from lang.pt.endings import DEMONYM_ENDINGS, INFLECTION_ENDING
 from lang.pt.examples import EXAMPLES
@@ -20,6 +20,7 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
+    request_questions=REQUEST_QUESTIONS,
     stemmer="portuguese",
     name_articles=("o", "a", "os", "as"),
     stress_accents=True,

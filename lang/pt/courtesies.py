@@ -1,6 +1,6 @@
 """Portuguese courtesies around a question in a chat (:func:`qa.reading.detect.strip_courtesies`)."""
 
-from lang.base import Courtesies
+from lang.base import Courtesies, request_questions
 
 COURTESIES = Courtesies(
     greetings=("olá", "oi", "bom dia"),
@@ -11,3 +11,11 @@ COURTESIES = Courtesies(
     please=("por favor",),
     thanks=("obrigado", "obrigada"),
 )
+
+REQUEST_QUESTIONS = request_questions(
+    ("me dê", "dê-me", "me diga", "diga-me", "liste", "lista", "mostre-me", "me mostre", "cite", "nomeie", "enumere"),
+    {"todos os": "Quais são os {}?", "todas as": "Quais são as {}?", "os": "Quais são os {}?",
+     "as": "Quais são as {}?", "o": "Qual é o {}?", "a": "Qual é a {}?"},
+    bare=("todos os", "todas as"),
+)
+"""A request for answers and the question it stands for (:attr:`lang.base.Language.request_questions`)."""

@@ -9,6 +9,7 @@ from core.text import (
     CASED_NON_LATIN,
     CJK,
     TRANSLITERABLE,
+    as_question,
     borrow_accents,
     borrow_case,
     fold_yo,
@@ -163,3 +164,24 @@ def test_honorifics_said_with_a_name_are_read_away():
     assert without_titles("Where is the Drina?", en) == "Where is the Drina?"  # a word, not a title
     assert without_titles("Dr.", en) == "Dr." and without_titles("博士", ja) == "博士"  # nothing else: kept
     assert without_titles("Where was Dr. Salk born?", ()) == "Where was Dr. Salk born?"
+
+
+def test_a_request_for_answers_is_put_as_the_question_it_stands_for():
+    es, fr, it, pt = (language(code).request_questions for code in ("es", "fr", "it", "pt"))
+    assert as_question("Dame todas las películas dirigidas por Christopher Nolan", es) == \
+        "¿Cuáles son las películas dirigidas por Christopher Nolan?"
+    assert as_question("dime los países que limitan con Italia.", es) == \
+        "¿Cuáles son los países que limitan con Italia?"
+    # a courtesy ("dime") already set aside: the request opens with its article alone
+    assert as_question("todos los países donde el español es lengua oficial", es) == \
+        "¿Cuáles son los países donde el español es lengua oficial?"
+    assert as_question("Dame el nombre de la esposa de Lenin", es) == "¿Cuál es el nombre de la esposa de Lenin?"
+    assert as_question("Donne-moi toutes les villes de France", fr) == "Quelles sont les villes de France ?"
+    assert as_question("Dammi tutti i film diretti da Quentin Tarantino", it) == \
+        "Quali sono i film diretti da Quentin Tarantino?"
+    assert as_question("Liste todos os países da América do Sul", pt) == "Quais são os países da América do Sul?"
+    # a question, a word that only starts like an opening, a request with nothing after it: as typed
+    assert as_question("¿Dónde nació Einstein?", es) == "¿Dónde nació Einstein?"
+    assert as_question("lasaña de verduras", es) == "lasaña de verduras"
+    assert as_question("Dame los", es) == "Dame los"
+    assert as_question("Give me all films", ()) == "Give me all films"

@@ -307,6 +307,25 @@ def test_a_question_with_an_aside_is_paired_with_and_without_it():
     assert len(seen.pairs) == 2  # no aside: one pair per reading
 
 
+def test_a_request_for_answers_is_paired_as_typed_and_as_the_question_it_stands_for():
+    from qa.score import best_reading_scores
+
+    class Asked:
+        pairs: list[tuple[str, str]] = []
+
+        def predict(self, pairs):
+            self.pairs = list(pairs)
+            return [0.98 if q.startswith("¿") else 0.004 for q, _ in pairs]
+
+    seen = Asked()
+    readings = [("?answer director Christopher Nolan",)]
+    request = "Dame todas las películas dirigidas por Christopher Nolan"
+    assert best_reading_scores(seen, request, readings, "es") == [0.98]
+    assert [q for q, _ in seen.pairs] == [request, "¿Cuáles son las películas dirigidas por Christopher Nolan?"]
+    best_reading_scores(seen, "¿Qué películas dirigió Christopher Nolan?", readings, "es")
+    assert len(seen.pairs) == 1  # a question: one pair per reading
+
+
 def test_without_asides():
     from core.text import without_asides
 
