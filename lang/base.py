@@ -295,6 +295,12 @@ class Language:
     (lower case) and the question, ``{}`` where the rest of the request goes ("dame todas
     las", « ¿Cuáles son las {}? »).  The validator also reads a request so put
     (:func:`core.text.as_question`; empty: none)."""
+    typing_word: str = ""
+    """How the language says that a thing is one of a class (« es », « est un »): a reading of
+    ``?answer wdt:P31 <class>`` is also said so (:func:`qa.verbalize.readings_with_english`;
+    the cross-encoder read « ?answer director James Cameron. ?answer instance of película »
+    at 0.14 and « … ?answer es película » at 0.98; empty: said by the property's name only, as in
+    English, where « ?answer is a city » echoed "what is a city in belgium?", which asks for one)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -8,7 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from core.text import join_tokens, tokenize
+from lang import get as language
+from lang import is_supported
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
+
+TYPING = "P31"
 
 
 class Verbalizer(Protocol):
@@ -64,6 +68,20 @@ def unshared_wording(candidates: Sequence[Candidate], worded: Sequence[Mapping[s
             for c, words in zip(candidates, worded, strict=True)]
 
 
+def typed_wording(candidates: Sequence[Candidate], worded: Sequence[Mapping[str, str]], wanted: Sequence[bool],
+                  lang: str) -> list[dict[str, str]]:
+    """``worded`` with, for each wanted candidate that lists answers typed by a class
+    (``P31``), the language's word for being one of a class
+    (:attr:`lang.base.Language.typing_word`): its worded reading says « ?answer es película »,
+    not « ?answer instance of película ».  Not for a count: the validator then read "how many
+    films" as asking for the count of films only (« ¿Cuántas películas ha dirigido James
+    Cameron? »: 6, where the question counts his 7 works)."""
+    word = language(lang).typing_word if is_supported(lang) else ""
+    return [{**words, TYPING: word} if (word and ok and c.shape != "count" and TYPING in c.properties
+                                         and TYPING not in words) else dict(words)
+            for c, words, ok in zip(candidates, worded, wanted, strict=True)]
+
+
 COMPLEX_IN_ENGLISH = 3
 """A complex candidate (COUNT, ASK, a list, FILTER ...) ranked among this many first is read in
 English as well: « ¿Cuántas películas protagonizó Tom Hanks? » scores 0.42 against « count
@@ -98,6 +116,7 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
         worded = [question_wording(c, tokens, vouched=english) if ok else {}
                   for c, ok in zip(candidates, wanted, strict=True)]
         worded = unshared_wording(candidates, worded) if english else worded
+        worded = typed_wording(candidates, worded, wanted, lang)
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
     if english:
         return readings

@@ -15,6 +15,7 @@ from lang.de.typed_letters import TYPED_LETTERS
 
 LANGUAGE = Language(
     "de",
+    typing_word="ist ein",
     titles=('dr', 'herr', 'frau', 'prof', 'professor'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,

@@ -14,6 +14,7 @@ from lang.es.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "es",
+    typing_word="es",
     demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'doctor', 'sr', 'sra', 'señor', 'señora', 'profesor'),
     numbers=NUMBER_WORDS,

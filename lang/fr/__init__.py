@@ -14,6 +14,7 @@ from lang.fr.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "fr",
+    typing_word="est un",
     demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'docteur', 'monsieur', 'madame', 'mme', 'professeur'),
     numbers=NUMBER_WORDS,

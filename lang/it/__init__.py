@@ -14,6 +14,7 @@ from lang.it.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "it",
+    typing_word="è un",
     demonym_endings=DEMONYM_ENDINGS,
     titles=('dott', 'dottor', 'dottore', 'signor', 'signora', 'prof', 'professor', 'professore'),
     numbers=NUMBER_WORDS,

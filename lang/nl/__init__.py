@@ -8,6 +8,7 @@ from lang.nl.stop_words import STOP_WORDS
 
 LANGUAGE = Language(
     "nl",
+    typing_word="is een",
     titles=('dr', 'meneer', 'mevrouw', 'prof', 'professor'),
     cue_letters=CUE_LETTERS,
     stemmer="dutch",

@@ -15,6 +15,7 @@ from lang.pt.templates import COMPLEX_TEMPLATES
 
 LANGUAGE = Language(
     "pt",
+    typing_word="é um",
     demonym_endings=DEMONYM_ENDINGS,
     titles=('dr', 'doutor', 'senhor', 'senhora', 'prof', 'professor'),
     numbers=NUMBER_WORDS,

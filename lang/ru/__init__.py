@@ -14,6 +14,7 @@ from lang.ru.templates import COMPLEX_TEMPLATES, MILLION
 
 LANGUAGE = Language(
     "ru",
+    typing_word="это",
     titles=('доктор', 'профессор', 'господин', 'госпожа'),
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,

@@ -104,3 +104,25 @@ def test_a_complex_candidate_is_said_in_its_own_words_also_in_english():
     readings_with_english(_Recording(seen), [excluded, plain], "en", None,
                           "which neighbours of france")
     assert seen == [[{"P47": "neighbours"}, {}]]  # the plain one: no words its generator vouches for
+
+
+def test_a_reading_that_types_its_answer_says_so_in_the_languages_word_for_it():
+    """« ?answer es película » where the reading would say « ?answer instance of película »:
+    the typing property is worded by :attr:`lang.base.Language.typing_word`, beside the words
+    the question gives its other property, for wanted candidates only."""
+    seen: list[object] = []
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P57 wd:Q42574 . ?answer wdt:P31 wd:Q11424 }", 0.5,
+                      shape="plain", properties=("P57", "P31"), entities=("Q42574", "Q11424"),
+                      explains=((3, 4, "class"), (4, 5, "property"), (6, 8, "entity")))
+    untyped = _plain("P57", ((4, 5, "property"), (6, 8, "entity")))
+    question = "¿Cuáles son las películas dirigidas por James Cameron?"
+    readings_with_english(_Recording(seen), [typed, untyped], "es", None, question)
+    assert seen[-1] == [{"P31": "es"}, {"P57": "dirigidas"}]
+    readings_with_english(_Recording(seen), [typed, untyped], "es", [False, True], question)
+    assert seen[-1] == [{}, {"P57": "dirigidas"}]
+    readings_with_english(_Recording(seen), [typed], "ja", None, "ジェームズ・キャメロンが監督した映画は？")
+    assert seen[-1] == [{}]  # a language without the word: said by the property's name
+    counted = replace(typed, sparql="SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE { ?answer wdt:P57 wd:Q42574 . "
+                                    "?answer wdt:P31 wd:Q11424 }", shape="count")
+    readings_with_english(_Recording(seen), [counted], "es", None, "¿Cuántas películas ha dirigido James Cameron?")
+    assert seen[-1] == [{}]  # a count: "how many films" counts his works
