@@ -8,6 +8,7 @@ OWN = """
     wurden werden wird hat haben hatte hatten von vom zu zum zur im in am an auf aus bei mit nach
     für über unter wer wen wem wessen was welche welcher welches welchen wo wann wie viele viel
     warum es sie er ihr ihre sein seine man gibt geben
+    alle
 """
 """Function and question words this product reads in German, beyond the maintained list."""
 

@@ -8,6 +8,7 @@ OWN = """
     stato stata ha hanno che chi cosa qual quale quali dove quando come quanto quanti quante perché
     in nel nella al alla da dal dalla con su per si suo sua suoi dell nell dall sull dov cos quest
     quell
+    tutti tutte
 """
 """Function and question words this product reads in Italian, beyond the maintained list."""
 

@@ -7,6 +7,7 @@ OWN = """
     o a os as um uma uns umas de do da dos das e ou não é são era eram foi foram tem têm que quem
     qual quais onde quando como quanto quantos quantas por para com em no na nos nas ao às se seu
     sua d está
+    todos todas
 """
 """Function and question words this product reads in Portuguese, beyond the maintained list."""
 
