@@ -13,6 +13,7 @@ from lang import is_supported
 from qa.candidate import COMPLEX_SHAPES, Candidate, Link
 
 TYPING = "P31"
+"""The typing property a listing reading is also said with the language's "is a" for (:func:`typed_wording`)."""
 
 
 class Verbalizer(Protocol):
@@ -107,7 +108,8 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     vouches for (:attr:`Candidate.wording`, as a complex one is in every language: "Which
     neighbours of France don't have French as an official language?" reads « France neighbours
     ?answer. not … » at 0.99, "shares border with" at 0.74), and none is where two properties of
-    the same entities are said alike (:func:`unshared_wording`)."""
+    the same entities are said alike (:func:`unshared_wording`).  A listing reading typed by a
+    class is also said with the language's word for being one (:func:`typed_wording`)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []
