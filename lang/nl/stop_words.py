@@ -3,7 +3,11 @@ function or question words of Dutch (see :mod:`lang.stopwords`)."""
 
 from lang.stopwords import stop_words
 
-OWN = ""
-"""No function words of its own beyond the maintained list."""
+OWN = """
+    de het een en of niet geen is zijn was waren werd werden wordt worden heeft hebben had hadden
+    van in op aan uit bij met naar voor door over onder tot te wie wat welke welk waar wanneer hoe
+    hoeveel veel waarom er ze hij zij haar hun men die dat deze dit alle
+"""
+"""Function and question words this product reads in Dutch, beyond the maintained list."""
 
 STOP_WORDS: frozenset[str] = stop_words("nl")
