@@ -44,6 +44,9 @@ def test_an_or_word_that_ends_the_question_offers_no_choice() -> None:
     ("Dime el número de películas dirigidas por Christopher Nolan", "es", True),
     ("How many films did Nolan direct?", "en", True),
     ("Which films did Nolan direct?", "en", False),
+    ("Со сколькими странами граничит Германия?", "ru", True),  # « сколько » declined
+    ("Зі скількома країнами межує Німеччина?", "uk", True),
+    ("Какие страны граничат с Германией?", "ru", False),
 ])
 def test_the_number_of_things_asks_for_a_count(question: str, lang: str, count: bool) -> None:
     assert analyze(question, lang).count is count
