@@ -85,6 +85,7 @@ class Candidate:
     worded: bool = False  # the generator read every word: its entity, and a property the others name (the lexicon)
     excluded: tuple[Triple, ...] = ()  # patterns that must not hold (FILTER NOT EXISTS: an exclusion, "still alive")
     wording: tuple[tuple[str, str], ...] = ()  # (pid, the question's words for it): complex, or plain of one pid
+    typed_noun: tuple[int, int] | None = None  # the question's class noun (token span) every answer is of
 
     @property
     def plain_of_one(self) -> bool:

@@ -83,6 +83,32 @@ def typed_wording(candidates: Sequence[Candidate], worded: Sequence[Mapping[str,
             for c, words, ok in zip(candidates, worded, wanted, strict=True)]
 
 
+def class_readings(candidates: Sequence[Candidate], readings: Sequence[tuple[str, ...]], wanted: Sequence[bool],
+                   tokens: Sequence[str], lang: str) -> list[tuple[str, ...]]:
+    """``readings`` with, for each wanted plain candidate that reads every word
+    (:attr:`Candidate.worded`) and a class noun of the question without a typing triple
+    (every one of its answers is of that class: :attr:`Candidate.typed_noun`,
+    :meth:`backends.local.graphs.QueryGraphs.wholly_typed`), each reading said once more with
+    the answers typed by the question's noun and the language's word for being one
+    (:attr:`lang.base.Language.typing_word`): « ?answer director Quentin Tarantino. ?answer è
+    un film » (0.96 against « Quali film ha diretto Quentin Tarantino? »; 0.009 without it).
+    Only a worded one: the validator reads the typed noun more than the property, and « ?answer
+    cast member Quentin Tarantino. ?answer est un films » scores 0.90 against « Quels films
+    Quentin Tarantino a-t-il réalisés ? »."""
+    word = language(lang).typing_word if is_supported(lang) else ""
+    out = list(readings)
+    if not word:
+        return out
+    for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True)):
+        span = c.typed_noun
+        if (not ok or not c.worded or c.shape != "plain" or TYPING in c.properties or span is None
+                or not 0 <= span[0] < span[1] <= len(tokens)):
+            continue
+        noun = join_tokens(list(tokens[span[0]:span[1]]))
+        out[i] = tuple(dict.fromkeys((*out[i], *(f"{r}. ?answer {word} {noun}" for r in out[i]))))
+    return out
+
+
 COMPLEX_IN_ENGLISH = 3
 """A complex candidate (COUNT, ASK, a list, FILTER ...) ranked among this many first is read in
 English as well: « ¿Cuántas películas protagonizó Tom Hanks? » scores 0.42 against « count
@@ -109,7 +135,8 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     neighbours of France don't have French as an official language?" reads « France neighbours
     ?answer. not … » at 0.99, "shares border with" at 0.74), and none is where two properties of
     the same entities are said alike (:func:`unshared_wording`).  A listing reading typed by a
-    class is also said with the language's word for being one (:func:`typed_wording`)."""
+    class is also said with the language's word for being one (:func:`typed_wording`), and so
+    is a worded one whose every answer is of the class the question names (:func:`class_readings`)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []
@@ -122,10 +149,11 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
     if english:
         return readings
+    tokens = tokenize(question) if question is not None else []
     plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
              if ok and (c.shape not in COMPLEX_SHAPES or i < COMPLEX_IN_ENGLISH)]
     english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])
     for i, text in zip(plain, english, strict=True):
         if text not in readings[i]:
             readings[i] = (*readings[i], text)
-    return readings
+    return class_readings(candidates, readings, wanted, tokens, lang) if question is not None else readings

@@ -57,7 +57,7 @@ class Generated:
     answers: int = -1
     anchor: str = ""
     words: frozenset[str] = frozenset()  # question words the query's properties explain
-    class_span: tuple[int, int] | None = None  # the class noun a typed graph reads as its type constraint
+    class_span: tuple[int, int] | None = None  # the class noun a typed graph reads as its type (or every answer is of)
 
     @property
     def sparql(self) -> str:
@@ -78,7 +78,8 @@ class Generated:
                          worded=worded(self.features),
                          triples=triples, entities=entities, properties=properties_of(triples),
                          links=links, explains=explained_spans(links, self.words, forms, self.class_span,
-                                                               class_words(entities, type_words or {})))
+                                                               class_words(entities, type_words or {})),
+                         typed_noun=self.class_span)
 
 
 

@@ -107,7 +107,7 @@ class QueryGraphs:
                 direct = counts[cls]
                 if direct < g.answers:
                     out.append(self.typed_candidate(q, g, cls, mention, direct, typed(g.triples, cls), "+type"))
-                elif mention is not None and g.class_span is None and not self._noun_read(q, g, mention):
+                elif mention is not None and g.class_span is None:
                     out.append(self.wholly_typed(q, g, mention))
                 triples = typed_sub(g.triples, cls)
                 counted = sub_counts.get(where(triples))
@@ -143,8 +143,11 @@ class QueryGraphs:
         that class: « ¿Qué películas dirigió Christopher Nolan? » asks for his works, each a
         film, so narrowing them by the class changes nothing and the reading without the
         class reads « películas » all the same (unless its property's phrase reads the noun
-        already: :meth:`_noun_read`).  Its query is ``g``'s own; only what it
-        explains grows (:func:`backends.local.features.add` keeps it in ``g``'s place)."""
+        already: :meth:`_noun_read`, when it only records the noun).  Its query is ``g``'s own;
+        only what it explains grows (:func:`backends.local.features.add` keeps it in ``g``'s
+        place), and its candidate knows the noun its answers are of (:attr:`Candidate.typed_noun`)."""
+        if self._noun_read(q, g, mention):
+            return replace(g, class_span=(mention.start, mention.end))
         feats = dict(g.features)
         feats["coverage"] = min(1.0, feats["coverage"] + mention.coverage)
         feats["explained"] = min(1.0, feats["explained"] + mention.coverage)

@@ -101,7 +101,9 @@ def test_a_reading_whose_every_answer_is_of_the_named_class_reads_the_class_noun
     plain = next(g for g in backend._generate(q) if g.sparql == one_hop.sparql)
     assert plain.class_span == (1, 2), "the reading of the class noun takes the place of the one without"
     reading = next(c for c in backend.ask(question, "en") if c.sparql == one_hop.sparql)
-    assert (1, 2, "class") in reading.explains
-    # a property whose own phrase reads the noun ("cities" said by the property) reads it already
+    assert (1, 2, "class") in reading.explains and reading.typed_noun == (1, 2)
+    # a property whose own phrase reads the noun ("cities" said by the property) reads it
+    # already: the noun is only recorded, for the verbalizer, and what it explains is unchanged
     said = replace(one_hop, words=frozenset({"cities"}))
-    assert not [g for g in backend.graphs.narrowed(q, [said]) if g.anchor == "Q142"]
+    recorded = [g for g in backend.graphs.narrowed(q, [said]) if g.anchor == "Q142"]
+    assert [(g.sparql, g.class_span, g.features) for g in recorded] == [(said.sparql, (1, 2), said.features)]
