@@ -25,6 +25,9 @@ from lang.stopwords import is_stopword, is_stopword_as_written, is_stopword_in
 from qa.reading.lexicon import PropertyLexicon
 
 ASKED_WORD_SCORE = 0.85  # a lexicon phrase matched this well (a one-word phrase: exactly) names what is asked
+UNION_SCORE = 0.85
+"""A property matched this well by two of its phrases reads the words of both (« in welches meer
+fliesst die elbe »: « in welches meer » and « fließt », each a phrase of the mouth, P403)."""
 
 @dataclass(frozen=True)
 class _Phrase:
@@ -146,6 +149,7 @@ class PropertyText:
                 sims[ch] = (1.0, ch)
         text = " " + " ".join(w for w in rest if not is_cjk(w)) + " "
         out: dict[str, PropertyMatch] = {}
+        strong: dict[str, list[tuple[bool, frozenset[str]]]] = {}
         seen: set[int] = set()
         for tok in sims:
             for ph in self.by_token.get(tok, ()):
@@ -156,6 +160,9 @@ class PropertyText:
                 if score <= 0:
                     continue
                 m = out.setdefault(ph.pid, PropertyMatch())
+                if score >= UNION_SCORE and not ph.cjk:
+                    strong.setdefault(ph.pid, []).append((ph.lang == lang, frozenset(sims[t][1] for t in ph.tokens
+                                                                                     if t in sims)))
                 if score > m.score or (score == m.score and ph.lang == lang and not m.same_lang):
                     # on a tie the question's own language tells more (German "gedreht" over a
                     # one-word phrase "film" of another language)
@@ -178,6 +185,11 @@ class PropertyText:
                     m.lexicon = max(m.lexicon, score)
                 else:
                     m.kg = max(m.kg, score)
+        for pid, found in strong.items():  # « in welches meer fliesst »: « in welches meer », « fließt »
+            m = out[pid]
+            if m.score >= UNION_SCORE and m.words and not all(t and is_cjk(t) for t in m.words):
+                m.words = m.words.union(*(words for same, words in found if same == bool(m.same_lang)))
+                m.chars = sum(len(w) for w in m.words)
         return out
 
     @staticmethod

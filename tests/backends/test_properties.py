@@ -101,3 +101,16 @@ def test_dutch_question_words_and_auxiliaries_are_function_words(backend: LocalB
     props = backend.props
     assert all(props.is_function(props.form(w), "nl") for w in ("welke", "heeft", "wie", "waar", "hoeveel", "werd"))
     assert not any(props.is_function(props.form(w), "nl") for w in ("films", "geregisseerd", "hoofdstad"))
+
+
+def test_a_property_matched_well_by_two_of_its_phrases_reads_the_words_of_both(backend: LocalBackend):
+    """« in welches meer fliesst die elbe »: the mouth (P403) is said by « in welches meer » and
+    by « fließt » (typed "fliesst"); the better phrase alone would leave the verb unread.  A
+    weak match of another phrase (below :data:`UNION_SCORE`) adds nothing."""
+    from backends.local.properties import UNION_SCORE
+
+    props = backend.props
+    tokens = [props.form(t) for t in ("in", "welches", "meer", "fliesst")]
+    matched = props.match(tokens, "", "de")
+    assert matched["P403"].score >= UNION_SCORE and {"meer", "fliesst"} <= matched["P403"].words
+    assert matched["P403"].chars == sum(len(w) for w in matched["P403"].words)
