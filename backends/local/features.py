@@ -36,6 +36,7 @@ class Question:
     content_chars: int = 1
     anchor_types: dict[str, str | None] = field(default_factory=dict)
     cased: list[str] | None = None  # the tokens with their case (None: they do not align)
+    breaks: frozenset[int] = frozenset()  # token positions a comma comes before (no name runs across one)
     type_words: dict[str, frozenset[int]] = field(default_factory=dict)  # per entity: words naming its class
     asked_words: frozenset[int] = frozenset()  # words the property lexicon reads (« Geburtsort »)
 
@@ -219,7 +220,7 @@ property matched as ``pm``."""
         "p31": 1.0 if a.pid == P31 else 0.0,
         "log_answers": math.log1p(a.count),
         "single_answer": 1.0 if a.count == 1 else 0.0,
-        **name_features(q.cased, m.start, m.end, q.name_stops(m.qid)),
+        **name_features(q.cased, m.start, m.end, q.name_stops(m.qid), q.breaks),
     }
 
 

@@ -56,7 +56,7 @@ from lang.stopwords import is_stopword
 from qa.candidate import COMPLEX_SHAPES, EXACT_LINKS, TYPING_PROPERTIES, Candidate
 from qa.generate import MAX_CANDIDATES
 from qa.reading.lexicon import PropertyLexicon, default_lexicon
-from qa.reading.names import aligned_cased, name_features, name_words
+from qa.reading.names import aligned_cased, list_breaks, name_features, name_words
 from qa.reading.reading import read
 
 if TYPE_CHECKING:
@@ -151,8 +151,8 @@ class LocalBackend:
         named = _exactly_named(linked)
         beside = [unexplained_neighbours(q, m, named) for m in linked]
         own = self._name_forms({m.qid for m, words in zip(linked, beside, strict=True) if words})
-        evidence = {m.qid: replace(m.link(), name_cover=min(name_features(q.cased, m.start, m.end,
-                                                                          q.name_stops(m.qid))["name_cover"],
+        evidence = {m.qid: replace(m.link(), name_cover=min(name_features(q.cased, m.start, m.end, q.name_stops(m.qid),
+                                                                          q.breaks)["name_cover"],
                                                             _caseless_cover(words, own.get(m.qid))),
                                    name_words=name_words(q.cased, m.start, m.end))
                     for m, words in zip(linked, beside, strict=True)}
@@ -248,6 +248,7 @@ class LocalBackend:
         q.type_words = type_words(mentions, classes)
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         q.cased = aligned_cased(question, len(tokens))
+        q.breaks = list_breaks(question) if q.cased is not None else frozenset()
         q.asked_words = asked_words(self.props, q.tokens, q.cased, q.lang)
         return q
 

@@ -100,9 +100,11 @@ def listed_out(case: Case, kept: Candidate) -> int | None:
     """The position of a word listed with the anchors of a set the kept reading intersects
     (between two of them, or after a list word that follows the last one) that the reading
     neither links nor explains: "Which country borders Germany, Austria and Italy?" read as
-    the neighbours of Germany and Italy leaves Austria out, and answers Austria itself.
+    the neighbours of Germany and Italy leaves Austria out, and answers Austria itself.  A
+    plain reading of two anchors at once (« Frankreich gemeinsame Grenze mit ?answer. Italien
+    gemeinsame Grenze mit ?answer ») intersects them as a set does.
     ``None`` otherwise (function words and list words need no anchor)."""
-    if kept.shape not in SET_SHAPES:
+    if kept.shape not in SET_SHAPES and kept.shape != "plain":
         return None
     spans = sorted(link.span for link in kept.links if link.span is not None and not link.is_class)
     if len(spans) < 2:

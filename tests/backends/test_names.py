@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.text import tokenize
-from qa.reading.names import aligned_cased, name_features, name_words
+from qa.reading.names import aligned_cased, list_breaks, name_features, name_words
 
 
 def _span(question: str, words: str) -> tuple[int, int]:
@@ -50,6 +50,18 @@ def test_a_span_of_words_that_are_no_name_has_nothing_to_cover():
     assert name_features(cased, 1, 2) == {"name_extra": 1.0, "name_cover": 0.5}
     assert name_features(cased, 1, 2, {1}) == {"name_extra": 0.0, "name_cover": 1.0}
     assert name_features(cased, 0, 1, {1}) == {"name_extra": 0.0, "name_cover": 1.0}
+
+
+def test_no_name_runs_across_a_comma():
+    """« Frankreich, Deutschland und Italien » lists three names: « Frankreich » covers its own."""
+    question = "Welches Land grenzt an Frankreich, Deutschland und Italien?"
+    cased = aligned_cased(question, len(tokenize(question)))
+    start, end = _span(question, "Frankreich")
+    assert list_breaks(question) == frozenset({end})
+    assert name_features(cased, start, end) == {"name_extra": 1.0, "name_cover": 0.5}
+    assert name_features(cased, start, end, (), list_breaks(question)) == {"name_extra": 0.0, "name_cover": 1.0}
+    assert list_breaks("Where was Roger Federer born?") == frozenset()
+    assert list_breaks("北京、上海和广州") == frozenset({2})  # a CJK character is a token
 
 
 @pytest.mark.parametrize("question, words, count", [

@@ -731,6 +731,11 @@ def test_an_intersection_that_leaves_out_an_anchor_listed_with_its_own_is_withhe
                     explains=((1, 2, "class"), (2, 3, "property"), (4, 5, "entity"), (5, 6, "entity")))
     verdict = check(_case(after, [first], lang="es"))
     assert verdict.withheld and "'italia'" in verdict.reason
+    # a plain reading of two anchors at once intersects them as well
+    plain = replace(both, shape="plain")
+    verdict = check(_case(listed, [plain]))
+    assert verdict.withheld and "'austria'" in verdict.reason
+    assert not check(_case(two, [replace(said, shape="plain")])).withheld
 
 
 def test_an_answer_the_same_word_names_as_well_and_better_known_is_withheld_unless_a_class(tiny_kg_client) -> None:
