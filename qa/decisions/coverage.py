@@ -237,15 +237,21 @@ def chained(case: Case, candidate: Candidate) -> set[int]:
 def qualifiers(case: Case) -> set[int]:
     """Words that qualify the class noun the question asks for: an entity another reading
     joins to that class right beside the noun, in a phrase that starts with a "which" or
-    "what" word ("which *Canadian* club", « qual clube *canadense* »: a club of Canada).
+    "what" word ("which *Canadian* club", « qual clube *canadense* »: a club of Canada; the
+    noun right after the question word counts as the class asked for when the kept reading's
+    property reads it: « In quale squadra *canadese* ha giocato Michael Owen? »; not an
+    adjective no reading reads, "what *famous* actress is the mother of …").
     The answer must be such a thing, so a reading that ignores the qualifier answers
     another question ("which club", any club).  (Entity words elsewhere are not held
     against a reading: "where in Germany was … born" adds nothing the birthplace lacks.)"""
     asking = asking_words(case.lang)
     tokens = case.tokens
+    kept = case.kept
+    said = {i for a, b, role in kept.explains if role == "property" for i in range(a, b)} if kept else set()
+    asked = [(i, i + 1) for i in range(1, len(tokens)) if tokens[i - 1] in asking and i in said]  # « quale *squadra* »
     out: set[int] = set()
     for other in case.candidates[:READ_BY]:
-        classes = [(a, b) for a, b, role in other.explains if role == "class"]
+        classes = [*((a, b) for a, b, role in other.explains if role == "class"), *asked]
         entities = [(a, b) for a, b, role in other.explains if role == "entity"]
         for a, b in classes:
             for e0, e1 in entities:

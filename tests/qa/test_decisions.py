@@ -262,6 +262,34 @@ def test_a_qualifier_of_the_class_noun_asked_for_is_a_content_word(question, lan
     assert not Coverage()(_case(elsewhere, [born, cities])).withheld
 
 
+def test_the_noun_after_the_question_word_is_asked_for_even_when_no_reading_links_it_as_a_class() -> None:
+    """« In quale squadra canadese ha giocato Michael Owen? »: « squadra » is read by the
+    teams' property, not linked as a class, and a reading that links « canadese » (Canada)
+    still joins it to the noun asked for: the teams of any country are no answer."""
+    question = "In quale squadra canadese ha giocato Michael Owen?"  # in quale squadra canadese ha giocato …
+    owen = Link("Q128829", "michael owen", "Michael Owen", "label", 0.9, span=(6, 8))
+    played = Candidate("SELECT ?answer WHERE { wd:Q128829 wdt:P54 ?answer }", 0.9, entities=("Q128829",),
+                       properties=("P54",), links=(owen,),
+                       explains=((2, 3, "property"), (5, 6, "property"), (6, 8, "entity")))
+    canada = Link("Q16", "canadese", "Canada", "fuzzy", 0.7, span=(3, 4))
+    capital = Candidate("SELECT ?answer WHERE { ?answer wdt:P1376 wd:Q16 }", 0.1, entities=("Q16",),
+                        properties=("P1376",), links=(canada,), explains=((3, 4, "entity"),))
+    verdict = Coverage()(_case(question, [played, capital], lang="it"))
+    assert verdict.withheld and verdict.message_args["unplaced"] == "canadese"
+    famous = "what famous actress is the mother of dakota johnson"  # an adjective no reading reads
+    dakota = Link("Q2315802", "dakota johnson", "Dakota Johnson", "label", 0.9, span=(7, 9))
+    mother = Candidate("SELECT ?answer WHERE { ?answer wdt:P40 wd:Q2315802 }", 0.9, entities=("Q2315802",),
+                       properties=("P40",), links=(dakota,), explains=((5, 6, "property"), (7, 9, "entity")))
+    actress = Candidate("SELECT ?answer WHERE { wd:Q33999 wdt:P31 ?answer }", 0.1, entities=("Q33999",),
+                        links=(Link("Q33999", "actress", "actor", "alias", 0.7, span=(2, 3)),),
+                        explains=((2, 3, "entity"),))
+    assert not Coverage()(_case(famous, [mother, actress])).withheld
+    plain = "In quale squadra ha giocato Michael Owen?"  # no qualifier
+    said = replace(played, links=(replace(owen, span=(5, 7)),),
+                   explains=((2, 3, "property"), (4, 5, "property"), (5, 7, "entity")))
+    assert not Coverage()(_case(plain, [said], lang="it")).withheld
+
+
 def test_an_ordinal_is_explained_by_no_shape_and_a_superlative_only_by_an_ordering_one() -> None:
     question = "What is the second largest city of Germany?"
     tokens = 8
