@@ -40,6 +40,11 @@ class Question:
     type_words: dict[str, frozenset[int]] = field(default_factory=dict)  # per entity: words naming its class
     asked_words: frozenset[int] = frozenset()  # words the property lexicon reads (« Geburtsort »)
 
+    @property
+    def class_spans(self) -> list[tuple[int, int]]:
+        """The spans of the question's class mentions (:attr:`classes`)."""
+        return [(m.start, m.end) for m in self.classes]
+
     def name_stops(self, qid: str) -> frozenset[int]:
         """Positions of capitalized words that are not part of a name next to ``qid``'s
         mention: a class of the entity, or a property the question asks for (German

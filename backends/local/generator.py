@@ -180,7 +180,7 @@ class LocalBackend:
         spans = tuple(sorted({link.span for link in c.links if link.span is not None}
                              | {(m.start, m.end) for m in q.classes}))
         inside = {i for a, b in spans for i in range(a, b)}
-        matches = prop_matches(self.props, q.tokens, q.lang, spans, matched)
+        matches = prop_matches(self.props, q.tokens, q.lang, spans, matched, q.class_spans)
         wording = []
         for pid in dict.fromkeys(c.properties):
             pm = matches.get(pid)

@@ -67,7 +67,7 @@ class QueryGraphs:
         if self.batch_probes:
             self.reads.prefetch_adjacency(q.mentions)
         for rank, m in enumerate(q.mentions):
-            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache)
+            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache, q.class_spans)
             adj = self.reads.adjacency(m.qid, outgoing=True)
             if m.degree <= HUB_DEGREE:
                 adj = adj + self.reads.adjacency(m.qid, outgoing=False)
@@ -235,7 +235,7 @@ class QueryGraphs:
             m = mentions[entity]
             sparql = (f"SELECT ?p (COUNT(DISTINCT ?v) AS ?n) (SAMPLE(?v) AS ?ex) WHERE {{ "
                       f"{sparql_node(entity)} {short(prop_iri(p1))} ?x . ?x ?p ?v . }} GROUP BY ?p")
-            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache)
+            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache, q.class_spans)
             for row in batched[i] if batched is not None else self.reads.query(sparql, ADJACENCY_ROWS):
                 p, n = row.get("p"), row.get("n")
                 pid = local_id(p.value) if p is not None and p.value.startswith(WDT) else None
@@ -282,7 +282,7 @@ class QueryGraphs:
             link = evidence.get(m.qid)
             if link is None or link.kind not in EXACT_LINKS or link.name_cover < 1.0 or m.is_class:
                 continue
-            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache)
+            matches = prop_matches(self.reads.props, q.tokens, q.lang, [(m.start, m.end)], cache, q.class_spans)
             said = [(pm.lexicon, pid) for pid, pm in matches.items()
                     if pm.lexicon >= ASKED_WORD_SCORE and pm.lexicon == pm.score]
             if not said:

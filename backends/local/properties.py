@@ -16,7 +16,7 @@ import marshal
 import os
 import pickle
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,9 +130,13 @@ class PropertyText:
         cjk = all(is_cjk(t) for t in content)
         return [_Phrase(pid, content, "".join(toks) if cjk else " ".join(toks), cjk, weight, lang, source)]
 
-    def match(self, rest: Sequence[str], cjk_text: str, lang: str) -> dict[str, PropertyMatch]:
+    def match(self, rest: Sequence[str], cjk_text: str, lang: str,
+              nouns: Collection[str] = ()) -> dict[str, PropertyMatch]:
         """``{pid: PropertyMatch}`` for the question's words outside a mention (``rest``, folded,
-        in order, function words included) and its CJK remainder."""
+        in order, function words included) and its CJK remainder.  ``nouns``: the forms of the
+        question's class nouns, which a property reads only by its best phrases (not by
+        :data:`UNION_SCORE`: "what films did patrick swayze star in" is asked of the films he
+        starred in, and a cast reading that also read « films » would answer with every work)."""
         sims: dict[str, tuple[float, str]] = {}
         for w in rest:
             if is_cjk(w) or self.is_function(w, lang):
@@ -188,7 +192,7 @@ class PropertyText:
         for pid, found in strong.items():  # « in welches meer fliesst »: « in welches meer », « fließt »
             m = out[pid]
             if m.score >= UNION_SCORE and m.words and not all(t and is_cjk(t) for t in m.words):
-                m.words = m.words.union(*(words for same, words in found if same == bool(m.same_lang)))
+                m.words = m.words.union(*(words - set(nouns) for same, words in found if same == bool(m.same_lang)))
                 m.chars = sum(len(w) for w in m.words)
         return out
 
@@ -314,13 +318,15 @@ def rest(props: PropertyText, tokens: Sequence[str], spans: Sequence[tuple[int, 
 
 
 def prop_matches(props: PropertyText, tokens: Sequence[str], lang: str, spans: Sequence[tuple[int, int]],
-                 cache: dict[tuple, dict[str, PropertyMatch]]) -> dict[str, PropertyMatch]:
+                 cache: dict[tuple, dict[str, PropertyMatch]],
+                 classes: Sequence[tuple[int, int]] = ()) -> dict[str, PropertyMatch]:
     """``{pid: PropertyMatch}`` for the question's words outside ``spans`` (kept in ``cache``
-    by the spans)."""
+    by the spans); ``classes``: the spans of the question's class nouns (:meth:`PropertyText.match`)."""
     key = tuple(sorted(spans))
     if key not in cache:
         words, cjk = rest(props, tokens, spans)
-        cache[key] = props.match(words, cjk, lang)
+        nouns = {props.form(t) for a, b in classes for t in tokens[a:b]}
+        cache[key] = props.match(words, cjk, lang, nouns)
     return cache[key]
 
 

@@ -114,3 +114,13 @@ def test_a_property_matched_well_by_two_of_its_phrases_reads_the_words_of_both(b
     matched = props.match(tokens, "", "de")
     assert matched["P403"].score >= UNION_SCORE and {"meer", "fliesst"} <= matched["P403"].words
     assert matched["P403"].chars == sum(len(w) for w in matched["P403"].words)
+
+
+def test_a_class_noun_is_read_only_by_a_propertys_best_phrases(backend: LocalBackend):
+    """"what films did patrick swayze star in": « star in » says the cast best, and « films »,
+    another phrase of it, is the class noun asked for; read by the cast as well, it would make
+    a reading of every work he starred in read the whole question, over the films alone."""
+    props = backend.props
+    tokens = [props.form(t) for t in ("what", "films", "did", "star", "in")]
+    assert props.match(tokens, "", "en", {"films"})["P161"].words == frozenset({"star"})
+    assert "films" in props.match(tokens, "", "en")["P161"].words
