@@ -140,8 +140,8 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []
+    tokens = tokenize(question) if question is not None else []
     if question is not None:
-        tokens = tokenize(question)
         worded = [question_wording(c, tokens, vouched=english) if ok else {}
                   for c, ok in zip(candidates, wanted, strict=True)]
         worded = unshared_wording(candidates, worded) if english else worded
@@ -149,7 +149,6 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
     if english:
         return readings
-    tokens = tokenize(question) if question is not None else []
     plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
              if ok and (c.shape not in COMPLEX_SHAPES or i < COMPLEX_IN_ENGLISH)]
     english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])

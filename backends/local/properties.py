@@ -94,8 +94,7 @@ class PropertyText:
         of ``lang``: a function word of another language stays one unless ``lang``'s lexicon
         phrases use it as a content word (English "die", "son", "war"; German "Kind").  A form
         folded from a function word of ``lang`` is one too (Spanish « cuáles » as "cuales")."""
-        return form not in self.kept and ((is_stopword(form) and form not in self.content.get(lang, ()))
-                                           or (bool(lang) and is_stopword_in(form, lang)))
+        return self._is_function_memo(form, lang, self.content.get(lang, ()), {})
 
     def _is_function_memo(self, form: str, lang: str, own: frozenset[str] | tuple[()],
                           stop: dict[tuple[str, str], tuple[bool, bool]]) -> bool:
@@ -164,9 +163,9 @@ class PropertyText:
                 if score <= 0:
                     continue
                 m = out.setdefault(ph.pid, PropertyMatch())
+                read = frozenset() if ph.cjk else frozenset(sims[t][1] for t in ph.tokens if t in sims)
                 if score >= UNION_SCORE and not ph.cjk:
-                    strong.setdefault(ph.pid, []).append((ph.lang == lang, frozenset(sims[t][1] for t in ph.tokens
-                                                                                     if t in sims)))
+                    strong.setdefault(ph.pid, []).append((ph.lang == lang, read))
                 if score > m.score or (score == m.score and ph.lang == lang and not m.same_lang):
                     # on a tie the question's own language tells more (German "gedreht" over a
                     # one-word phrase "film" of another language)
@@ -177,22 +176,23 @@ class PropertyText:
                         m.words = frozenset(t for t in ph.tokens if t in cjk_text)
                         m.chars = len(ph.full) if contiguous else len(m.words)
                     else:
-                        m.words = frozenset(sims[t][1] for t in ph.tokens if t in sims)
+                        m.words = read
                         m.chars = sum(len(w) for w in m.words)
                 elif score == m.score and not ph.cjk and (ph.lang == lang) == bool(m.same_lang):
                     # as good a phrase of the same property reads other words of the question:
                     # it reads them too (« qué películas dirigió »: « películas de » and « dirigió »)
-                    m.words |= frozenset(sims[t][1] for t in ph.tokens if t in sims)
+                    m.words |= read
                     m.chars = sum(len(w) for w in m.words)
                     m.contiguous = max(m.contiguous, 1.0 if contiguous else 0.0)
                 if ph.source == "lex":
                     m.lexicon = max(m.lexicon, score)
                 else:
                     m.kg = max(m.kg, score)
+        nouns = frozenset(nouns)
         for pid, found in strong.items():  # « in welches meer fliesst »: « in welches meer », « fließt »
             m = out[pid]
             if m.score >= UNION_SCORE and m.words and not all(t and is_cjk(t) for t in m.words):
-                m.words = m.words.union(*(words - set(nouns) for same, words in found if same == bool(m.same_lang)))
+                m.words = m.words.union(*(words - nouns for same, words in found if same == bool(m.same_lang)))
                 m.chars = sum(len(w) for w in m.words)
         return out
 
