@@ -99,6 +99,10 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
     _text("ui_question_auto", "Detected from the text"),
     _text("understood_line", "{entity} · {property}:"),
     _text("understood_no_value", "I understood: the {property} of {entity}, but my data has no value for it."),
+    _plural("understood_unnamed",
+            "I understood: the {property} of {entity}. My data has {n} answer, but no name for it that I can show.",
+            "I understood: the {property} of {entity}. My data has {n} answers, but no name for them that I can show.",
+            count="n"),
     _text("not_understood", "I'm not sure I understood your question, so I give no answer."),
     _text("only_know", "I don't know. I only know {name}, which matches only part of the name you typed."),
     _text("expl_understood", "What I understood"),
@@ -159,6 +163,8 @@ SOURCE: dict[str, Source] = {source.key: source for source in (
           "The kind check: the answers are not the kind of thing your question asks for, so I withheld them."),
     _text("decided_number", "The count check: my data holds a list, not a count, so I give no number."),
     _text("decided_empty", "My data: it holds no value for this reading of your question."),
+    _text("decided_unnamed",
+          "My data: it has the answer to this reading of your question, but no name for it that I can show."),
     _text("decided_no_reading", "The question reader: it found no reading of your question in my data."),
     _text("comparison_higher",
           "{winner} has the higher {property}: {winner_value}, against {other_value} for {other}."),
@@ -249,14 +255,19 @@ def turn_message(turn: Turn) -> str:
 def message(key: str, lang: str, **values: object) -> str:
     """The message ``key`` in ``lang`` (English when missing), formatted with ``values``;
     a count message takes the plural form its count needs in ``lang``."""
+    text = template(key, lang, **values)
+    return text.format(**values) if values else text
+
+
+def template(key: str, lang: str, **values: object) -> str:
+    """The text of message ``key`` in ``lang`` (English when missing) with its placeholders
+    unfilled: for a count message, the plural form the count in ``values`` needs in ``lang``."""
     source = SOURCE.get(key)
     if source is None:  # a message not yet in the catalogs (joined with MESSAGES.update)
         table = MESSAGES[key]
-        text = table.get(lang) or table["en"]
-    else:
-        n = _count(values[source.count]) if source.count else None
-        text = translated(key, lang, n) or _english(key, n)
-    return text.format(**values) if values else text
+        return table.get(lang) or table["en"]
+    n = _count(values[source.count]) if source.count else None
+    return translated(key, lang, n) or _english(key, n)
 
 
 def _count(value: object) -> int:

@@ -22,7 +22,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from string import Formatter
 
-from chat.messages import MESSAGES, message, turn_message
+from chat.messages import message, template, turn_message
 from kg.sparql import XSD
 from qa.candidate import TYPING_PROPERTIES
 from qa.reading.detect import SUPPORTED_LANGUAGES
@@ -304,20 +304,24 @@ def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
                         property=name_html(prop, turn))
 
 
-DONT_KNOW_KEYS = ("understood_no_value", "unknown_entity", "not_understood", "only_know", "data_lists")
+DONT_KNOW_KEYS = ("understood_no_value", "understood_unnamed", "unknown_entity", "not_understood", "only_know",
+                  "data_lists")
 """The kinds of "I don't know" the pipeline names (:mod:`qa.decisions.reply`)."""
+UNDERSTOOD_KINDS = {"understood_no_value": "no_value", "understood_unnamed": "unnamed"}
+"""The replies that say what was understood (an entity and a property), by their kind."""
 
 
 def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
     """Which "I don't know" a turn gets, as the pipeline named it (``turn.message_key``):
     ``no_value`` with the (entity, property) that was understood but has no value in the
-    data, ``unknown_entity``, ``not_understood``, ``only_know``, ``data_lists`` (a count
+    data, ``unnamed`` with the (entity, property) whose values the data holds but names
+    none of, ``unknown_entity``, ``not_understood``, ``only_know``, ``data_lists`` (a count
     asked, the list the data holds told), or ``other`` (its own message: comparisons, bad
     input, faults)."""
     key, args = turn.message_key, turn.message_args
-    if key == "understood_no_value" and "entity" in args and "property" in args:
-        return "no_value", (str(args["entity"]), str(args["property"]))
-    if key in DONT_KNOW_KEYS and key != "understood_no_value":
+    if key in UNDERSTOOD_KINDS and "entity" in args and "property" in args:
+        return UNDERSTOOD_KINDS[key], (str(args["entity"]), str(args["property"]))
+    if key in DONT_KNOW_KEYS and key not in UNDERSTOOD_KINDS:
         return key, None
     if key not in ("", "dont_know") or turn.status not in (Status.ABSTAINED, Status.NO_CANDIDATES):
         return "other", None
@@ -337,10 +341,10 @@ def _not_understood(turn: Turn, ui: str, name: Callable[[str], str], text: Calla
 
 
 def _fill(key: str, ui: str, text: Callable[[str], str], **parts: str) -> str:
-    """Message ``key`` with its literal text through ``text`` and ``parts`` in its fields."""
-    template = MESSAGES[key].get(ui) or MESSAGES[key]["en"]
+    """Message ``key`` with its literal text through ``text`` and ``parts`` in its fields (a
+    count message: the plural form its count in ``parts`` needs)."""
     out = []
-    for literal, field_name, _spec, _conv in Formatter().parse(template):
+    for literal, field_name, _spec, _conv in Formatter().parse(template(key, ui, **parts)):
         out.append(text(literal))
         if field_name is not None:
             out.append(parts[field_name])
@@ -348,15 +352,20 @@ def _fill(key: str, ui: str, text: Callable[[str], str], **parts: str) -> str:
 
 
 def dont_know_html(turn: Turn) -> str:
-    """The kinds of "I don't know": understood but no value (entity named and linked), a
-    name nothing is called, only part of a typed name known, or not sure what was asked
-    (saying what could not be placed).  Other messages (comparisons, bad input) keep their key."""
+    """The kinds of "I don't know": understood but no value (entity named and linked),
+    understood with values that have no name (counted, never shown by id), a name nothing
+    is called, only part of a typed name known, or not sure what was asked (saying what
+    could not be placed).  Other messages (comparisons, bad input) keep their key."""
     ui = ui_language(turn.lang)
     kind, about = dont_know_kind(turn)
     if kind == "no_value" and about is not None:
         entity, prop = about
         return message_html("understood_no_value", ui, entity=name_html(entity, turn),
                             property=name_html(prop, turn))
+    if kind == "unnamed" and about is not None:
+        entity, prop = about
+        return message_html("understood_unnamed", ui, entity=name_html(entity, turn), property=name_html(prop, turn),
+                            n=escape(str(turn.message_args["n"])))
     if kind == "only_know":
         return message_html("only_know", ui, name=name_html(str(turn.message_args["qid"]), turn))
     if kind == "unknown_entity":
@@ -379,6 +388,9 @@ def dont_know_text(turn: Turn) -> str:
     if kind == "no_value" and about is not None:
         entity, prop = (named(i) for i in about)
         return message("understood_no_value", ui, entity=entity, property=prop)
+    if kind == "unnamed" and about is not None:
+        entity, prop = (named(i) for i in about)
+        return message("understood_unnamed", ui, entity=entity, property=prop, n=turn.message_args["n"])
     if kind == "only_know":
         qid = str(turn.message_args["qid"])
         return message("only_know", ui, name=turn.names.get(qid, (None, None))[0] or turn.message_args.get("name")
@@ -547,8 +559,8 @@ for the "why" panel of a turn it withheld."""
 def decided_key(turn: Turn) -> str:
     """What decided the turn, as a message key: the component that withheld the answer
     (``turn.withheld_by``), else, for an answer, the check that chose it (or none, with the
-    validator off), else the data (the kept reading has no value) or the reading of the
-    question (no reading at all)."""
+    validator off), else the data (the kept reading has no value, or only values without a
+    name) or the reading of the question (no reading at all)."""
     if turn.answered:
         kept = next((c for c in turn.candidates if c.kept), None)
         return "decided_answered" if kept is not None and kept.compared is not None else "decided_unchecked"
@@ -556,7 +568,7 @@ def decided_key(turn: Turn) -> str:
         return DECIDED_KEYS[turn.withheld_by]
     if turn.status == Status.NO_CANDIDATES or not turn.candidates:
         return "decided_no_reading"
-    return "decided_empty"
+    return "decided_unnamed" if turn.unnamed else "decided_empty"
 
 
 def decided_html(turn: Turn, lang: str) -> str:

@@ -63,7 +63,7 @@ __all__ = ["MAX_ANSWERS", "STAGES", "AnswerItem", "CandidateView", "Generated", 
 MAX_ANSWERS = 200
 NAMED_CANDIDATES = 10
 """Candidates whose entities and properties are named (the explanation shows at most these)."""
-NAMED_ARGS = frozenset({"only_know", "understood_no_value", "not_understood", "data_lists"})
+NAMED_ARGS = frozenset({"only_know", "understood_no_value", "understood_unnamed", "not_understood", "data_lists"})
 """Replies whose arguments are ids to name (:mod:`qa.decisions.reply`, ``data_lists``)."""
 STAGES = ("detect", "context", "read", "generate", "verbalize", "score", "gate", "execute", "label", "name")
 """The stages in question-flow order: the keys of :attr:`Turn.timings_ms` (plus ``total``)."""
@@ -431,7 +431,8 @@ class Pipeline:
             self._unkeep(turn)
             turn.status = Status.ABSTAINED
             if not turn.message_key:
-                turn.message_key, turn.message_args = which_dont_know(case, None, executed_empty=True)
+                turn.message_key, turn.message_args = which_dont_know(case, None, executed_empty=True,
+                                                                      unnamed=len(turn.unnamed))
 
     def _decide(self, turn: Turn, case: Case, phase: str) -> Verdict | None:
         """The components of ``phase``, in order, each verdict recorded; the first that

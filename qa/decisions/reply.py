@@ -7,6 +7,9 @@ the data holds (``Turn.message_key``, with exactly these names):
 * ``understood_no_value``: a reading covers the question whole (an entity named whole and
   the property its words say), but the KG holds no value for it ("I know X, but my data
   has no <property> for X");
+* ``understood_unnamed``: the kept reading covers the question whole and its query found
+  values, but none of them has a name in the KG (none is shown): "I understood: the
+  <property> of X. My data has N answers, but no name for them that I can show" (arg ``n``);
 * ``unknown_entity``: a name the user typed that no entity of the KG is called
   ("I don't know anyone or anything called X");
 * ``not_understood``: no reading covers the question; with ``unplaced`` (the words no
@@ -28,14 +31,18 @@ PARTIAL_KNOWLEDGE = ("only_know", "data_lists")
 "my data lists N: …")."""
 
 
-def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool = False) -> tuple[str, dict[str, Any]]:
+def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool = False,
+                    unnamed: int = 0) -> tuple[str, dict[str, Any]]:
     """The message key and its arguments for a question answered with "I don't know";
     ``verdict``: the decision that withheld the answer (``None``: the gate kept nothing, or
-    the kept reading found nothing, ``executed_empty``)."""
+    the kept reading found nothing to show, ``executed_empty``); ``unnamed``: how many values
+    the kept reading found, all without a name (none shown; 0: it found none)."""
     if verdict is not None and verdict.message_key in PARTIAL_KNOWLEDGE:
         return verdict.message_key, dict(verdict.message_args)
     kept = case.kept
     if executed_empty and kept is not None and covers(case, kept, case.kept_view):
+        if unnamed and about(kept):  # the data has the values, only no name to show them by
+            return "understood_unnamed", {**about(kept), "n": unnamed}
         return "understood_no_value", about(kept)
     reading = next((r for r in case.readings if about(r) and covers(case, r) and not _held(case, r)), None)
     if reading is not None and (verdict is None or verdict.component in ("gate", "guard")):

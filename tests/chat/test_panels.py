@@ -1,7 +1,8 @@
 """(slow) Every "why" panel of the written sets against its turn's own record (issue 42): the
 panel names the component the record says decided, the verdict it prints for a comparison
 is the one its numbers give, it says "my data holds no value" only for a reading that ran
-and found nothing, and no reply shows a bare id.  Also, over the same turns: the follow-up
+and found nothing (and "no name" for one that found only values without a name), and no
+reply shows a bare id.  Also, over the same turns: the follow-up
 conversations' figures (issue 36), and a follow-up typed without accents or question marks
 is answered as the written one is, in every chat language of the set.
 
@@ -107,9 +108,11 @@ def test_every_panel_says_what_its_turn_s_record_says_decided(turns: list[Turn])
             assert component == turn.withheld_by, (turn.question, turn.withheld_by, component)
         elif turn.answered:
             assert component in ("answered", "unchecked"), turn.question
-        else:  # nothing withheld it and nothing was shown: the reading ran and found nothing, or there was none
-            assert component in ("empty", "no_reading"), (turn.question, component)
+        else:  # nothing withheld it and nothing was shown: the reading ran and found nothing, or only values
+            # without a name, or there was none
+            assert component in ("empty", "unnamed", "no_reading"), (turn.question, component)
             assert (component == "no_reading") == (turn.status == Status.NO_CANDIDATES or not turn.candidates)
+            assert (component == "unnamed") == bool(turn.unnamed), (turn.question, component)
         assert decided_key(turn).removeprefix("decided_") == component
         ui = ui_language(turn.lang)
         check = re.search(f"<dt>{re.escape(escape(message('expl_gate', ui)))}</dt><dd>(.*?)</dd>", panel)

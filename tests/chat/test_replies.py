@@ -5,11 +5,20 @@ Ukrainian told from Belarusian, questions typed without accents, and the header'
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 import pytest
 
-from chat.messages import message
-from chat.render import DECIDED_KEYS, comparison_sentence, decided_key, explanation_html, render_html, render_text
+from chat.messages import message, template
+from chat.render import (
+    DECIDED_KEYS,
+    comparison_sentence,
+    decided_key,
+    escape,
+    explanation_html,
+    render_html,
+    render_text,
+)
 from kg.sparql import XSD
 from qa.accents import restore_accents
 from qa.label import best_alias, choose_label, is_abbreviation
@@ -77,6 +86,41 @@ def test_nameless_answers_are_counted_never_shown_by_their_ids(lang: str) -> Non
     assert not any(_ID.search(part) for part in (text, _visible(html)))
     if lang != "en":
         assert message("unnamed_more", lang, n=4) != message("unnamed_more", "en", n=4)
+
+
+def _unnamed_only(lang: str, n: int) -> Turn:
+    """Thomas Mann's children read whole and found, ``n`` of them, none with a name in the data."""
+    turn = _answered(lang, answered=False, status=Status.ABSTAINED, message_key="understood_unnamed",
+                     message_args={"entity": "Q37030", "property": "P40", "n": n},
+                     unnamed=[f"{WD}Q{71819 + i}" for i in range(n)], total_answers=0)
+    turn.candidates[0].kept = False  # as the pipeline leaves a turn it does not answer
+    return turn
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+def test_values_without_a_name_are_told_as_in_the_data_in_every_language(lang: str) -> None:
+    turn = _unnamed_only(lang, 4)
+    html, text = render_html(turn), render_text(turn)
+    assert text == message("understood_unnamed", lang, entity="Thomas Mann", property="child", n=4)
+    assert "Thomas Mann" in text and "4" in text and not _ID.search(text)
+    assert 'data-kind="unnamed"' in html and not _ID.search(_visible(html))
+    literals = [escape(part) for part, _, _, _ in Formatter().parse(template("understood_unnamed", lang, n=4)) if part]
+    assert literals and all(part in html for part in literals)  # the whole sentence, its names linked
+    assert text != message("understood_no_value", lang, entity="Thomas Mann", property="child")
+    panel = explanation_html(turn)
+    assert 'data-decided="unnamed"' in panel and escape(message("decided_unnamed", lang)) in panel
+    if lang != "en":
+        assert text != message("understood_unnamed", "en", entity="Thomas Mann", property="child", n=4)
+
+
+@pytest.mark.parametrize(("lang", "n", "words"), [
+    ("en", 1, "1 answer, but no name for it"), ("en", 2, "2 answers, but no name for them"),
+    ("ru", 1, "1 ответ,"), ("ru", 3, "3 ответа,"), ("ru", 5, "5 ответов,"), ("ru", 21, "21 ответ,"),
+    ("de", 1, "1 Antwort,"), ("de", 2, "2 Antworten,"), ("lt", 10, "10 atsakymų,"),
+])
+def test_the_count_of_nameless_values_takes_its_plural_form_in_text_and_html(lang: str, n: int, words: str) -> None:
+    turn = _unnamed_only(lang, n)
+    assert words in render_text(turn) and escape(words) in render_html(turn)
 
 
 def test_a_count_the_data_only_lists_names_what_it_can_and_counts_the_rest() -> None:

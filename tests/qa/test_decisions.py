@@ -627,6 +627,23 @@ def test_a_list_is_not_shown_where_one_thing_was_asked_for(tiny_kg_client) -> No
     assert not check(_case("Which countries border France?", [plural], result=many)).withheld
 
 
+def test_a_kept_reading_whose_values_all_lack_a_name_is_told_as_unnamed() -> None:
+    """The kept reading ran, covers the question and found values, none with a name: the data
+    has them ("no name to show"), counted; found nothing: "no value"; reading only part of a
+    typed name: neither (what it found is not what was asked)."""
+    kept = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
+                     explains=((2, 3, "entity"), (3, 4, "property")))
+    case = _case("Where was Einstein born?", [kept])
+    assert which_dont_know(case, None, executed_empty=True, unnamed=3) == (
+        "understood_unnamed", {"entity": "Q937", "property": "P19", "n": 3})
+    assert which_dont_know(case, None, executed_empty=True) == (
+        "understood_no_value", {"entity": "Q937", "property": "P19"})
+    roger = Link("Q937", "roger", "Roger", "label", 0.9, span=(2, 3), name_cover=0.5, name_words=2)
+    part = replace(kept, links=(roger,))  # « Roger Federer » read by « Roger » alone: not the person asked about
+    key, args = which_dont_know(_case("Where was Roger Federer born?", [part]), None, executed_empty=True, unnamed=3)
+    assert key not in ("understood_unnamed", "understood_no_value") and "n" not in args
+
+
 def test_no_value_is_not_said_when_a_namesake_holds_the_value() -> None:
     reading = Candidate(BIRTHPLACE, 0.0, entities=("Q937",), properties=("P19",), links=(_einstein((2, 3)),),
                         explains=((2, 3, "entity"), (3, 4, "property")), no_value=True)

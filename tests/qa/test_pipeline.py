@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pyoxigraph as ox
 import pytest
 
 from backends.fake import FakeBackend
@@ -24,9 +25,10 @@ from validator.gate import GatePolicy
 BIRTHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
 CAPITAL = "SELECT DISTINCT ?answer WHERE { wd:Q183 wdt:P36 ?answer . }"
 NOTHING = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P36 ?answer . }"
+DEATHPLACE = "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P20 ?answer . }"
 
 
-def _pipeline(answers, **kwargs) -> Pipeline:
+def _pipeline(answers, *, kg: EmbeddedKG | None = None, **kwargs) -> Pipeline:
     """A pipeline over the tiny KG whose scripted candidates each say they explain the whole
     question (unless one says otherwise), as the local generator says what it read: the
     coverage decision then lets them through, and these tests see the other stages."""
@@ -35,7 +37,14 @@ def _pipeline(answers, **kwargs) -> Pipeline:
         span = ((0, len(tokenize(question)), "property"),)
         return [c if c.explains else replace(c, explains=span) for c in cands]
 
-    return Pipeline(FakeBackend(whole), EmbeddedKG(tiny_kg.memory_store()), **kwargs)
+    return Pipeline(FakeBackend(whole), kg or EmbeddedKG(tiny_kg.memory_store()), **kwargs)
+
+
+def _died_in(*places: str) -> EmbeddedKG:
+    """The tiny KG where Einstein died in ``places``: ids it gives no name, in no language."""
+    store = tiny_kg.memory_store()
+    store.extend(ox.Quad(tiny_kg.e("Q937"), tiny_kg.p("P20"), tiny_kg.e(q)) for q in places)
+    return EmbeddedKG(store)
 
 
 def _film_and_band(band_words: int = 2, band_span: tuple[int, int] = (3, 6), kind: str = "label"):
@@ -120,6 +129,41 @@ def test_empty_result_abstains_instead_of_answering_nothing():
     assert turn.sparql is None and not any(c.kept for c in turn.candidates)
     # the reading covers the question whole, but the KG holds nothing for it
     assert turn.message_key == "understood_no_value" and turn.message_args == {"entity": "Q937", "property": "P36"}
+
+
+def test_values_without_a_name_are_told_as_held_by_the_data_not_as_no_value():
+    """The kept reading covers the question and its query finds Einstein's places of death,
+    but the KG names none of them: none is shown, the turn is not answered, and the reply
+    says the data has them (never "my data has no value"), counted, the names its own."""
+    pipe = _pipeline({"Where did Einstein die?": [Candidate(DEATHPLACE, 0.9)]}, kg=_died_in("Q123456", "Q123457"))
+    turn = pipe.answer("Where did Einstein die?", "en")
+    assert not turn.answered and turn.status == "abstained" and not turn.answers and turn.total_answers == 0
+    assert turn.message_key == "understood_unnamed"
+    assert turn.message_args == {"entity": "Q937", "property": "P20", "n": 2}
+    assert sorted(turn.unnamed) == [tiny_kg.WD + "Q123456", tiny_kg.WD + "Q123457"]  # kept for the QALD output
+    assert sorted(turn.to_json()["unnamed"]) == sorted(turn.unnamed)
+    assert "2 answer(s) without a name in the data left out" in turn.notes
+    assert render_text(turn) == ("I understood: the place of death of Albert Einstein. "
+                                 "My data has 2 answers, but no name for them that I can show.")
+    html = render_html(turn)
+    assert 'data-kind="unnamed"' in html and 'href="https://www.wikidata.org/wiki/Q937"' in html
+    assert "no value" not in html and "Q123456" not in html and 'data-decided="unnamed"' in html
+    german = pipe.answer("Where did Einstein die?", "de")
+    assert german.message_key == "understood_unnamed" and "Sterbeort" in render_text(german)
+    assert "2 Antworten" in render_text(german) and "keinen Wert" not in render_text(german)
+    one = _pipeline({"Where did Einstein die?": [Candidate(DEATHPLACE, 0.9)]}, kg=_died_in("Q123456")).answer(
+        "Where did Einstein die?", "en")
+    assert one.message_args == {"entity": "Q937", "property": "P20", "n": 1}
+    assert render_text(one).endswith("My data has 1 answer, but no name for it that I can show.")
+
+
+def test_a_reading_with_a_named_value_answers_and_one_with_none_is_no_value():
+    """The new reply only where values were found and none had a name."""
+    pipe = _pipeline({"Where did Einstein die?": [Candidate(DEATHPLACE, 0.9)]}, kg=_died_in("Q123456", "Q64"))
+    turn = pipe.answer("Where did Einstein die?", "en")
+    assert turn.answered and [a.id for a in turn.answers] == ["Q64"] and turn.message_key == "answer_intro"
+    empty = _pipeline({"Where did Einstein die?": [Candidate(DEATHPLACE, 0.9)]}).answer("Where did Einstein die?")
+    assert empty.message_key == "understood_no_value" and not empty.unnamed
 
 
 @pytest.mark.parametrize("question, key", [("", "Please"), ("   \n\t ", "Please"), ("x" * 1001, "too long")])
