@@ -94,14 +94,18 @@ def class_readings(candidates: Sequence[Candidate], readings: Sequence[tuple[str
     un film » (0.96 against « Quali film ha diretto Quentin Tarantino? »; 0.009 without it).
     Only a worded one: the validator reads the typed noun more than the property, and « ?answer
     cast member Quentin Tarantino. ?answer est un films » scores 0.90 against « Quels films
-    Quentin Tarantino a-t-il réalisés ? »."""
+    Quentin Tarantino a-t-il réalisés ? ».  An intersection is said so too when the class
+    describes its members (:meth:`backends.local.generator.LocalBackend._class_described`):
+    « In welke films spelen Robert De Niro en Al Pacino allebei? » reads « … ?answer is een
+    films » at 0.99."""
     word = language(lang).typing_word if is_supported(lang) else ""
     out = list(readings)
     if not word:
         return out
     for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True)):
         span = c.typed_noun
-        if (not ok or not c.worded or c.shape != "plain" or TYPING in c.properties or span is None
+        said = c.shape == "intersection" or (c.worded and c.shape == "plain")
+        if (not ok or not said or TYPING in c.properties or span is None
                 or not 0 <= span[0] < span[1] <= len(tokens)):
             continue
         noun = join_tokens(list(tokens[span[0]:span[1]]))
@@ -136,7 +140,8 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
     ?answer. not … » at 0.99, "shares border with" at 0.74), and none is where two properties of
     the same entities are said alike (:func:`unshared_wording`).  A listing reading typed by a
     class is also said with the language's word for being one (:func:`typed_wording`), and so
-    is a worded one whose every answer is of the class the question names (:func:`class_readings`)."""
+    is a worded one whose every answer is of the class the question names, or an intersection that
+    class describes (:func:`class_readings`)."""
     wanted = [True] * len(candidates) if wanted is None else wanted
     english = lang.split("-")[0] == "en"
     worded: list[dict[str, str]] = []

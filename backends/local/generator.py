@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backends.local.complex import ComplexGenerator, extend_candidates
+from backends.local.constraints import DESCRIPTIVE_SHARE
 from backends.local.features import (
     Generated,
     Question,
@@ -46,7 +47,7 @@ from backends.local.linking import Linker, Mention
 from backends.local.properties import ASKED_WORD_SCORE, PropertyMatch, PropertyText, asked_words, prop_matches
 from backends.local.ranker import Ranker
 from backends.local.reads import QUERY_TIMEOUT_S, KGReads, TypeModel
-from backends.local.shapes import IdTriple
+from backends.local.shapes import ANSWER, P31, IdTriple
 from core.errors import BackendTimeout, BackendUnavailable, LexiconError
 from core.text import fold, is_cjk, join_tokens, tokenize
 from kg.client import KG, Term
@@ -161,9 +162,29 @@ class LocalBackend:
         out = unworded_beside_lists(typed_first(extend_candidates(self.complex, question, lang, simple,
                                                                   linked[:COMPLEX_MENTIONS]))[:MAX_CANDIDATES])
         matched: dict[tuple, dict[str, PropertyMatch]] = {}  # per set of spans, read once for all candidates
-        return ([self._worded(q, forms, c, matched) if c.shape in COMPLEX_SHAPES or i < WORDED_PLAIN else c
-                 for i, c in enumerate(out)]
+        return ([self._class_described(q, self._worded(q, forms, c, matched))
+                 if c.shape in COMPLEX_SHAPES or i < WORDED_PLAIN else c for i, c in enumerate(out)]
                 + self.graphs.no_value_readings(q, evidence, forms))
+
+    def _class_described(self, q: Question, c: Candidate) -> Candidate:
+        """An intersection without a typing triple that knows the question's class noun its
+        members are of (:attr:`Candidate.typed_noun`), when the question names one class beside
+        its anchors and that class describes the members (:data:`DESCRIPTIVE_SHARE` of them are
+        its instances, as the constraint sets leave it untyped): « In welke films spelen Robert
+        De Niro en Al Pacino allebei? » asks for their joint works, two films and a television
+        film.  Two counts over the KG per such candidate."""
+        if c.shape != "intersection" or TYPING_PROPERTIES & set(c.properties) or c.typed_noun is not None:
+            return c
+        spans = {link.span for link in c.links}
+        nouns = [m for m in q.classes if (m.start, m.end) not in spans]
+        if len({(m.start, m.end) for m in nouns}) != 1:
+            return c
+        body = [(_id(s), p.removeprefix("wdt:"), _id(o)) for s, p, o in c.triples]
+        members = self.reads.count(body)
+        for noun in nouns:
+            if members and self.reads.count([*body, (ANSWER, P31, noun.qid)]) >= DESCRIPTIVE_SHARE * members:
+                return replace(c, typed_noun=(noun.start, noun.end))
+        return c
 
     def _worded(self, q: Question, forms: Sequence[str], c: Candidate,
                 matched: dict[tuple, dict[str, PropertyMatch]]) -> Candidate:
@@ -324,3 +345,8 @@ def _anchors(mentions: Sequence[Mention]) -> list[Mention]:
         if len(out) >= MAX_ANCHORS:
             break
     return out
+
+
+def _id(node: str) -> str:
+    """A candidate's triple end as an :data:`IdTriple` end (``wd:Q5`` → ``Q5``; a variable as is)."""
+    return node.removeprefix("wd:")

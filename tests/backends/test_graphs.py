@@ -8,6 +8,7 @@ from dataclasses import replace
 from backends.local.generator import LocalBackend
 from backends.local.shapes import backward, forward
 from kg.client import EmbeddedKG
+from qa.candidate import Candidate
 
 BERLIN, ULM = "Q64", "Q3012"
 
@@ -107,3 +108,21 @@ def test_a_reading_whose_every_answer_is_of_the_named_class_reads_the_class_noun
     said = replace(one_hop, words=frozenset({"cities"}))
     recorded = [g for g in backend.graphs.narrowed(q, [said]) if g.anchor == "Q142"]
     assert [(g.sparql, g.class_span, g.features) for g in recorded] == [(said.sparql, (1, 2), said.features)]
+
+
+def test_an_intersection_the_named_class_describes_knows_its_noun(backend: LocalBackend):
+    """An intersection without a typing triple knows the class noun the question names when
+    that class describes its members (:data:`DESCRIPTIVE_SHARE` of them are instances): every
+    thing in France is a city, so « cities » is said of the set; a class none of them is of is
+    not, nor is a set that carries its typing triple already."""
+    q = backend._analyze("Which cities are in France?", "en", None)
+    france = next(m for m in q.mentions if m.qid == "Q142")
+    body = (("?answer", "wdt:P17", "wd:Q142"),)
+    both = Candidate("SELECT DISTINCT ?answer WHERE { ?answer wdt:P17 wd:Q142 . }", 0.7, shape="intersection",
+                     triples=body, entities=("Q142",), properties=("P17",), links=(france.link(),))
+    assert backend._class_described(q, both).typed_noun == (1, 2)
+    people = backend._analyze("Which humans are in France?", "en", None)
+    assert people.classes and backend._class_described(people, both).typed_noun is None
+    typed = replace(both, triples=(*body, ("?answer", "wdt:P31", "wd:Q515")), properties=("P17", "P31"))
+    assert backend._class_described(q, typed).typed_noun is None
+    assert backend._class_described(q, replace(both, shape="plain")).typed_noun is None

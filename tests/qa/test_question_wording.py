@@ -146,3 +146,18 @@ def test_a_worded_reading_whose_every_answer_is_of_the_named_class_is_also_said_
                                                                     "Which films did Quentin Tarantino direct?")[0])
     typed = replace(director, properties=("P57", "P31"))
     assert not any("è un film" in r for r in readings_with_english(verbalizer, [typed], "it", None, question)[0])
+
+
+def test_an_intersection_its_class_describes_is_also_said_typed_without_reading_every_word():
+    """« In welke films spelen Robert De Niro en Al Pacino allebei? »: their joint works carry
+    no typing triple (one is a television film), but the class describes them
+    (:attr:`Candidate.typed_noun`): the intersection is said once more with « ?answer is een
+    films », worded or not; an intersection without the noun is not."""
+    question = "In welke films spelen Robert De Niro en Al Pacino allebei?"
+    both = Candidate("SELECT ?answer WHERE { ?answer wdt:P161 wd:Q36949 . ?answer wdt:P161 wd:Q41163 }", 0.7,
+                     shape="intersection", properties=("P161",), entities=("Q36949", "Q41163"), typed_noun=(2, 3))
+    verbalizer = Verbalize(lambda sparql, lang: f"{lang}|{sparql}")
+    said, = readings_with_english(verbalizer, [both], "nl", None, question)
+    assert "nl|" + both.sparql + ". ?answer is een films" in said
+    plain, = readings_with_english(verbalizer, [replace(both, typed_noun=None)], "nl", None, question)
+    assert not any("is een" in r for r in plain)
