@@ -11,7 +11,7 @@ come only from the match, the span and the entity's degree in the KG.
 
 from __future__ import annotations
 
-import itertools
+import heapq
 import math
 import re
 import unicodedata
@@ -70,7 +70,9 @@ INFLECTION_POOL = 400  # vocabulary words with a written word's stem searched fo
 MAX_ENDING = 2  # letters an inflection may be longer than the written word
 CASE_LANGUAGES = frozenset(code for code in SUPPORTED if language(code).cased_names)  # lang/<code>: cased_names
 INFLECTION_SIMILARITY = 0.9
-FUZZY_COMBOS = 36
+FUZZY_COMBOS = 150
+"""Combinations of close words tried per span, the best first (:func:`best_combinations`): enough
+for a name of three inflected words among the spellings of its words, a few milliseconds."""
 DEGREE_SCALE = math.log1p(20000)
 
 # Function words and question words: spans made only of these are never linked, and they
@@ -263,8 +265,7 @@ class Linker:
                 span_alts = alternatives[i:j]
                 if all(len(a) == 1 for a in span_alts) or all(is_stopword(t) for t in tokens[i:j]):
                     continue
-                for combo in itertools.islice(itertools.product(*span_alts), FUZZY_COMBOS):
-                    quality = math.prod(q for _, q in combo)
+                for combo, quality in best_combinations(span_alts, FUZZY_COMBOS):
                     if quality >= 1.0 or quality < 0.6:
                         continue
                     key = " ".join(t for t, _ in combo)
@@ -686,4 +687,34 @@ def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str
             continue
         if (not m.fuzzy or (m.phonetic and sim >= CLOSE_SOUND)) and m.end - m.start >= 2:
             out[(m.start, m.end)] = max(out.get((m.start, m.end), 0), degrees.get(h.qid, 0))
+    return out
+
+
+def best_combinations(choices: Sequence[Sequence[tuple[str, float]]], limit: int
+                      ) -> list[tuple[tuple[tuple[str, float], ...], float]]:
+    """The ``limit`` combinations of one choice per position with the highest product of
+    similarities, best first (ties: the earlier choices), each with that product: the
+    Russian « Объединенных Арабских Эмиратов », each word an inflection of the name's
+    (0.9 each), is among the first, where the first combinations in order would vary only
+    the last words.  Found best first over the choices sorted by similarity."""
+    ranked = [sorted(range(len(c)), key=lambda k, c=c: -c[k][1]) for c in choices]
+    if not ranked or any(not r for r in ranked):
+        return []
+
+    def pick(index: tuple[int, ...]) -> tuple[tuple[str, float], ...]:
+        return tuple(choices[p][ranked[p][k]] for p, k in enumerate(index))
+
+    start = (0,) * len(choices)
+    heap = [(-math.prod(q for _, q in pick(start)), start)]
+    seen = {start}
+    out = []
+    while heap and len(out) < limit:
+        negative, index = heapq.heappop(heap)
+        out.append((pick(index), -negative))
+        for p in range(len(index)):
+            if index[p] + 1 < len(ranked[p]):
+                nxt = (*index[:p], index[p] + 1, *index[p + 1:])
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (-math.prod(q for _, q in pick(nxt)), nxt))
     return out

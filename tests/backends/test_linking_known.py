@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from backends.local.linking import Linker, Mention
+from backends.local.linking import Linker, Mention, best_combinations
 from kg.labels import LabelIndex, build_label_index
 from tests import tiny_kg
 
@@ -87,3 +87,29 @@ def test_a_lower_case_last_name_of_a_well_known_person_is_not_matched_by_sound(t
     sound-alike is looked for (a capital letter would still ask for one)."""
     found = {m.qid for m in _nabokovs(tmp_path, 40)}
     assert "Q2447966" in found and "Q36591" not in found
+
+
+def test_the_best_combinations_come_first_whatever_the_position_of_the_choices():
+    """Best first by the product of similarities: a choice of the first word is tried as soon
+    as one of the last word, not after every combination of the last words."""
+    choices = [[("a", 1.0), ("a2", 0.9)], [("b", 1.0), ("b2", 0.95), ("b3", 0.5)], [("c", 1.0), ("c2", 0.8)]]
+    found = best_combinations(choices, 5)
+    assert [q for _, q in found] == sorted((q for _, q in found), reverse=True)
+    assert [tuple(w for w, _ in combo) for combo, _ in found[:3]] == [("a", "b", "c"), ("a", "b2", "c"),
+                                                                      ("a2", "b", "c")]
+    assert len(best_combinations(choices, 100)) == 12
+    assert best_combinations([[("a", 1.0)], []], 5) == []
+
+
+def test_a_name_of_three_words_each_inflected_is_linked_whole(tmp_path: Path):
+    """« Объединенных Арабских Эмиратов » is « Объединённые Арабские Эмираты » in the genitive,
+    every word inflected: the whole name is linked, not its last word's namesake alone."""
+    linker = _linker(tmp_path,
+                     _entity("Q878", {"ru": ["Объединённые Арабские Эмираты", "Эмираты"]}, 40),
+                     _entity("Q43229", {"ru": ["объединение"]}, 5),
+                     _entity("Q13955", {"ru": ["арабский язык", "арабский"]}, 30),
+                     _entity("Q189898", {"ru": ["эмират"]}, 10))
+    found = linker.link("Какой город является столицей Объединенных Арабских Эмиратов?", "ru")
+    whole = [m for m in found if m.qid == "Q878" and (m.start, m.end) == (4, 7)]
+    assert whole and whole[0].kind == "inflected"
+    assert found[0].qid == "Q878"
