@@ -25,7 +25,7 @@ from kg.sparql import entity_iri, literal, local_id
 from lang import SUPPORTED
 from lang import get as language
 from lang.morphology import dictionary_candidates, inflection_prefix, same_word
-from qa.candidate import EXACT_LINKS, Link
+from qa.candidate import EXACT_LINKS, TYPING_PROPERTIES, Candidate, Link
 from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words, listed_at
 from qa.reading.expect import AnswerTypes, role_mismatch
@@ -61,6 +61,10 @@ SETTLEMENTS = SETTLEMENT_NOUNS | frozenset({
 })
 """Settlement classes an answer may carry where :data:`SETTLEMENT_NOUNS` are asked for (the KG
 holds no ``P279``: its settlements are typed by these, not by "human settlement")."""
+
+
+PLACE = "place"
+"""The answer type of a property whose values are places (the lexicon's ``answer_type``)."""
 
 
 class TypeCheck:
@@ -194,9 +198,18 @@ class TypeCheck:
         for row in rows:
             p, label = row.get("p"), row.get("l")
             pid = local_id(p.value) if isinstance(p, Term) else None
-            if pid and isinstance(label, Term) and pid not in kept.properties:
+            if pid and isinstance(label, Term) and pid not in kept.properties and not self._says_place(pid, kept):
                 return label.value, pid
         return None
+
+    def _says_place(self, pid: str, kept: Candidate) -> bool:
+        """Whether the property a noun names asks for a place, as every property the kept reading
+        reads does: the noun then says the kind of answer asked for ("what **location** is the
+        place of death for guido adler": P276 and the place of death are both places), not another
+        relation of the entity."""
+        types = self.answer_types
+        return (types is not None and types.answer_type(pid) == PLACE
+                and all(types.answer_type(p) == PLACE for p in kept.properties if p not in TYPING_PROPERTIES))
 
     def _class_names(self, uris: Sequence[str]) -> dict[str, set[str]] | None:
         """Per answer IRI, the words of its classes' names in any language (« capital city »

@@ -757,6 +757,26 @@ def test_a_noun_after_which_that_names_a_property_and_no_class_asks_for_that_pro
     assert not check(_case(country, [continent], result=_uris("Q48"))).withheld
 
 
+def test_a_noun_after_what_that_names_a_place_property_says_the_place_a_place_reading_answers() -> None:
+    """"what location is the place of death for guido adler": « location » is the name of P276,
+    a property of places, and the kept reading's place of death answers with a place: the noun
+    asks for the kind of answer, not for P276.  A reading of no place is still held to it."""
+    import pyoxigraph as ox
+
+    kg = _class_store()
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    kg.store.extend([ox.Quad(ox.NamedNode(WD + "P276"), label, ox.Literal("location", language="en"))])
+    check = TypeCheck(kg, default_lexicon())
+    question = "what location is the place of death for guido adler"
+    adler = Link("Q84114", "guido adler", "guido adler", "label", 0.9, span=(8, 10))
+    death = Candidate("SELECT ?answer WHERE { wd:Q84114 wdt:P20 ?answer }", 0.9, entities=("Q84114",),
+                      properties=("P20",), links=(adler,), explains=((4, 7, "property"), (8, 10, "entity")))
+    assert not check(_case(question, [death], result=_uris("Q1741"))).withheld
+    employer = replace(death, sparql="SELECT ?answer WHERE { wd:Q84114 wdt:P108 ?answer }", properties=("P108",))
+    verdict = check(_case(question, [employer], result=_uris("Q165980")))
+    assert verdict.withheld and "P276" in verdict.reason
+
+
 def test_an_intersection_that_leaves_out_an_anchor_listed_with_its_own_is_withheld() -> None:
     check = Coverage(default_lexicon())
     germany = Link("Q183", "germany", "Germany", "label", 0.9, span=(3, 4))
