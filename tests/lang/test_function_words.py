@@ -22,6 +22,7 @@ def test_every_language_has_function_words(code: str) -> None:
     ("¿De qué nacionalidad era Leonard Cohen?", "es", "de"),
     ("dans quelle ville est né charles aznavour", "fr", "dans"),
     ("дзе нарадзіўся янка купала", "be", "дзе"),
+    ("इंदिरा गांधी के बेटे का नाम क्या था", "hi", "नाम"),  # "name", as English "name" is
 ])
 def test_a_function_word_is_no_cue_and_needs_no_explaining(question: str, lang: str, word: str) -> None:
     tokens = tokenize(question)
