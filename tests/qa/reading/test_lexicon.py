@@ -137,6 +137,14 @@ def test_phrases_are_lower_case_and_unique(lexicon: PropertyLexicon) -> None:
             assert len(items) == len(set(items)), (pid, lang)
 
 
+def test_no_phrase_holds_a_word_names_carry(lexicon: PropertyLexicon) -> None:
+    """Dutch « van » is no function word, since names carry it (Van Halen, Van Gogh), so a phrase
+    « lid van » would read it in any question with such a name (« ¿Quién es el miembro de la banda
+    Van Halen que recientemente murió? » read « van » as the band's members, in Spanish)."""
+    for pid in lexicon.properties():
+        assert not [p for p in lexicon.all_phrases(pid).get("nl", []) if "van" in p.split()], pid
+
+
 def test_question_words_cover_ten_languages(lexicon: PropertyLexicon) -> None:
     counting = {"en": "how many", "de": "wie viele", "ru": "сколько", "zh": "多少", "fr": "combien",
                 "es": "cuántos", "uk": "скільки", "ja": "いくつ", "it": "quanti", "pt": "quantos"}
