@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -40,7 +39,7 @@ from lang.base import KinSpelling
 from lang.morphology import inflection_prefix, same_word
 from lang.stopwords import is_stopword, uninformative_case
 from qa.candidate import Link
-from qa.reading.names import aligned_cased
+from qa.reading.names import LIST_PUNCTUATION, aligned_cased
 from qa.reading.words import LIST_WORDS, words_for
 
 MAX_SPAN_TOKENS = 10
@@ -387,9 +386,6 @@ def _inflection_prefix(token: str, lang: str) -> str | None:
     return inflection_prefix(token, lang) if lang in CASE_LANGUAGES else None
 
 
-LIST_PUNCTUATION = re.compile(r"[,;、，；]")
-
-
 def _list_breaks(question: str, tokens: Sequence[str], lang: str) -> frozenset[int]:
     """Token positions that a comma or semicolon of a list comes right before (a list word of
     the question's language follows it: "Germany, Austria and Italy"): no name spans one
@@ -701,20 +697,21 @@ def best_combinations(choices: Sequence[Sequence[tuple[str, float]]], limit: int
     if not ranked or any(not r for r in ranked):
         return []
 
-    def pick(index: tuple[int, ...]) -> tuple[tuple[str, float], ...]:
-        return tuple(choices[p][ranked[p][k]] for p, k in enumerate(index))
+    def entry(index: tuple[int, ...]) -> tuple[float, tuple[int, ...], tuple[tuple[str, float], ...]]:
+        combo = tuple(choices[p][ranked[p][k]] for p, k in enumerate(index))
+        return -math.prod(q for _, q in combo), index, combo  # the index breaks ties: combos are never compared
 
     start = (0,) * len(choices)
-    heap = [(-math.prod(q for _, q in pick(start)), start)]
+    heap = [entry(start)]
     seen = {start}
     out = []
     while heap and len(out) < limit:
-        negative, index = heapq.heappop(heap)
-        out.append((pick(index), -negative))
+        negative, index, combo = heapq.heappop(heap)
+        out.append((combo, -negative))
         for p in range(len(index)):
             if index[p] + 1 < len(ranked[p]):
                 nxt = (*index[:p], index[p] + 1, *index[p + 1:])
                 if nxt not in seen:
                     seen.add(nxt)
-                    heapq.heappush(heap, (-math.prod(q for _, q in pick(nxt)), nxt))
+                    heapq.heappush(heap, entry(nxt))
     return out

@@ -24,7 +24,8 @@ def aligned_cased(question: str, n_tokens: int) -> list[str] | None:
     return toks if len(toks) == n_tokens else None
 
 
-_SEPARATOR = re.compile(r"[,;、，；]")
+LIST_PUNCTUATION = re.compile(r"[,;、，；]")
+"""The commas and semicolons that separate listed names (Latin and CJK forms)."""
 
 
 def list_breaks(question: str) -> frozenset[int]:
@@ -32,7 +33,7 @@ def list_breaks(question: str) -> frozenset[int]:
     « Frankreich, Deutschland und Italien » lists three names, and no name runs across one."""
     out: set[int] = set()
     n = 0
-    for piece in _SEPARATOR.split(unicodedata.normalize("NFKC", question)):
+    for piece in LIST_PUNCTUATION.split(unicodedata.normalize("NFKC", question)):
         if n:
             out.add(n)
         n += len(cased_tokens(piece))
