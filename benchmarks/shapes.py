@@ -10,7 +10,7 @@ shape and per language: right / wrong / abstain, the right rate and the precisio
 answers (right / shown), the kept candidates' shapes, and the latency (mean, p95).  Targets
 (issue 40): at least 40 % right at precision >= 0.92; p95 latency <= 600 ms on one core.
 
-    .venv/bin/python benchmarks/shapes.py [--data shapes|paraphrase|PATH] [--limit N] [--json out.json] [--verify]
+    .venv/bin/python benchmarks/shapes.py [--data shapes|paraphrase|fresh|PATH] [--limit N] [--json out.json] [--verify]
 
 ``--verify`` recomputes every gold answer from its ``gold_sparql`` on the KG and stops on a
 difference (the set's facts are the KG's).  :func:`section` is what another benchmark calls
@@ -31,10 +31,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 DATA = Path(__file__).resolve().parent / "data" / "recall" / "shapes.json"
-SETS = {"shapes": DATA, "paraphrase": DATA.with_name("shapes_paraphrase.json")}
+SETS = {"shapes": DATA, "paraphrase": DATA.with_name("shapes_paraphrase.json"),
+        "fresh": DATA.with_name("shapes_fresh.json")}
 """The sets ``--data`` names: ``shapes`` (the default) and ``paraphrase``, three English and three
 Spanish paraphrases of each of 29 complex questions in the style of a public hand-written
-benchmark (formal, casual, reordered, imperative); any other value is a path."""
+benchmark (formal, casual, reordered, imperative); ``fresh``, the same for 25 other complex questions,
+written by hand (helper fresh160, 2026-11-29) as a held-out set, never tuned on; any other value is
+a path."""
 
 
 def data_path(value: str) -> Path:
