@@ -38,7 +38,8 @@ KINDS = ("gate", "function_words", "wording", "names")
 """The kinds of issue 40 these sets cover (1, 2, 3 and 5; kind 4, the shapes, is ``shapes.json``,
 measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
-        "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv"}
+        "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv",
+        "fresh_natural": DATA / "fresh_natural.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact
@@ -46,7 +47,9 @@ questions typed casually in 13 languages (ja, zh, uk, hi, ar beside de, nl, it, 
 en); ``paraphrase`` holds three English and three Spanish paraphrases of each of 31 other
 facts, in the style of a public hand-written benchmark (formal, casual, reordered, imperative);
 ``natural2`` holds more casual strings, written to check that fixes made for ``natural``
-generalize (never tuned on)."""
+generalize (never tuned on); ``fresh_natural`` holds casual and formal one-fact questions in all 19
+languages about entities no other set asks about, a held-out set written by hand to measure
+generalization to unseen wordings (never tuned on)."""
 
 
 def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
