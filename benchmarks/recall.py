@@ -38,7 +38,8 @@ KINDS = ("gate", "function_words", "wording", "names")
 """The kinds of issue 40 these sets cover (1, 2, 3 and 5; kind 4, the shapes, is ``shapes.json``,
 measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
-        "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv", "fresh": DATA / "fresh.tsv"}
+        "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv", "fresh": DATA / "fresh.tsv",
+        "fresh_natural": DATA / "fresh_natural.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact
@@ -47,8 +48,9 @@ en); ``paraphrase`` holds three English and three Spanish paraphrases of each of
 facts, in the style of a public hand-written benchmark (formal, casual, reordered, imperative);
 ``natural2`` holds more casual strings, written to check that fixes made for ``natural``
 generalize (never tuned on); ``fresh`` holds three English and three Spanish paraphrases of each
-of 26 facts asked in no other set, written by hand (helper fresh160, 2026-11-29) as a held-out set,
-never tuned on."""
+of 26 facts asked in no other set, and ``fresh_natural`` casual and formal one-fact questions in all
+19 languages about entities no other set asks about: held-out sets written by hand (helpers fresh160
+and freshnat161, 2026-11-29), never tuned on."""
 
 
 def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
