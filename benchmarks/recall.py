@@ -39,7 +39,7 @@ KINDS = ("gate", "function_words", "wording", "names")
 measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
         "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv", "fresh": DATA / "fresh.tsv",
-        "fresh_natural": DATA / "fresh_natural.tsv"}
+        "fresh_natural": DATA / "fresh_natural.tsv", "fresh2": DATA / "fresh2.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact
@@ -50,7 +50,10 @@ facts, in the style of a public hand-written benchmark (formal, casual, reordere
 generalize (never tuned on); ``fresh`` holds three English and three Spanish paraphrases of each
 of 26 facts asked in no other set, and ``fresh_natural`` casual and formal one-fact questions in all
 19 languages about entities no other set asks about: held-out sets written by hand (helpers fresh160
-and freshnat161, 2026-11-29), never tuned on."""
+and freshnat161, 2026-11-29), never tuned on; ``fresh2`` holds 32 more one-fact questions, each asked
+once (8 en, 8 es, 2 each of de, fr, it, pt, ru, nl, ja, zh), casual and formal, about entities no
+other set asks about: written by hand by helper fresh2_164 on 2026-11-29 as a held-out set, never
+tuned on."""
 
 
 def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
