@@ -377,7 +377,7 @@ class Aggregates:
                 continue
             if n == 0 and not self.zero_is_known(es):
                 continue
-            penalty = 0.7 if counted else 1.0
+            penalty = (0.7 if counted else 1.0) * (ONE_COUNTED if n == 1 else 1.0)
             emit(count_query(es.triples), (0.5 + 0.45 * es.score) * penalty, "count", shape="count",
                  triples=es.triples, set=es.score)
 
@@ -395,6 +395,11 @@ class Aggregates:
         return True
 
 
+ONE_COUNTED = 0.8
+"""The score kept by a count of a set of one member: it is never shown ("how many" asks for
+several; :mod:`qa.decisions.number` says what the data lists instead), so a count of several
+is read first (« Combien de pays frontaliers a la Suisse ? » counted Fribourg's one neighbour,
+whose English alias is "Suisse", before Switzerland's five)."""
 
 TYPED_ALIKE_SETS = 3
 """The best simple readings whose sets are also said with the class the question names."""
