@@ -169,6 +169,15 @@ def content_words_beside(props: PropertyText, q: Question, spans: Sequence[tuple
     return [w for w in rest(props, q.tokens, spans)[0] if not props.is_function(w, q.lang)]
 
 
+def anchor_class_words(q: Question, m: Mention) -> list[int]:
+    """The positions next to ``m``'s mention of a word naming one of its entity's classes (« من
+    هو مخرج فيلم تيتانيك »: « فيلم », film, beside Titanic): the name says it, as it says the
+    entity, whether or not a property's phrase reads the noun too ("the director of the film"
+    does in English, « مخرج » alone in Arabic)."""
+    own = q.type_words.get(m.qid, frozenset())
+    return [i for i in (m.start - 1, m.end) if i in own]
+
+
 def base_features(q: Question, m: Mention, rank: int, pm: PropertyMatch, a: Adjacent, types: TypeModel,
                   props: PropertyText) -> dict[str, float]:
     """The features of the one-hop graph of ``a`` at the ``rank``-th anchor ``m``, its
@@ -178,11 +187,12 @@ property matched as ``pm``."""
     answer_type = a.kind if a.kind in LITERALS else types.side_type(a.pid, answer_side)
     fit, mismatch = type_fit(answer_type, qtype)
     anchor_fit, anchor_mismatch = type_fit(q.anchor_types.get(m.qid), types.side_type(a.pid, anchor_side))
-    words = content_words_beside(props, q, [(m.start, m.end)])
+    named = [i for i in anchor_class_words(q, m) if props.form(q.tokens[i]) not in pm.words]
+    words = content_words_beside(props, q, [(m.start, m.end), *((i, i + 1) for i in named)])
     matched_share = min(1.0, len(pm.words) / len(words)) if words else 1.0
     return {
         f"pid={a.pid}": 1.0,
-        "explained": min(1.0, m.coverage + pm.chars / q.content_chars),
+        "explained": min(1.0, m.coverage + (pm.chars + sum(len(q.tokens[i]) for i in named)) / q.content_chars),
         "prop_contiguous": pm.contiguous,
         "pair_shared": 0.0,
         "link_score": m.score,
