@@ -167,6 +167,18 @@ def without_titles(text: str, titles: Sequence[str]) -> str:
     return out if out.strip(" ?？!.") else text
 
 
+def without_description(text: str, noun: str, name: str) -> str:
+    """``text`` without the noun typed right before ``name`` that says what it is ("In what
+    city did the painter Velázquez pass away?" reads "In what city did the Velázquez pass
+    away?"), or ``text`` itself when ``noun`` is not typed there.  A reading says an entity
+    by its name alone, and the cross-encoder judged the pair by the noun (« Velázquez
+    lugar de fallecimiento ?answer »: 0.002 with « el pintor », 0.99 without)."""
+    if not noun or not name:
+        return text
+    out = re.sub(rf"(?<!\w){re.escape(noun)}\s+(?={re.escape(name)})", "", text, count=1, flags=re.IGNORECASE)
+    return out if out.strip(" ?？!.") else text
+
+
 def as_question(text: str, requests: Sequence[tuple[str, str]]) -> str:
     """``text``, a request for answers, put as the question it stands for, or ``text``
     itself when no request of ``requests`` opens it (its opening words, lower case; the

@@ -47,6 +47,8 @@ class Link:
     is_class: bool = False  # the entity is a class (a noun such as "country" names it): a type constraint
     sound: float = 0.0  # a sound-alike link's sound similarity to the name (core.text.sound_similarity)
     namesakes: int = 0  # how many entities the matched name names in the KG (0: not known)
+    described: str = ""  # the word typed right before the name that says what the entity is ("the *painter* Velázquez")
+    described_span: tuple[int, int] | None = None  # that word's question tokens [start, end)
 
 
 Explained = tuple[int, int, str]

@@ -315,7 +315,7 @@ class Pipeline:
         return readings
 
     def score(self, turn: Turn, readings: list[tuple[str, ...]], scorer: Scorer,
-              could_pass: Sequence[bool]) -> list[float | None] | None:
+              could_pass: Sequence[bool], candidates: Sequence[Candidate] = ()) -> list[float | None] | None:
         """The validator's score of each candidate that ``could_pass`` the gate (its best
         reading's, paired with the question); ``None`` for a candidate whose backend score
         keeps it below the threshold even with a perfect score (the gate's decision is the
@@ -328,8 +328,10 @@ class Pipeline:
         if not any(could_pass):
             turn.notes.append("validator not run: no candidate's backend score lets it pass the gate")
             return None
+        links = [c.links for c in candidates] if candidates else [() for _ in readings]
         scored = iter(best_reading_scores(scorer, read(turn), [r for r, ok in zip(readings, could_pass, strict=True)
-                                                               if ok], parse_lang(turn)))
+                                                               if ok], parse_lang(turn),
+                                          [lk for lk, ok in zip(links, could_pass, strict=True) if ok]))
         return [next(scored) if ok else None for ok in could_pass]
 
     def gate(self, turn: Turn, candidates: list[Candidate], scores: list[float | None], gate: Gate) -> int | None:
@@ -488,7 +490,8 @@ class Pipeline:
         could_pass = self.could_pass(turn, candidates, validation.gate)
         readings = self._timed(turn, "verbalize", lambda: self.verbalize(turn, candidates, validation.verbalizer,
                                                                           could_pass))
-        scores = self._timed(turn, "score", lambda: self.score(turn, readings, validation.scorer, could_pass))
+        scores = self._timed(turn, "score", lambda: self.score(turn, readings, validation.scorer, could_pass,
+                                                               candidates))
         if scores is None:
             return None
         return self._timed(turn, "gate", lambda: self.gate(turn, candidates, scores, validation.gate))

@@ -235,5 +235,5 @@ class EvidenceReader:
         if self.scorer is not None and self.verbalize is not None and top:
             readings = readings_with_english(self.verbalize, top, lang, question=question)
             texts = tuple(r[0] for r in readings)
-            scores = tuple(best_reading_scores(self.scorer, question, readings, lang))
+            scores = tuple(best_reading_scores(self.scorer, question, readings, lang, [c.links for c in top]))
         return Evidence(features(question, lang, qtype, candidates, kinds, scores), kinds, scores, texts)

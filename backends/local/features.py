@@ -39,6 +39,7 @@ class Question:
     breaks: frozenset[int] = frozenset()  # token positions a comma comes before (no name runs across one)
     type_words: dict[str, frozenset[int]] = field(default_factory=dict)  # per entity: words naming its class
     asked_words: frozenset[int] = frozenset()  # words the property lexicon reads (« Geburtsort »)
+    described: dict[str, Mention] = field(default_factory=dict)  # per entity: the class noun right before its name
 
     @property
     def class_spans(self) -> list[tuple[int, int]]:

@@ -387,6 +387,17 @@ class KGReads:
                 out[i].append(row)
         return out
 
+    def holding(self, pid: str, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The ``(subject, object)`` pairs of entity ids for which ``subject pid object``
+        holds, read in one query (none when it fails)."""
+        wanted = sorted(set(pairs))
+        if not wanted:
+            return set()
+        values = " ".join(f"(<{entity_iri(s)}> <{entity_iri(o)}>)" for s, o in wanted)
+        rows = self.query(f"SELECT ?s ?o WHERE {{ VALUES (?s ?o) {{ {values} }} ?s <{prop_iri(pid)}> ?o }}",
+                          max_rows=len(wanted))
+        return {(local_id(r["s"].value), local_id(r["o"].value)) for r in rows if "s" in r and "o" in r}
+
     def names_of(self, qids: Iterable[str]) -> dict[str, list[str] | None]:
         """Per entity, its own names (labels and aliases, every language), read from the KG
         in one batch; ``None`` for each when the read fails."""

@@ -196,7 +196,8 @@ def unexplained(case: Case, candidate: Candidate, said: str | None) -> list[int]
     content = [i for i, t in enumerate(tokens)
                if is_word(t) and (i in cues or not function_word(t, lang)) and (i in cues or i in readable)]
     explained = {i for a, b, _ in candidate.explains for i in range(a, b)}
-    explained |= {i for link in candidate.links if link.span is not None for i in range(*link.span)}
+    explained |= {i for link in candidate.links for span in (link.span, link.described_span) if span is not None
+                  for i in range(*span)}
     explained |= aligned(tokens, said, lang)
     out = []
     for i in content:
