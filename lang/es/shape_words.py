@@ -15,7 +15,11 @@ SHAPE_WORDS = ShapeWords(
     than=("que",),
     amount=("número", "numero", "cantidad"),
     yes_no_openers=("es", "fue", "era", "está", "estaba", "tiene", "tenía", "son", "eran", "ha", "hay", "había",
-        "puede", "existe"),
+        "puede", "existe",
+        # a question opened by its verb asks whether the statement holds (« ¿Nació Tim Burton en Burbank? »)
+        "nació", "nacio", "murió", "murio", "falleció", "fallecio", "vivió", "vivio", "estudió", "trabajó",
+        "trabajo", "jugó", "jugo", "juega", "ganó", "gano", "escribió", "escribio", "dirigió", "dirigio", "actuó",
+        "actuo", "protagonizó", "compuso", "fundó", "fundo", "tuvo", "pertenece", "limita", "habla"),
     more=("más", "mas", "mayor", "máxim*"),
     less=("menos", "menor", "mínim*"),
     ordinal_form=r"\b(?:\w+ésim|quint|sext|séptim|octav|noven|décim)[oa]s?\b",

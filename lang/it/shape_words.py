@@ -14,7 +14,10 @@ SHAPE_WORDS = ShapeWords(
     than=("di", "che"),
     amount=("numero", "quantità"),
     yes_no_openers=('è', 'era', 'fu', 'ha', 'aveva', 'sono', 'erano', 'hanno', "c'è", 'ci sono', 'esiste', 'può',
-        'è vero che'),
+        'è vero che',
+        # a question opened by its verb asks whether the statement holds (« Nacque Verdi a Busseto? »)
+        'nacque', 'morì', 'visse', 'studiò', 'lavorò', 'giocò', 'gioca', 'vinse', 'scrisse', 'diresse', 'recitò',
+        'compose', 'fondò', 'ebbe', 'appartiene', 'parla'),
     more=("più", "maggior*"),
     less=("meno", "minor*"),
     ordinal_form=r"\b(?:\w+esim|quint|sest|settim|ottav|decim)[oaie]\b",

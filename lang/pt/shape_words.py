@@ -15,7 +15,10 @@ SHAPE_WORDS = ShapeWords(
     than=("que", "do que"),
     amount=("número", "numero", "quantidade"),
     yes_no_openers=("é", "foi", "era", "tem", "tinha", "está", "são", "eram", "há", "havia", "existe", "pode",
-        "é verdade que"),
+        "é verdade que",
+        # a question opened by its verb asks whether the statement holds (« Nasceu Tim Burton em Burbank? »)
+        "nasceu", "morreu", "faleceu", "viveu", "estudou", "trabalhou", "jogou", "joga", "ganhou", "escreveu",
+        "dirigiu", "atuou", "compôs", "fundou", "teve", "pertence", "fala"),
     more=("mais", "maior*"),
     less=("menos", "menor*"),
     ordinal_form=r"\b(?:\w+ésim|quint|sext|sétim|oitav|non|décim)[oa]s?\b",

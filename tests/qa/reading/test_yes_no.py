@@ -24,6 +24,12 @@ QUESTIONS = [
     ("Qui a écrit Les Misérables ?", "fr", False),
     ("¿Hay un río en Madrid?", "es", True),
     ("¿Quién escribió Don Quijote?", "es", False),
+    ("¿Nació Tim Burton en Burbank?", "es", True),  # opened by its verb
+    ("nacio tim burton en burbank?", "es", True),
+    ("¿Dónde nació Tim Burton?", "es", False),
+    ("Nasceu Tim Burton em Burbank?", "pt", True),
+    ("Onde nasceu Tim Burton?", "pt", False),
+    ("Nacque Verdi a Busseto?", "it", True),
     ("C'è un fiume a Roma?", "it", True),
     ("Pode um gato nadar?", "pt", True),
     ("北京是中国的首都吗？", "zh", True),
