@@ -36,6 +36,19 @@ def test_a_set_the_question_chose_is_counted(populated_kg: EmbeddedKG):
     assert populated_kg.query(sparql).column()[0].value == "2"
 
 
+def test_a_count_of_one_member_is_read_after_a_count_of_several(populated_kg: EmbeddedKG):
+    from backends.local.aggregates import ONE_COUNTED
+
+    ulm = EntitySet((("?answer", "wdt:P17", "wd:Q183"), ("?answer", "wdt:P31", "wd:Q515"),
+                     ("?answer", "wdt:P1082", "?p"), ("wd:Q937", "wdt:P19", "?answer")), 0.9, "base")
+    emitted = _Emitted()
+    Aggregates(FactReads(populated_kg)).counts(analyze("How many cities are in Germany?", "en"), [ulm, GERMAN_CITIES],
+                                               [], emitted)
+    (one, one_score, *_), (several, several_score, *_) = emitted
+    assert populated_kg.query(one).column()[0].value == "1" and populated_kg.query(several).column()[0].value == "2"
+    assert one_score == (0.5 + 0.45 * 0.9) * ONE_COUNTED < several_score
+
+
 def test_a_set_is_ordered_by_the_property_the_superlative_reads(populated_kg: EmbeddedKG):
     question = analyze("Which German city is the most populous?", "en")
     emitted = _Emitted()

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from backends.local.features import Generated, Question, add, base_features, explained_spans, rank, relative_features
+from backends.local.features import (
+    Generated,
+    Question,
+    add,
+    anchor_class_words,
+    base_features,
+    explained_spans,
+    rank,
+    relative_features,
+)
 from backends.local.linking import Mention
 from backends.local.properties import PropertyMatch, PropertyText
 from backends.local.ranker import Ranker
@@ -64,6 +73,22 @@ def test_base_features_say_how_the_link_property_and_answer_type_fit(index: Labe
     assert feats["rest_matched"] == 1.0  # "born" is the one content word outside the name
     backwards = base_features(q, m, 1, PropertyMatch(), Adjacent("P19", False, 3, "uri"), types, props)
     assert backwards["prop_none"] == 1.0 and backwards["link_rank"] == 0.5 and backwards["single_answer"] == 0.0
+
+
+def test_a_class_noun_typed_right_before_the_name_is_read_by_the_name(index: LabelIndex):
+    props = PropertyText(index.property_labels(), default_lexicon())
+    types = TypeModel(index.property_classes(), props.answer_types)
+    text = "Who directed the movie Titanic?"
+    m = Mention(4, 5, "titanic", "Q44578", 0.9, 1.0, 0.7, False, 1, False, 12, 0, 0.35, kind="label")
+    q = Question(text, "en", tokenize(text), "person", [m], content_chars=20, type_words={"Q44578": frozenset({3})})
+    pm = PropertyMatch(score=0.9, lexicon=0.9, chars=8, words=frozenset({"directed"}))
+    assert anchor_class_words(q, m) == [3]
+    feats = base_features(q, m, 0, pm, Adjacent("P57", True, 1, "uri"), types, props)
+    assert feats["explained"] == pytest.approx(0.35 + (8 + 5) / 20) and feats["rest_matched"] == 1.0
+    q.type_words = {}  # "movie" no class of the entity: a word the property's phrase leaves unread
+    feats = base_features(q, m, 0, pm, Adjacent("P57", True, 1, "uri"), types, props)
+    assert anchor_class_words(q, m) == [] and feats["rest_matched"] == 0.5
+    assert feats["explained"] == pytest.approx(0.35 + 8 / 20)
 
 
 def test_a_graph_explains_its_entities_its_property_words_and_its_class_noun():

@@ -686,3 +686,31 @@ def test_a_class_noun_is_never_a_plain_candidates_own_word(backend: LocalBackend
     assert "film" not in dict(backend._worded(q, forms, genre, {}).wording).get("P136", "")
     unclassed = backend._analyze("which film did gioachino rossini contribute in", "en", [])
     assert dict(backend._worded(unclassed, forms, genre, {}).wording)["P136"] == "film"  # the lexicon's word
+
+
+def test_an_occupation_typed_before_a_name_says_what_the_person_is(backend: LocalBackend):
+    top = backend.ask("Where was the physicist Albert Einstein born?", "en")[0]
+    assert top.sparql == "SELECT DISTINCT ?answer WHERE { wd:Q937 wdt:P19 ?answer . }"
+    einstein = next(link for link in top.links if link.qid == "Q937")
+    assert einstein.described == "physicist" and einstein.described_span == (3, 4)
+    assert any(kind == "class" and start == 3 for start, _, kind in top.explains)
+    # a noun the person is not said to be describes nothing
+    other = backend.ask("Where was the city Albert Einstein born?", "en")[0]
+    assert all(not link.described for link in other.links if link.qid == "Q937")
+
+
+def test_a_noun_right_before_a_name_describes_it_when_it_names_its_class_or_occupation():
+    from backends.local.generator import described, occupation_pairs
+
+    def mention(start: int, end: int, qid: str) -> Mention:
+        return Mention(start, end, qid.lower(), qid, 1.0, 0.5, 0.8, True, 1, False, 10, 0, 0.3, kind="label")
+
+    painter, velazquez, film, titanic = (mention(1, 2, "Q1028181"), mention(2, 3, "Q297"),
+                                         mention(4, 5, "Q11424"), mention(5, 6, "Q44578"))
+    mentions = [painter, velazquez, film, titanic]
+    classes = {"Q297": ["Q5"], "Q44578": ["Q11424"]}
+    assert occupation_pairs(mentions, classes) == [("Q297", "Q1028181")]  # a class of the entity needs no asking
+    assert described(mentions, classes, {("Q297", "Q1028181")}) == {"Q297": painter, "Q44578": film}
+    assert described(mentions, classes, set()) == {"Q44578": film}
+    after = mention(3, 4, "Q1028181")  # "Velázquez painter": the noun after the name
+    assert described([velazquez, after], {"Q297": ["Q5"]}, {("Q297", "Q1028181")}) == {}

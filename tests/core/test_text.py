@@ -19,6 +19,7 @@ from core.text import (
     normalize_cue_text,
     normalize_phrase,
     script_share,
+    without_description,
     without_titles,
 )
 from lang import get as language
@@ -164,6 +165,17 @@ def test_honorifics_said_with_a_name_are_read_away():
     assert without_titles("Where is the Drina?", en) == "Where is the Drina?"  # a word, not a title
     assert without_titles("Dr.", en) == "Dr." and without_titles("博士", ja) == "博士"  # nothing else: kept
     assert without_titles("Where was Dr. Salk born?", ()) == "Where was Dr. Salk born?"
+
+
+def test_a_noun_said_right_before_a_name_is_read_away():
+    assert without_description("In what city did the painter Velázquez pass away?", "painter", "Velázquez") == \
+        "In what city did the Velázquez pass away?"
+    assert without_description("¿En qué ciudad falleció el Pintor Velázquez?", "pintor", "Velázquez") == \
+        "¿En qué ciudad falleció el Velázquez?"
+    # the noun elsewhere, or no noun: the question as typed
+    assert without_description("Which painter was Velázquez's teacher?", "painter", "Velázquez") == \
+        "Which painter was Velázquez's teacher?"
+    assert without_description("Where did Velázquez die?", "", "Velázquez") == "Where did Velázquez die?"
 
 
 def test_a_request_for_answers_is_put_as_the_question_it_stands_for():

@@ -332,6 +332,18 @@ def test_a_lower_case_question_is_paired_with_the_readings_capitals_outside_engl
     assert [q for q, _ in seen.pairs] == ["where was albert einstein born?"]
 
 
+def test_a_noun_said_before_a_candidates_name_is_paired_away_for_that_candidate_only():
+    from qa.candidate import Link
+    from qa.score import best_reading_scores
+
+    seen = _PairsSeen()
+    painter = Link("Q297", "Velázquez", "Velázquez", "alias", 0.7, described="painter", described_span=(5, 6))
+    question = "In what city did the painter Velázquez pass away?"
+    best_reading_scores(seen, question, [("Velázquez place of death ?answer",), ("Velázquez country ?answer",)],
+                        "en", [(painter,), ()])
+    assert [q for q, _ in seen.pairs] == [question, "In what city did the Velázquez pass away?", question]
+
+
 def test_a_question_with_an_aside_is_paired_with_and_without_it():
     from qa.score import best_reading_scores
 
