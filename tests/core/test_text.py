@@ -116,6 +116,9 @@ def test_borrow_accents_writes_words_typed_without_accents_as_the_reading_does()
     assert borrow_accents("¿Cual es la capital?", "Hungría capital ?answer") == "¿Cual es la capital?"  # not in it
     assert borrow_accents("Où est né Einstein ?", "Einstein lieu de naissance") == "Où est né Einstein ?"
     assert borrow_accents("Wo ist Koln?", "Köln Kölner") == "Wo ist Köln?"
+    # a name typed with diacritics its reading's name lacks is written as the reading writes it
+    assert borrow_accents("¿Dónde nació Medvédev?", "Medvedev lugar de nacimiento ?answer") == "¿Dónde nació Medvedev?"
+    assert borrow_accents("¿Qué río pasa por Zúrich?", "Que Zurich ?answer") == "¿Qué río pasa por Zurich?"
 
 
 def test_borrow_case_writes_a_lower_case_question_as_the_reading_does():
