@@ -295,6 +295,12 @@ class Language:
     (lower case) and the question, ``{}`` where the rest of the request goes ("dame todas
     las", « ¿Cuáles son las {}? »).  The validator also reads a request so put
     (:func:`core.text.as_question`; empty: none)."""
+    year_questions: tuple[tuple[str, str], ...] = ()
+    """A question for a year and the same question asked with "when": its opening words (lower
+    case) and the question, ``{}`` where the rest goes ("in what year", "When {}?").  The
+    validator also reads the question so put (:func:`core.text.as_question`): it judged a
+    reading of a date by "when" ("In what year was Google founded?" with « Google inception
+    ?answer »: 0.0004; "When was Google founded?": 0.99; empty: none)."""
     typing_word: str = ""
     """How the language says that a thing is one of a class (« es », « est un »): a reading of
     ``?answer wdt:P31 <class>`` is also said so (:func:`qa.verbalize.readings_with_english`;

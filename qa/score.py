@@ -38,13 +38,15 @@ def best_reading_scores(scorer: Scorer, question: str, readings: Sequence[Sequen
     :func:`core.text.without_titles`, the titles of :attr:`lang.base.Language.titles`); so is
     a request for answers put as the question it stands for (« Dame todas las películas … »
     as « ¿Cuáles son las películas …? »: :func:`core.text.as_question`, the requests of
-    :attr:`lang.base.Language.request_questions`); so is one whose candidate's ``links`` know a
+    :attr:`lang.base.Language.request_questions`), and a question for a year as asked with "when"
+    (:attr:`lang.base.Language.year_questions`); so is one whose candidate's ``links`` know a
     noun typed before a name that says what its entity is ("the *painter* Velázquez",
     :attr:`qa.candidate.Link.described`), without the noun (:func:`core.text.without_description`)."""
     known = language(lang) if is_supported(lang) else None
-    titles, requests = (known.titles, known.request_questions) if known is not None else ((), ())
+    titles, requests, years = ((known.titles, known.request_questions, known.year_questions) if known is not None
+                               else ((), (), ()))
     asked = list(dict.fromkeys((question, without_asides(question), without_titles(question, titles),
-                                as_question(question, requests))))
+                                as_question(question, requests), as_question(question, years))))
     forms = [_undescribed(asked, links[i] if i < len(links) else ()) for i in range(len(readings))]
     pairs = [(_as_read(q, text, lang), text) for texts, own in zip(readings, forms, strict=True)
              for text in texts for q in own]

@@ -20,6 +20,9 @@ LANGUAGE = Language(
     numbers=NUMBER_WORDS,
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
+    year_questions=(
+        ("in welchem jahr", "Wann {}?"),
+    ),
     stemmer="german",
     name_articles=("der", "die", "das", "den"),
     name_letters="äöüßé",

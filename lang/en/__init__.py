@@ -18,6 +18,12 @@ LANGUAGE = Language(
     name_articles=("the",),
     numbers=NUMBER_WORDS,
     courtesies=COURTESIES,
+    year_questions=(
+        ("in what year", "When {}?"),
+        ("in which year", "When {}?"),
+        ("what year", "When {}?"),
+        ("which year", "When {}?"),
+    ),
     stemmer="english",
     label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,

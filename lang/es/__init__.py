@@ -21,6 +21,12 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     request_questions=REQUEST_QUESTIONS,
+    year_questions=(
+        ("en qué año", "¿Cuándo {}?"),
+        ("en que año", "¿Cuándo {}?"),
+        ("en qué fecha", "¿Cuándo {}?"),
+        ("en que fecha", "¿Cuándo {}?"),
+    ),
     stemmer="spanish",
     name_articles=("el", "la", "los", "las"),
     foreign_spelling=r"ph|(?<=[bcdfgjklmnpqrstvxz])y(?=[aeiouáéíóú])",

@@ -21,6 +21,10 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
     request_questions=REQUEST_QUESTIONS,
+    year_questions=(
+        ("en quelle année", "Quand {} ?"),
+        ("quelle année", "Quand {} ?"),
+    ),
     stemmer="french",
     name_articles=("le", "la", "les", "l'"),
     name_letters="àâæçéèêëîïôœùû",

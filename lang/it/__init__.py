@@ -21,6 +21,11 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS, cue_spelling=CUE_SPELLING,
     courtesies=COURTESIES,
     request_questions=REQUEST_QUESTIONS,
+    year_questions=(
+        ("in che anno", "Quando {}?"),
+        ("in quale anno", "Quando {}?"),
+        ("in che data", "Quando {}?"),
+    ),
     stemmer="italian",
     name_articles=("il", "lo", "la", "i", "gli", "le", "l'"),
     name_letters="àèéìíîòóùú",

@@ -11,6 +11,9 @@ LANGUAGE = Language(
     typing_word="is een",
     titles=('dr', 'meneer', 'mevrouw', 'prof', 'professor'),
     cue_letters=CUE_LETTERS,
+    year_questions=(
+        ("in welk jaar", "Wanneer {}?"),
+    ),
     stemmer="dutch",
     seed=True,
     name_articles=("de", "het", "den", "'s"),

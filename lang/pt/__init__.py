@@ -22,6 +22,11 @@ LANGUAGE = Language(
     cue_letters=CUE_LETTERS,
     courtesies=COURTESIES,
     request_questions=REQUEST_QUESTIONS,
+    year_questions=(
+        ("em que ano", "Quando {}?"),
+        ("em qual ano", "Quando {}?"),
+        ("em que data", "Quando {}?"),
+    ),
     stemmer="portuguese",
     name_articles=("o", "a", "os", "as"),
     stress_accents=True,

@@ -21,6 +21,9 @@ LANGUAGE = Language(
     courtesies=COURTESIES,
     script="cyrillic", stemmer="russian", cased_names=True,
     name_letters="абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    year_questions=(
+        ("в каком году", "Когда {}?"),
+    ),
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     million=MILLION,

@@ -20,6 +20,11 @@ LANGUAGE = Language(
     courtesies=COURTESIES,
     script="cyrillic", lemmatizer="uk", cased_names=True, kin_spelling=KIN_SPELLING,
     name_letters="абвгґдеєжзиіїйклмнопрстуфхцчшщьюя'",
+    year_questions=(
+        ("в якому році", "Коли {}?"),
+        ("у якому році", "Коли {}?"),
+        ("якого року", "Коли {}?"),
+    ),
     shape_words=SHAPE_WORDS,
     complex_templates=COMPLEX_TEMPLATES,
     cue_words=CUE_WORDS,

@@ -344,6 +344,18 @@ def test_a_noun_said_before_a_candidates_name_is_paired_away_for_that_candidate_
     assert [q for q, _ in seen.pairs] == [question, "In what city did the Velázquez pass away?", question]
 
 
+def test_a_question_for_a_year_is_also_paired_as_asked_with_when():
+    from qa.score import best_reading_scores
+
+    seen = _PairsSeen()
+    best_reading_scores(seen, "¿En qué año se creó Macedonia del Norte?", [("Macedonia del Norte inception ?answer",)],
+                        "es")
+    assert [q for q, _ in seen.pairs] == ["¿En qué año se creó Macedonia del Norte?",
+                                          "¿Cuándo se creó Macedonia del Norte?"]
+    best_reading_scores(seen, "Where was Google founded?", [("Google location of formation ?answer",)], "en")
+    assert [q for q, _ in seen.pairs] == ["Where was Google founded?"]
+
+
 def test_a_question_with_an_aside_is_paired_with_and_without_it():
     from qa.score import best_reading_scores
 
