@@ -75,6 +75,10 @@ Labels = dict[str, tuple[list[str], list[str]]]  # lang -> (rdfs:label values, s
 LINKED_KINDS = ("label", "alias", "folded", "inflected")
 """Link kinds whose matched name was written in the question (not a fuzzy spelling, a last
 name alone or a sound-alike): only these may name an entity in a verbalization."""
+TYPED_KINDS = (*LINKED_KINDS, "partial")
+"""Link kinds an entity may be read by as typed (:func:`typed_names`): a name written in the
+question, a last name alone among them when no one else bears it (« как звали жену ельцина »:
+« Ельцина супруг(а) » 0.99, « Ельцин, Борис Николаевич супруг(а) » 0.23)."""
 
 
 SAID_AS_HEARD = 0.82
@@ -129,11 +133,18 @@ def _best_alias(aliases: Sequence[str], lang: str) -> str | None:
     code = lang.split("-")[0]
     script = language(code).script if is_supported(code) else "latin"
 
-    def key(item: tuple[int, str]) -> tuple[float, bool, bool, int]:
+    def key(item: tuple[int, str]) -> tuple[float, bool, bool, bool, int]:
         index, alias = item
-        return (-script_share(alias, script), len(alias) < 3, alias.isupper(), index)
+        return (-script_share(alias, script), len(alias) < 3, alias.isupper(), _catalogue_form(alias), index)
 
     return min(enumerate(usable), key=key)[1]
+
+
+def _catalogue_form(name: str) -> bool:
+    """Whether ``name`` is written as a catalogue writes it, not as people say it: inverted
+    (« Ельцин, Борис Николаевич ») or with initials (« Б. Н. Ельцин »).  The validator read
+    « Брежнев, Леонид Ильич место смерти » 0.02 for « где умер брежнев », « Брежнев … » 0.99."""
+    return "," in name or bool(re.search(r"(?<!\w)\w\.", name))
 
 
 def parse(sparql: str) -> Parsed:
@@ -563,12 +574,14 @@ def typed_names(table: dict[str, Labels], links: Sequence[Link], lang: str) -> d
     bear keeps their own names: said as typed, every namesake's reading would read alike,
     and the validator would no longer see that « laura bush » is not George W. Bush, whom
     "bush" names too, nor which Illinois is asked about.  A name not written in the question
-    (a fuzzy spelling, a last name alone, a sound-alike) is never said as typed here."""
+    (a fuzzy spelling, a sound-alike) is never said as typed here; a last name alone is, when no
+    other entity bears it (:data:`TYPED_KINDS`)."""
     out = {}
     for link in links:
-        if link.kind not in LINKED_KINDS or not 0 < link.namesakes <= TYPED_NAMESAKES or not link.mention.strip():
+        if link.kind not in TYPED_KINDS or not 0 < link.namesakes <= TYPED_NAMESAKES or not link.mention.strip():
             continue
-        own = own_label(table.get(WD + link.qid, {}), lang)
+        labels = table.get(WD + link.qid, {})
+        own = own_label(labels, lang) if link.kind != "partial" else choose_label(labels, lang)
         if own is not None and fold(normalize(own)) != fold(normalize(link.mention)):
             out[WD + link.qid] = as_typed(link)
     return out
