@@ -307,6 +307,11 @@ class Language:
     the cross-encoder read « ?answer director James Cameron. ?answer instance of película »
     at 0.14 and « … ?answer es película » at 0.98; empty: said by the property's name only, as in
     English, where « ?answer is a city » echoed "what is a city in belgium?", which asks for one)."""
+    class_word: str = ""
+    """How a reading says that every answer is of the class the question names, where
+    :attr:`typing_word` is empty (:func:`qa.verbalize.class_readings`): English says "instance
+    of", which its validator reads well ("Which films did Humphrey Bogart appear in?" against «
+    ?answer cast member Humphrey Bogart »: 0.004; with « ?answer instance of films »: 0.88)."""
     # ---- house ----
     shape_words: ShapeWords = ShapeWords()
     """Words that mark a question's shape (:class:`ShapeWords`)."""

@@ -90,7 +90,8 @@ def class_readings(candidates: Sequence[Candidate], readings: Sequence[tuple[str
     (every one of its answers is of that class: :attr:`Candidate.typed_noun`,
     :meth:`backends.local.graphs.QueryGraphs.wholly_typed`), each reading said once more with
     the answers typed by the question's noun and the language's word for being one
-    (:attr:`lang.base.Language.typing_word`): « ?answer director Quentin Tarantino. ?answer è
+    (:attr:`lang.base.Language.typing_word`, else :attr:`lang.base.Language.class_word`):
+    « ?answer director Quentin Tarantino. ?answer è
     un film » (0.96 against « Quali film ha diretto Quentin Tarantino? »; 0.009 without it).
     Only a worded one: the validator reads the typed noun more than the property, and « ?answer
     cast member Quentin Tarantino. ?answer est un films » scores 0.90 against « Quels films
@@ -98,7 +99,8 @@ def class_readings(candidates: Sequence[Candidate], readings: Sequence[tuple[str
     describes its members (:meth:`backends.local.generator.LocalBackend._class_described`):
     « In welke films spelen Robert De Niro en Al Pacino allebei? » reads « … ?answer is een
     films » at 0.99."""
-    word = language(lang).typing_word if is_supported(lang) else ""
+    known = language(lang) if is_supported(lang) else None
+    word = (known.typing_word or known.class_word) if known is not None else ""
     out = list(readings)
     if not word:
         return out
@@ -152,12 +154,12 @@ def readings_with_english(verbalizer: Verbalizer, candidates: Sequence[Candidate
         worded = unshared_wording(candidates, worded) if english else worded
         worded = typed_wording(candidates, worded, wanted, lang)
     readings = verbalizer.readings([c.sparql for c in candidates], lang, [c.links for c in candidates], worded)
-    if english:
-        return readings
-    plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
-             if ok and (c.shape not in COMPLEX_SHAPES or i < COMPLEX_IN_ENGLISH)]
-    english = verbalizer.many([candidates[i].sparql for i in plain], "en", [candidates[i].links for i in plain])
-    for i, text in zip(plain, english, strict=True):
-        if text not in readings[i]:
-            readings[i] = (*readings[i], text)
+    if not english:
+        plain = [i for i, (c, ok) in enumerate(zip(candidates, wanted, strict=True))
+                 if ok and (c.shape not in COMPLEX_SHAPES or i < COMPLEX_IN_ENGLISH)]
+        in_english = verbalizer.many([candidates[i].sparql for i in plain], "en",
+                                     [candidates[i].links for i in plain])
+        for i, text in zip(plain, in_english, strict=True):
+            if text not in readings[i]:
+                readings[i] = (*readings[i], text)
     return class_readings(candidates, readings, wanted, tokens, lang) if question is not None else readings

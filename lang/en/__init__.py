@@ -24,6 +24,7 @@ LANGUAGE = Language(
         ("what year", "When {}?"),
         ("which year", "When {}?"),
     ),
+    class_word="instance of",
     stemmer="english",
     label_fallbacks=LABEL_FALLBACKS,
     shape_words=SHAPE_WORDS,

@@ -132,8 +132,8 @@ def test_a_worded_reading_whose_every_answer_is_of_the_named_class_is_also_said_
     """« Quali film ha diretto Quentin Tarantino? »: his works are all films, so the reading
     « ?answer director Quentin Tarantino » carries no typing triple, but it knows the noun
     (:attr:`Candidate.typed_noun`); each of its readings is said once more with « ?answer è un
-    film ».  Not for a reading that does not read every word, nor in English (no typing word),
-    nor for one typed by its query already."""
+    film ».  Not for a reading that does not read every word, nor in a language with no word for
+    it, nor for one typed by its query already; English says "instance of" (its ``class_word``)."""
     question = "Quali film ha diretto Quentin Tarantino?"
     director = replace(_plain("P57", ((2, 4, "property"), (4, 6, "entity"))), worded=True, typed_noun=(1, 2))
     cast = replace(director, sparql=director.sparql.replace("P57", "P161"), properties=("P161",), worded=False)
@@ -142,7 +142,11 @@ def test_a_worded_reading_whose_every_answer_is_of_the_named_class_is_also_said_
     own, english = "it|" + director.sparql, "en|" + director.sparql
     assert said == (own, english, own + ". ?answer è un film", english + ". ?answer è un film")
     assert not any("è un" in r for r in unworded)
-    assert not any(". ?answer" in r for r in readings_with_english(verbalizer, [director], "en", None,
+    # English has no typing word: it says "instance of", as its validator reads the class (Language.class_word)
+    english_said, = readings_with_english(verbalizer, [director], "en", None,
+                                          "Which films did Quentin Tarantino direct?")
+    assert english_said == (english, english + ". ?answer instance of films")
+    assert not any(". ?answer" in r for r in readings_with_english(verbalizer, [director], "ja", None,
                                                                     "Which films did Quentin Tarantino direct?")[0])
     typed = replace(director, properties=("P57", "P31"))
     assert not any("è un film" in r for r in readings_with_english(verbalizer, [typed], "it", None, question)[0])
