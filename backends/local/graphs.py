@@ -198,10 +198,15 @@ class QueryGraphs:
                         common = self.reads.answer_set(ga.triples, sets) & self.reads.answer_set(gb.triples, sets)
                         if not common:
                             continue
-                        out.append(self.pair(q, ga, gb, len(common)))
+                        out.append(self.pair(q, ga, gb, len(common), (spans[a], spans[b])))
         return out
 
-    def pair(self, q: Question, ga: Generated, gb: Generated, n: int) -> Generated:
+    def pair(self, q: Question, ga: Generated, gb: Generated, n: int,
+             spans: Sequence[tuple[int, int]] = ()) -> Generated:
+        """The intersection of ``ga`` and ``gb``'s answers (``n`` of them), anchored at the
+        mentions ``spans``.  What its property words read is weighed against the words beside
+        both names (« Which films directed by Tim Burton star Johnny Depp? »: "directed" and
+        "star" of five content words beside Burton alone, of two beside both)."""
         fa, fb = ga.features, gb.features
         feats = dict(fa)
         for k in ("link_score", "link_quality", "link_prior", "prop_score", "prop_lex", "prop_kg"):
@@ -213,6 +218,9 @@ class QueryGraphs:
         extra = sum(len(w) for w in gb.words - ga.words) / q.content_chars
         feats["explained"] = min(1.0, fa["explained"] + fb["link_coverage"] + extra)
         feats["pair_shared"] = 1.0 if shared else 0.0
+        if spans:
+            beside = content_words_beside(self.reads.props, q, spans)
+            feats["rest_matched"] = min(1.0, len(ga.words | gb.words) / len(beside)) if beside else 1.0
         feats["n_entities"] = 2.0
         feats["log_answers"] = math.log1p(n)
         feats["single_answer"] = 1.0 if n == 1 else 0.0

@@ -126,3 +126,14 @@ def test_an_intersection_the_named_class_describes_knows_its_noun(backend: Local
     typed = replace(both, triples=(*body, ("?answer", "wdt:P31", "wd:Q515")), properties=("P17", "P31"))
     assert backend._class_described(q, typed).typed_noun is None
     assert backend._class_described(q, replace(both, shape="plain")).typed_noun is None
+
+
+def test_an_intersection_weighs_its_property_words_against_the_words_beside_both_names(backend: LocalBackend):
+    """"Which city in Germany was Einstein born in?": the pair of "born" at Einstein and "in
+    Germany" reads the words beside both names; its one-hop half, the words beside one."""
+    q = backend._analyze("Which city in Germany was Einstein born in?", "en", None)
+    ranked = backend._generate(q)
+    pair = next(g for g in backend.graphs.pairs(q, ranked) if g.triples == [*forward("Q937", "P19"),
+                                                                          *backward("Q183", "P17")])
+    half = next(g for g in ranked if g.triples == forward("Q937", "P19"))
+    assert pair.features["rest_matched"] > half.features["rest_matched"]
