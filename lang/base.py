@@ -47,6 +47,11 @@ class ShapeWords:
     """Words that open a yes/no question ("is", "was", « est-ce que »)."""
     yes_no_anywhere: tuple[str, ...] = ()
     """Marks of a yes/no question anywhere in it (« ли », 吗)."""
+    yes_no_declarative: bool = False
+    """Whether a statement with a question mark asks yes or no (« ¿Rilke nació en Viena? »,
+    « kareem abdul jabbar nacio en los angeles? »): without a question word or a listing word,
+    with one of :attr:`yes_no_openers` anywhere in it (a verb: a name and a noun with a
+    question mark, « ¿capital de francia? », asks for the capital)."""
     more: tuple[str, ...] = ()
     """Words of a descending order ("more", "highest")."""
     less: tuple[str, ...] = ()

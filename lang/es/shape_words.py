@@ -5,6 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
+    yes_no_declarative=True,
     count=("cuántos", "cuántas", "cuantos", "cuantas", "número de", "numero de"),
     superlative=("el más", "la más", "los más", "las más", "el menos", "la menos", "el mayor", "la mayor", "el menor",
         "la menor"),

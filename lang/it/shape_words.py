@@ -5,6 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
+    yes_no_declarative=True,
     count=("quanti", "quante"),
     superlative=("il più", "la più", "i più", "le più", "il meno", "la meno", "il maggiore", "la maggiore"),
     ordinal=("primo", "prima", "primi", "prime", "ultim*", "second*", "terz*", "quart*"),

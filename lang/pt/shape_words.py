@@ -5,6 +5,7 @@ see :class:`lang.base.ShapeWords`)."""
 from lang.base import ShapeWords
 
 SHAPE_WORDS = ShapeWords(
+    yes_no_declarative=True,
     count=("quantos", "quantas"),
     superlative=("o mais", "a mais", "os mais", "as mais", "o menos", "a menos", "o maior", "a maior", "o menor",
         "a menor"),

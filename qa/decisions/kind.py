@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import KGQueryError, KGTimeout
-from core.text import fold, tokenize
+from core.text import fold, normalize_cue_text, tokenize
 from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, literal, local_id
 from lang import SUPPORTED
@@ -30,6 +30,7 @@ from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words, listed_at
 from qa.reading.expect import AnswerTypes, role_mismatch
 from qa.reading.reading import function_word, is_word
+from qa.reading.words import is_yes_no
 
 HUMAN = "Q5"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -86,6 +87,8 @@ class TypeCheck:
         if self.answer_types is not None and role_mismatch(self.answer_types.find_cues(case.question, case.lang),
                                                            kept.shape, kept.properties):
             return withheld(self.name, "a role was asked about, but the kept candidate lists a work's whole cast")
+        if kept.shape != "ask" and asks_yes_or_no(case):
+            return withheld(self.name, "a yes/no question was asked, but the kept candidate lists answers")
         if kept.shape != "plain":
             return passed(self.name)
         terms = [t for t in result.column() if t is not None][:CHECKED_ANSWERS]
@@ -251,6 +254,14 @@ class TypeCheck:
             if isinstance(a, Term) and qid:
                 out.setdefault(a.value, set()).add(qid)
         return out
+
+
+def asks_yes_or_no(case: Case) -> bool:
+    """Whether the question asks yes or no (:func:`qa.reading.words.is_yes_no`) and one of the
+    first candidates reads it so (an ``ask``): a list then answers another question (« ¿Rainer
+    Maria Rilke nació en Viena? » answered « Praga »)."""
+    return (any(c.shape == "ask" for c in case.candidates[:READ_BY])
+            and is_yes_no(normalize_cue_text(case.question), case.lang))
 
 
 def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Literal, TypeVar
 
 from core.phrases import Phrase, PhraseMatcher, Word, non_overlapping
-from core.text import CJK, CJK_CLASS, normalize_cue_text
+from core.text import CJK, CJK_CLASS, fold, normalize_cue_text
 from lang import SUPPORTED
 from lang import get as language
 from lang.base import ShapeWords
@@ -245,10 +245,27 @@ def is_yes_no(text: str, lang: str) -> bool:
     first = re.sub(r"^[¿¡\"'«„(]+", "", text)
     if any(start == 0 for start, _, _ in find_words(first, words_for(YES_NO_OPENERS, lang))):
         return True
+    if declares_yes_no(text, lang):
+        return True
     padded = f" {text} "
     if not any(w in padded for w in YES_NO_ANYWHERE.get(lang, ())):
         return False
     return not find_words(text, WH_WORDS.get(lang, ()))
+
+
+def declares_yes_no(text: str, lang: str) -> bool:
+    """Whether normalized ``text`` is a statement asked with a question mark in a language
+    that asks yes or no so (:attr:`lang.base.ShapeWords.yes_no_declarative`): no question
+    word and no listing word, typed with their accents or without (« cuantos hijos tiene
+    obama? » asks how many), and a yes/no verb of the language anywhere in it (« ¿Rainer Maria
+    Rilke nació en Viena? »)."""
+    words = shape_words(lang)
+    if not words.yes_no_declarative or not re.search(r"[?？]\s*$", text):
+        return False
+    folded = fold(text)
+    if find_words(folded, [fold(w) for w in (*words.wh, *words.listing)]):
+        return False
+    return bool(find_words(folded, [fold(w) for w in words.yes_no_openers]))
 
 
 def shape_words(lang: str) -> ShapeWords:

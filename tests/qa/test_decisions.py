@@ -408,6 +408,22 @@ def test_type_withholds_answers_of_another_kind_than_the_class_noun_or_question_
     assert where.withheld and "person" in where.reason
 
 
+def test_a_yes_no_question_is_never_answered_with_a_list(tiny_kg_client) -> None:
+    """« ¿Einstein nació en Berlín? » read as his birthplace lists Ulm, an answer to another
+    question; the question asks yes or no, and a candidate reads it so."""
+    check = TypeCheck(tiny_kg_client, default_lexicon())
+    born = Candidate(BIRTHPLACE, 0.9, entities=("Q937",), properties=("P19",), links=(_einstein((1, 2)),),
+                     explains=((1, 2, "entity"), (2, 3, "property")))
+    ask = Candidate("ASK { wd:Q937 wdt:P19 wd:Q64 }", 0.6, shape="ask", entities=("Q937", "Q64"),
+                    properties=("P19",))
+    verdict = check(_case("¿Einstein nació en Berlín?", [born, ask], result=_uris("Q3012"), lang="es"))
+    assert verdict.withheld and "yes/no" in verdict.reason
+    # no candidate reads it as yes or no: the list is judged as any other
+    assert not check(_case("¿Einstein nació en Berlín?", [born], result=_uris("Q3012"), lang="es")).withheld
+    # a question word: no yes/no question
+    assert not check(_case("¿Dónde nació Einstein?", [born, ask], result=_uris("Q3012"), lang="es")).withheld
+
+
 def test_a_class_noun_written_inflected_is_checked_against_the_answers_classes(tiny_kg_client) -> None:
     """« В каком *городе* родился Эйнштейн? »: the linker found the class by a looser match
     (``fuzzy``), but the word is the class's name inflected, so the answers must be cities."""

@@ -30,6 +30,12 @@ QUESTIONS = [
     ("Nasceu Tim Burton em Burbank?", "pt", True),
     ("Onde nasceu Tim Burton?", "pt", False),
     ("Nacque Verdi a Busseto?", "it", True),
+    ("¿Rainer Maria Rilke nació en Viena?", "es", True),  # a statement asked with its question mark
+    ("kareem abdul jabbar nacio en los angeles?", "es", True),
+    ("cuantos hijos tiene obama?", "es", False),  # a question word typed without its accent
+    ("capital de francia?", "es", False),  # no verb: a noun asked for
+    ("Tim Burton nacio en Burbank", "es", False),  # no question mark
+    ("Verdi è nato a Busseto?", "it", True),
     ("C'è un fiume a Roma?", "it", True),
     ("Pode um gato nadar?", "pt", True),
     ("北京是中国的首都吗？", "zh", True),
