@@ -89,6 +89,8 @@ class TypeCheck:
             return withheld(self.name, "a role was asked about, but the kept candidate lists a work's whole cast")
         if kept.shape != "ask" and asks_yes_or_no(case):
             return withheld(self.name, "a yes/no question was asked, but the kept candidate lists answers")
+        if (why := self._other_tie(case, kept)) is not None:
+            return withheld(self.name, why)
         if kept.shape != "plain":
             return passed(self.name)
         terms = [t for t in result.column() if t is not None][:CHECKED_ANSWERS]
@@ -233,6 +235,48 @@ class TypeCheck:
                 out.setdefault(a.value, set()).update(words, (fold(w) for w in words))
         return out
 
+    def _other_tie(self, case: Case, kept: Candidate) -> str | None:
+        """Why the kept reading is withheld when no word of the question but a class noun
+        says its relation (:func:`noun_tie`) and the KG ties its entity to more things of that
+        class by another property: "Michael Bay movies" read as the films he appears in (3)
+        lists his films as an actor, where he directed 8 (« movies » reads the cast too, as in
+        "movies with Tom Hanks"); ``None`` otherwise, or when the ties cannot be read."""
+        found = noun_tie(case, kept)
+        if found is None:
+            return None
+        entity, pid, cls = found
+        cls = cls or self._members_class(entity, pid)
+        if cls is None:
+            return None
+        sparql = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a ?p <{entity_iri(entity)}> . "
+                  f"?a <http://www.wikidata.org/prop/direct/P31> <{entity_iri(cls)}> }} GROUP BY ?p")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=200).rows
+        except (KGTimeout, KGQueryError):
+            return None
+        counts = {local_id(p.value): int(float(n.value)) for row in rows
+                  if isinstance(p := row.get("p"), Term) and isinstance(n := row.get("n"), Term)
+                  and n.value.replace(".", "", 1).isdigit()}
+        own = counts.get(pid, 0)
+        other = max(((n, p) for p, n in counts.items() if p and p != pid and p not in TYPING_PROPERTIES),
+                     default=(0, ""))
+        if other[0] > own:
+            return (f"only the class noun says the relation, and {other[1]} ties {entity} to more {cls} "
+                    f"({other[0]}) than the kept {pid} ({own})")
+        return None
+
+    def _members_class(self, entity: str, pid: str) -> str | None:
+        """The class most of ``?answer <pid> <entity>`` are instances of (``None``: none, or
+        the query fails)."""
+        sparql = (f"SELECT ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a <http://www.wikidata.org/prop/direct/{pid}> "
+                  f"<{entity_iri(entity)}> . ?a <http://www.wikidata.org/prop/direct/P31> ?c }} "
+                  f"GROUP BY ?c ORDER BY DESC(?n) LIMIT 1")
+        try:
+            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=1).rows
+        except (KGTimeout, KGQueryError):
+            return None
+        return next((local_id(c.value) for row in rows if isinstance(c := row.get("c"), Term)), None)
+
     def _named(self, uris: Sequence[str], classes: set[str]) -> dict[str, set[str]] | None:
         """Per answer IRI, which of ``classes`` it is an instance of (``P31/P279*``) or names in
         any statement; ``None`` when the query fails."""
@@ -254,6 +298,34 @@ class TypeCheck:
             if isinstance(a, Term) and qid:
                 out.setdefault(a.value, set()).add(qid)
         return out
+
+
+def noun_tie(case: Case, kept: Candidate) -> tuple[str, str, str | None] | None:
+    """``(entity, property, class)`` when the kept reading lists or counts the things of a
+    class the question names (``?answer <property> <entity>``, one such tie; the class
+    ``None`` when no link names it) and no word of
+    the question says the relation but the class noun itself: its property's words are the
+    noun ("Michael Bay movies"), or it says nothing of its property at all (a count without
+    the question's words for it, an exclusion whose words say only what it excludes);
+    ``None`` otherwise."""
+    ties = [(p, o) for s, p, o in kept.triples if s == "?answer" and o.startswith("wd:")
+            and p.removeprefix("wdt:") not in TYPING_PROPERTIES]
+    excluded = {p.removeprefix("wdt:") for _, p, _ in kept.excluded}
+    if len(ties) != 1 or any(pid not in excluded for pid, _ in kept.wording):
+        return None  # the question says its relation (not only the relation it excludes: "… don't have X in them")
+    pid, entity = ties[0][0].removeprefix("wdt:"), ties[0][1].removeprefix("wd:")
+    nouns = {link.span: link.qid for c in case.candidates for link in c.links
+             if link.is_class and link.span is not None}
+    words = [(a, b) for a, b, kind in kept.explains if kind == "property"]
+    if any(span not in nouns for span in words):
+        return None
+    typed = [o.removeprefix("wd:") for s, p, o in kept.triples
+             if s == "?answer" and p == "wdt:P31" and o.startswith("wd:")]
+    alone = sorted(set(nouns.values())) if len(set(nouns.values())) == 1 else []  # the question's one class noun
+    named = [nouns[span] for span in words] or [link.qid for link in kept.links if link.is_class] or alone
+    if not words and kept.explains:
+        return None  # it explains the question's words, none of them as its property
+    return entity, pid, next(iter(typed or named), None)
 
 
 def asks_yes_or_no(case: Case) -> bool:

@@ -472,6 +472,48 @@ def test_a_class_noun_written_inflected_is_found_in_the_answers_class_names_as_t
     assert verdict.withheld and "Q515" in verdict.reason  # a river is no city, by any name
 
 
+def _films_store() -> object:
+    """A director (Q1) of three films who acts in one of them, and an actor (Q2) in three."""
+    import pyoxigraph as ox
+
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    store = ox.Store()
+
+    def fact(s: str, p: str, o: str) -> ox.Quad:
+        return ox.Quad(ox.NamedNode(wd + s), ox.NamedNode(wdt + p), ox.NamedNode(wd + o))
+
+    films = ("Q11", "Q12", "Q13")
+    store.extend([fact(f, "P31", "Q11424") for f in films] + [fact(f, "P57", "Q1") for f in films]
+                 + [fact("Q11", "P161", "Q1")] + [fact(f, "P161", "Q2") for f in films])
+    return store
+
+
+def test_a_relation_only_a_class_noun_says_is_the_one_the_kg_ties_most_things_of_that_class_by() -> None:
+    """"Q1 movies": « movies » reads the cast too, but Q1 directed three films and acts in
+    one; the cast reading is withheld, the director's kept, and an actor's cast kept too."""
+    from kg.client import EmbeddedKG
+
+    check = TypeCheck(EmbeddedKG(_films_store()), default_lexicon())
+    director = Link("Q1", "bay", "Bay", "label", 0.9, span=(0, 1))
+    movies = Link("Q11424", "movies", "film", "inflected", 0.8, span=(1, 2), is_class=True)
+    explains = ((0, 1, "entity"), (1, 2, "class"), (1, 2, "property"))
+    cast = Candidate("SELECT ?answer WHERE { ?answer wdt:P161 wd:Q1 }", 0.6, entities=("Q1",), properties=("P161",),
+                     links=(director,), explains=explains, triples=(("?answer", "wdt:P161", "wd:Q1"),))
+    typed = Candidate("SELECT ?answer WHERE { ?answer wdt:P31 wd:Q11424 }", 0.1, entities=("Q11424",),
+                      links=(movies,), explains=((1, 2, "class"),))
+    verdict = check(_case("bay movies", [cast, typed], result=_uris("Q11")))
+    assert verdict.withheld and "P57" in verdict.reason
+    directed = replace(cast, sparql=cast.sparql.replace("P161", "P57"), properties=("P57",),
+                       triples=(("?answer", "wdt:P57", "wd:Q1"),))
+    assert not check(_case("bay movies", [directed, typed], result=_uris("Q11", "Q12", "Q13"))).withheld
+    actor = replace(cast, sparql=cast.sparql.replace("Q1 ", "Q2 "), entities=("Q2",),
+                    triples=(("?answer", "wdt:P161", "wd:Q2"),), links=(replace(director, qid="Q2"),))
+    assert not check(_case("bay movies", [actor, typed], result=_uris("Q11", "Q12", "Q13"))).withheld
+    # a word says the relation ("movies bay appears in"): the cast kept
+    said = replace(cast, explains=((0, 1, "entity"), (1, 2, "class"), (2, 3, "property")))
+    assert not check(_case("bay movies appears", [said, typed], result=_uris("Q11"))).withheld
+
+
 def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> None:
     """"Where is Germany?" read as Germany's country answers Germany: no place was told."""
     check = TypeCheck(tiny_kg_client, default_lexicon())
