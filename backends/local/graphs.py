@@ -218,7 +218,7 @@ class QueryGraphs:
         extra = sum(len(w) for w in gb.words - ga.words) / q.content_chars
         feats["explained"] = min(1.0, fa["explained"] + fb["link_coverage"] + extra)
         feats["pair_shared"] = 1.0 if shared else 0.0
-        if spans:
+        if spans and not _named_beside(q, spans):
             beside = content_words_beside(self.reads.props, q, spans)
             feats["rest_matched"] = min(1.0, len(ga.words | gb.words) / len(beside)) if beside else 1.0
         feats["n_entities"] = 2.0
@@ -306,3 +306,16 @@ class QueryGraphs:
             if len(out) >= limit:
                 break
         return out
+
+
+NAMED_KINDS = frozenset({"label", "alias", "folded", "inflected"})
+"""Mention kinds that say a name as written (not a loose spelling or a sound-alike)."""
+
+
+def _named_beside(q: Question, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether the question names another entity, as written, outside ``spans``: a pair of two
+    of three anchors leaves one out ("borders France, Germany and Italy"), and weighs its words
+    against the words beside one name, as its one-hop halves do."""
+    nouns = {(m.start, m.end) for m in q.mentions if m.is_class and m.kind in NAMED_KINDS}  # "movies": no name
+    return any(not m.is_class and m.kind in NAMED_KINDS and (m.start, m.end) not in nouns
+               and not any(m.start < b and a < m.end for a, b in spans) for m in q.mentions)

@@ -302,30 +302,33 @@ class TypeCheck:
 
 def noun_tie(case: Case, kept: Candidate) -> tuple[str, str, str | None] | None:
     """``(entity, property, class)`` when the kept reading lists or counts the things of a
-    class the question names (``?answer <property> <entity>``, one such tie; the class
-    ``None`` when no link names it) and no word of
-    the question says the relation but the class noun itself: its property's words are the
-    noun ("Michael Bay movies"), or it says nothing of its property at all (a count without
-    the question's words for it, an exclusion whose words say only what it excludes);
-    ``None`` otherwise."""
+    class (``?answer <property> <entity>``, one such tie; the class ``None`` when no link
+    names it) and no word of the question says a relation but the class noun itself: neither
+    a word the kept reading explains as its property ("Michael Bay movies": « movies », the
+    class noun) nor a word some property phrase of the lexicon says (:attr:`Case.worded`)
+    outside the names and the class noun; an exclusion, by its words for its properties
+    (:attr:`Candidate.wording`), those of the relation it excludes aside.  ``None`` otherwise."""
     ties = [(p, o) for s, p, o in kept.triples if s == "?answer" and o.startswith("wd:")
             and p.removeprefix("wdt:") not in TYPING_PROPERTIES]
-    excluded = {p.removeprefix("wdt:") for _, p, _ in kept.excluded}
-    if len(ties) != 1 or any(pid not in excluded for pid, _ in kept.wording):
-        return None  # the question says its relation (not only the relation it excludes: "… don't have X in them")
+    if len(ties) != 1:
+        return None
     pid, entity = ties[0][0].removeprefix("wdt:"), ties[0][1].removeprefix("wd:")
     nouns = {link.span: link.qid for c in case.candidates for link in c.links
              if link.is_class and link.span is not None}
-    words = [(a, b) for a, b, kind in kept.explains if kind == "property"]
-    if any(span not in nouns for span in words):
-        return None
     typed = [o.removeprefix("wd:") for s, p, o in kept.triples
              if s == "?answer" and p == "wdt:P31" and o.startswith("wd:")]
     alone = sorted(set(nouns.values())) if len(set(nouns.values())) == 1 else []  # the question's one class noun
-    named = [nouns[span] for span in words] or [link.qid for link in kept.links if link.is_class] or alone
-    if not words and kept.explains:
-        return None  # it explains the question's words, none of them as its property
-    return entity, pid, next(iter(typed or named), None)
+    cls = next(iter(typed or [link.qid for link in kept.links if link.is_class] or alone), None)
+    spans = {span for span, qid in nouns.items() if qid == cls} | {(a, b) for a, b, kind in kept.explains
+                                                                    if kind == "class"}
+    spans |= {kept.typed_noun} if kept.typed_noun is not None else set()
+    spans |= {link.span for link in kept.links if link.span is not None and not link.is_class}
+    read = {i for a, b in spans for i in range(a, b)}
+    if kept.excluded:  # its words for its properties (Candidate.wording), the excluded relation's aside
+        excluded = {p.removeprefix("wdt:") for _, p, _ in kept.excluded}
+        return None if any(p not in excluded for p, _ in kept.wording) else (entity, pid, cls)
+    said = {i for a, b, kind in kept.explains if kind == "property" for i in range(a, b)} | set(case.worded)
+    return None if said - read else (entity, pid, cls)
 
 
 def asks_yes_or_no(case: Case) -> bool:
