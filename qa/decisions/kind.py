@@ -303,10 +303,10 @@ class TypeCheck:
 def noun_tie(case: Case, kept: Candidate) -> tuple[str, str, str | None] | None:
     """``(entity, property, class)`` when the kept reading lists or counts the things of a
     class (``?answer <property> <entity>``, one such tie; the class ``None`` when no link
-    names it) and no word of the question says a relation but the class noun itself: neither
-    a word the kept reading explains as its property ("Michael Bay movies": « movies », the
-    class noun) nor a word some property phrase of the lexicon says (:attr:`Case.worded`)
-    outside the names and the class noun; an exclusion, by its words for its properties
+    names it) and no word of the question says a relation but the class noun itself: no
+    content word (neither a function word nor a cue word) outside the names and the class
+    noun ("Michael Bay movies": « movies », the class noun; « Quantos filmes Quentin Tarantino
+    dirigiu? » says « dirigiu », which the lexicon may not read); an exclusion, by its words for its properties
     (:attr:`Candidate.wording`), those of the relation it excludes aside.  ``None`` otherwise."""
     ties = [(p, o) for s, p, o in kept.triples if s == "?answer" and o.startswith("wd:")
             and p.removeprefix("wdt:") not in TYPING_PROPERTIES]
@@ -327,7 +327,11 @@ def noun_tie(case: Case, kept: Candidate) -> tuple[str, str, str | None] | None:
     if kept.excluded:  # its words for its properties (Candidate.wording), the excluded relation's aside
         excluded = {p.removeprefix("wdt:") for _, p, _ in kept.excluded}
         return None if any(p not in excluded for p, _ in kept.wording) else (entity, pid, cls)
-    said = {i for a, b, kind in kept.explains if kind == "property" for i in range(a, b)} | set(case.worded)
+    reading = case.reading
+    cues = {i for i, _ in reading.cues} if reading is not None else set()
+    function = reading.function_words if reading is not None else frozenset()
+    said = {i for a, b, kind in kept.explains if kind == "property" for i in range(a, b)}
+    said |= {i for i, t in enumerate(case.tokens) if is_word(t) and i not in function and i not in cues}
     return None if said - read else (entity, pid, cls)
 
 
