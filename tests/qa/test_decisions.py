@@ -512,6 +512,8 @@ def test_a_relation_only_a_class_noun_says_is_the_one_the_kg_ties_most_things_of
     # a word says the relation ("movies bay appears in"): the cast kept
     said = replace(cast, explains=((0, 1, "entity"), (1, 2, "class"), (2, 3, "property")))
     assert not check(_case("bay movies appears", [said, typed], result=_uris("Q11"))).withheld
+    # a content word the reading does not read says it too (a verb the lexicon may not know)
+    assert not check(_case("bay movies starred", [cast, typed], result=_uris("Q11"))).withheld
 
 
 def test_a_place_asked_of_a_thing_is_never_the_thing_itself(tiny_kg_client) -> None:
