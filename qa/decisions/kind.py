@@ -152,9 +152,8 @@ class TypeCheck:
         sparql = (f"SELECT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
                   f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
                   f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
-        try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=200).rows
-        except (KGTimeout, KGQueryError):
+        rows = self._rows(sparql, 200)
+        if rows is None:
             return []
         named: dict[str, set[str]] = {}
         for row in rows:
@@ -216,6 +215,14 @@ class TypeCheck:
         return (types is not None and types.answer_type(pid) == PLACE
                 and all(types.answer_type(p) == PLACE for p in kept.properties if p not in TYPING_PROPERTIES))
 
+    def _rows(self, sparql: str, max_rows: int) -> list[dict[str, Term]] | None:
+        """The rows of ``sparql`` (at most ``max_rows``), or ``None`` when the query fails or
+        times out (a check that cannot read the KG withholds nothing)."""
+        try:
+            return self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=max_rows).rows
+        except (KGTimeout, KGQueryError):
+            return None
+
     def _class_names(self, uris: Sequence[str]) -> dict[str, set[str]] | None:
         """Per answer IRI, the words of its classes' names in any language (« capital city »
         is a city even where the KG holds no ``P279`` path to "city"); ``None`` when the
@@ -223,9 +230,8 @@ class TypeCheck:
         values = " ".join(f"<{u}>" for u in uris)
         sparql = (f"SELECT ?a ?l WHERE {{ VALUES ?a {{ {values} }} "
                   f"?a <http://www.wikidata.org/prop/direct/P31> ?k . ?k <{RDFS_LABEL}> ?l }}")
-        try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=2000).rows
-        except (KGTimeout, KGQueryError):
+        rows = self._rows(sparql, 2000)
+        if rows is None:
             return None
         out: dict[str, set[str]] = {}
         for row in rows:
@@ -250,9 +256,8 @@ class TypeCheck:
             return None
         sparql = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a ?p <{entity_iri(entity)}> . "
                   f"?a <http://www.wikidata.org/prop/direct/P31> <{entity_iri(cls)}> }} GROUP BY ?p")
-        try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=200).rows
-        except (KGTimeout, KGQueryError):
+        rows = self._rows(sparql, 200)
+        if rows is None:
             return None
         counts = {local_id(p.value): int(float(n.value)) for row in rows
                   if isinstance(p := row.get("p"), Term) and isinstance(n := row.get("n"), Term)
@@ -271,9 +276,8 @@ class TypeCheck:
         sparql = (f"SELECT ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a <http://www.wikidata.org/prop/direct/{pid}> "
                   f"<{entity_iri(entity)}> . ?a <http://www.wikidata.org/prop/direct/P31> ?c }} "
                   f"GROUP BY ?c ORDER BY DESC(?n) LIMIT 1")
-        try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=1).rows
-        except (KGTimeout, KGQueryError):
+        rows = self._rows(sparql, 1)
+        if rows is None:
             return None
         return next((local_id(c.value) for row in rows if isinstance(c := row.get("c"), Term)), None)
 
@@ -287,9 +291,8 @@ class TypeCheck:
         sparql = (f"SELECT DISTINCT ?a ?c WHERE {{ {{ {bound} "
                   f"?a <http://www.wikidata.org/prop/direct/P31>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
                   f" UNION {{ {bound} ?a ?p ?c }} }}")
-        try:
-            rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=len(uris) * len(classes) + 1).rows
-        except (KGTimeout, KGQueryError):
+        rows = self._rows(sparql, len(uris) * len(classes) + 1)
+        if rows is None:
             return None
         out: dict[str, set[str]] = {}
         for row in rows:
