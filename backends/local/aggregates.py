@@ -25,6 +25,8 @@ from backends.local.shapes import (
     wd,
     wdt,
 )
+from backends.local.ties import ORDER as TIE_ORDER
+from backends.local.ties import TieOrder
 from core.errors import KGError
 from kg.client import KG, QueryResult, Term
 from kg.sparql import local_id
@@ -88,9 +90,10 @@ WDT_IRI = "http://www.wikidata.org/prop/direct/"
 class FactReads:
     """Bounded reads of the complex layer: a failed or timed-out query gives nothing."""
 
-    def __init__(self, kg: KG, *, timeout_s: float = 3.0) -> None:
+    def __init__(self, kg: KG, *, timeout_s: float = 3.0, order: TieOrder | None = None) -> None:
         self.kg = kg
         self.timeout_s = timeout_s
+        self.order = order or TieOrder(kg, timeout_s=timeout_s)
 
     def query(self, sparql: str, max_rows: int = 50) -> QueryResult | None:
         """The result of a bounded query, or ``None`` when it fails."""
@@ -113,9 +116,9 @@ class FactReads:
         out: list[tuple[str, bool, int | None]] = []
         for inverse in (False, True):
             tie = (wd(qid), "?p", "?answer") if inverse else ("?answer", "?p", wd(qid))
-            patterns = [tie, *body] if tie_first else [*body, tie]
-            result = self.query(f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body(patterns)} }} "
-                                f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {limit}", max_rows=limit)
+            group = self.order.body(tie, body, tie_first=tie_first)
+            result = self.query(f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {group} }} "
+                                f"GROUP BY ?p {TIE_ORDER} LIMIT {limit}", max_rows=limit)
             for row in result.rows if result else []:
                 term, n = row.get("p"), row.get("n")
                 if term is not None and term.value.startswith(WDT_IRI) and (pid := local_id(term.value)):

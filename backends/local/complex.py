@@ -44,6 +44,7 @@ from backends.local.shapes import (
     wd,
     wdt,
 )
+from backends.local.ties import TieOrder
 from core.errors import LexiconError
 from core.text import normalize_cue_text
 from kg.client import KG
@@ -102,10 +103,11 @@ class ComplexGenerator:
                  max_sets: int = 10) -> None:
         self.kg = kg
         self.timeout_s = timeout_s
-        self.facts = FactReads(kg, timeout_s=timeout_s)
+        order = TieOrder(kg, timeout_s=min(timeout_s, 1.0))  # one count per entity and class, shared
+        self.facts = FactReads(kg, timeout_s=timeout_s, order=order)
         self.aggregates = Aggregates(self.facts, complete_properties=complete_properties, max_sets=max_sets)
         self._class_cache: dict[str, tuple[str, ...]] = {}
-        self.constraints = ConstraintGenerator(kg, timeout_s=timeout_s)
+        self.constraints = ConstraintGenerator(kg, timeout_s=timeout_s, order=order)
 
 
     # ------------------------------------------------------------------ public

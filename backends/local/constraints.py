@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from backends.local.linking import Mention
 from backends.local.shapes import render_body, wd, wdt
+from backends.local.ties import ORDER as TIE_ORDER
+from backends.local.ties import TieOrder
 from core.errors import KGError
 from kg.client import KG
 from kg.sparql import WDT, local_id
@@ -96,9 +98,10 @@ class ConstraintGenerator:
     docstring).  ``classes`` tells, per mention, the typing properties it has instances
     through (``P31``, ``P106``)."""
 
-    def __init__(self, kg: KG, *, timeout_s: float = 3.0) -> None:
+    def __init__(self, kg: KG, *, timeout_s: float = 3.0, order: TieOrder | None = None) -> None:
         self.kg = kg
         self.timeout_s = timeout_s
+        self.order = order or TieOrder(kg, timeout_s=timeout_s)
 
     def _rows(self, sparql: str, max_rows: int) -> list[dict]:
         try:
@@ -199,8 +202,8 @@ class ConstraintGenerator:
         found: list[tuple[int, Triple, str]] = []
         for inverse in (False, True):
             link = (wd(m.qid), "?p", ANSWER) if inverse else (ANSWER, "?p", wd(m.qid))
-            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {render_body([link, type_triple])} }} "
-                      f"GROUP BY ?p ORDER BY DESC(?n) LIMIT {PROPERTIES_PER_ANCHOR + 2}")
+            sparql = (f"SELECT ?p (COUNT(DISTINCT ?answer) AS ?n) WHERE {{ {self.order.body(link, [type_triple])} }} "
+                      f"GROUP BY ?p {TIE_ORDER} LIMIT {PROPERTIES_PER_ANCHOR + 2}")
             rows = self._rows(sparql, PROPERTIES_PER_ANCHOR + 2)
             pids = [pid for row in rows if (pid := _pid(row)) is not None and pid not in UNTYING]
             if not pids:
