@@ -297,3 +297,13 @@ def test_no_property_name_without_a_phrase_in_that_language():
     assert lexicon.name("P36", "uk") is None  # only a question phrasing
     assert lexicon.name("P36", "de") is None
     assert lexicon.name("P36", "en") == "capital"
+
+
+def test_a_film_score_is_its_music_not_its_script(lexicon: PropertyLexicon) -> None:
+    # "wrote" alone is the screenwriter's word; "wrote the score" is the composer's
+    exact: dict[str, float] = {}
+    for m in lexicon.match_properties("Who wrote the score of the film Casablanca?", "en"):
+        if m.exact:
+            exact[m.pid] = max(exact.get(m.pid, 0.0), m.weight)
+    assert exact["P86"] > exact["P58"]
+    assert lexicon.match_properties("Who wrote the film Casablanca?", "en")[0].pid == "P58"
