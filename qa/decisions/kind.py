@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import KGQueryError, KGTimeout
-from core.text import fold, normalize_cue_text, tokenize
+from core.text import fold, tokenize
 from kg.client import KG, Term, value_kind
 from kg.sparql import entity_iri, literal, local_id
 from lang import SUPPORTED
@@ -30,7 +30,6 @@ from qa.decisions import Case, Verdict, passed, withheld
 from qa.decisions.coverage import asking_words, listed_at
 from qa.reading.expect import AnswerTypes, role_mismatch
 from qa.reading.reading import function_word, is_word
-from qa.reading.words import is_yes_no
 
 HUMAN = "Q5"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -339,11 +338,11 @@ def noun_tie(case: Case, kept: Candidate) -> tuple[str, str, str | None] | None:
 
 
 def asks_yes_or_no(case: Case) -> bool:
-    """Whether the question asks yes or no (:func:`qa.reading.words.is_yes_no`) and one of the
+    """Whether the question asks yes or no (its reading says so: :attr:`Reading.yes_no`) and one of the
     first candidates reads it so (an ``ask``): a list then answers another question (« ¿Rainer
     Maria Rilke nació en Viena? » answered « Praga »)."""
     return (any(c.shape == "ask" for c in case.candidates[:READ_BY])
-            and is_yes_no(normalize_cue_text(case.question), case.lang))
+            and case.reading is not None and case.reading.yes_no)
 
 
 def literal_mismatch(expected: str | None, kinds: set[str]) -> str | None:

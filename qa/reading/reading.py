@@ -3,8 +3,8 @@
 :func:`read` gives a frozen :class:`Reading` of a question in a language: its tokens
 (:func:`core.text.tokenize`), which of them are function or question words of the language
 (never content a reading must explain), where its cue words are and of which kind
-(``ordinal``, ``superlative``, ``comparative``).  It is cached: the pipeline's stage and the
-local backend read a question once between them."""
+(``ordinal``, ``superlative``, ``comparative``), and whether it asks yes or no.  It is
+cached: the pipeline's stage and the local backend read a question once between them."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from qa.reading.words import (
     SUPERLATIVE_WORDS,
     THAN_WORDS,
     find_words,
+    is_yes_no,
     words_for,
 )
 
@@ -32,13 +33,15 @@ from qa.reading.words import (
 @dataclass(frozen=True)
 class Reading:
     """A question as read in ``lang``: its tokens, the positions of its function words, its
-    cue words' positions by kind."""
+    cue words' positions by kind, and whether it asks yes or no
+    (:func:`qa.reading.words.is_yes_no`)."""
 
     text: str
     lang: str
     tokens: tuple[str, ...]
     function_words: frozenset[int]
     cues: tuple[tuple[int, str], ...]
+    yes_no: bool = False
 
 
 @lru_cache(maxsize=512)
@@ -47,7 +50,8 @@ def read(text: str, lang: str) -> Reading:
     tokens = tuple(tokenize(text))
     return Reading(text, lang, tokens,
                    frozenset(i for i, t in enumerate(tokens) if is_word(t) and function_word(t, lang)),
-                   tuple(sorted(cue_positions(text, tokens, lang).items())))
+                   tuple(sorted(cue_positions(text, tokens, lang).items())),
+                   is_yes_no(normalize_cue_text(text), lang))
 
 
 def is_word(token: str) -> bool:

@@ -50,3 +50,13 @@ def test_an_or_word_that_ends_the_question_offers_no_choice() -> None:
 ])
 def test_the_number_of_things_asks_for_a_count(question: str, lang: str, count: bool) -> None:
     assert analyze(question, lang).count is count
+
+
+@pytest.mark.parametrize(("question", "lang", "yes_no"), [
+    ("¿Rainer Maria Rilke nació en Viena?", "es", True),  # a statement with its question mark
+    ("Is Berlin the capital of Germany?", "en", True),
+    ("cuantos hijos tiene obama?", "es", False),
+    ("Where was Rilke born?", "en", False),
+])
+def test_the_reading_says_whether_the_question_asks_yes_or_no(question: str, lang: str, yes_no: bool) -> None:
+    assert read(question, lang).yes_no is yes_no
