@@ -39,7 +39,8 @@ KINDS = ("gate", "function_words", "wording", "names")
 measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
         "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv", "fresh": DATA / "fresh.tsv",
-        "fresh_natural": DATA / "fresh_natural.tsv", "fresh2": DATA / "fresh2.tsv"}
+        "fresh_natural": DATA / "fresh_natural.tsv", "fresh2": DATA / "fresh2.tsv",
+        "fresh3": DATA / "fresh3.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact
@@ -53,7 +54,9 @@ of 26 facts asked in no other set, and ``fresh_natural`` casual and formal one-f
 and freshnat161, 2026-11-29), never tuned on; ``fresh2`` holds 32 more one-fact questions, each asked
 once (8 en, 8 es, 2 each of de, fr, it, pt, ru, nl, ja, zh), casual and formal, about entities no
 other set asks about: written by hand by helper fresh2_164 on 2026-11-29 as a held-out set, never
-tuned on."""
+tuned on; ``fresh3`` holds 48 more one-fact strings about 40 facts (18 en, 18 es, 8 facts asked in
+both, 2 each of de, fr, it, pt, ru, ja), of the four kinds, about entities no other set asks about:
+written by hand by helper fresh3_172 on 2026-11-29 as a held-out set, never tuned on."""
 
 
 def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
