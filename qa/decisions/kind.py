@@ -243,9 +243,10 @@ class TypeCheck:
     def _other_tie(self, case: Case, kept: Candidate) -> str | None:
         """Why the kept reading is withheld when no word of the question but a class noun
         says its relation (:func:`noun_tie`) and the KG ties its entity to more things of that
-        class by another property: "Michael Bay movies" read as the films he appears in (3)
-        lists his films as an actor, where he directed 8 (« movies » reads the cast too, as in
-        "movies with Tom Hanks"); ``None`` otherwise, or when the ties cannot be read."""
+        class by another property, or to as many: "Michael Bay movies" read as the films he
+        appears in (3) lists his films as an actor, where he directed 8 (« movies » reads the cast
+        too, as in "movies with Tom Hanks"); « películas de George Lucas » are 5 films he appears
+        in and 5 he directed; ``None`` otherwise, or when the ties cannot be read."""
         found = noun_tie(case, kept)
         if found is None:
             return None
@@ -267,6 +268,9 @@ class TypeCheck:
         if other[0] > own:
             return (f"only the class noun says the relation, and {other[1]} ties {entity} to more {cls} "
                     f"({other[0]}) than the kept {pid} ({own})")
+        if other[0] == own > 0:  # as many each way: which the noun means is a guess
+            return (f"only the class noun says the relation, and {other[1]} ties {entity} to as many {cls} "
+                    f"({own}) as the kept {pid}")
         return None
 
     def _members_class(self, entity: str, pid: str) -> str | None:

@@ -473,7 +473,8 @@ def test_a_class_noun_written_inflected_is_found_in_the_answers_class_names_as_t
 
 
 def _films_store() -> object:
-    """A director (Q1) of three films who acts in one of them, and an actor (Q2) in three."""
+    """A director (Q1) of three films who acts in one of them, an actor (Q2) in three, and
+    Q3, who directed one and acts in another."""
     import pyoxigraph as ox
 
     wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
@@ -484,7 +485,8 @@ def _films_store() -> object:
 
     films = ("Q11", "Q12", "Q13")
     store.extend([fact(f, "P31", "Q11424") for f in films] + [fact(f, "P57", "Q1") for f in films]
-                 + [fact("Q11", "P161", "Q1")] + [fact(f, "P161", "Q2") for f in films])
+                 + [fact("Q11", "P161", "Q1")] + [fact(f, "P161", "Q2") for f in films]
+                 + [fact("Q11", "P57", "Q3"), fact("Q12", "P161", "Q3")])  # Q3: one film each way
     return store
 
 
@@ -509,6 +511,11 @@ def test_a_relation_only_a_class_noun_says_is_the_one_the_kg_ties_most_things_of
     actor = replace(cast, sparql=cast.sparql.replace("Q1 ", "Q2 "), entities=("Q2",),
                     triples=(("?answer", "wdt:P161", "wd:Q2"),), links=(replace(director, qid="Q2"),))
     assert not check(_case("bay movies", [actor, typed], result=_uris("Q11", "Q12", "Q13"))).withheld
+    # as many films each way (Q3): which one "Q3 movies" means is a guess
+    both = replace(cast, sparql=cast.sparql.replace("Q1 ", "Q3 "), entities=("Q3",),
+                   triples=(("?answer", "wdt:P161", "wd:Q3"),), links=(replace(director, qid="Q3"),))
+    tie = check(_case("bay movies", [both, typed], result=_uris("Q12")))
+    assert tie.withheld and "as many" in tie.reason
     # a word says the relation ("movies bay appears in"): the cast kept
     said = replace(cast, explains=((0, 1, "entity"), (1, 2, "class"), (2, 3, "property")))
     assert not check(_case("bay movies appears", [said, typed], result=_uris("Q11"))).withheld
