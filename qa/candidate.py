@@ -49,6 +49,7 @@ class Link:
     namesakes: int = 0  # how many entities the matched name names in the KG (0: not known)
     described: str = ""  # the word typed right before the name that says what the entity is ("the *painter* Velázquez")
     described_span: tuple[int, int] | None = None  # that word's question tokens [start, end)
+    rival_degree: int = 0  # the highest KG degree of another entity the matched name names (0: none)
 
 
 Explained = tuple[int, int, str]

@@ -509,6 +509,11 @@ KNOWN_BY_LAST_NAME = 20
 examples above: 36 to 82 statements)."""
 
 
+BEST_KNOWN_BY = 5
+"""How many times more statements than any namesake a person linked by a last name several
+bear must have to be said by that name (:func:`surname_as_typed`)."""
+
+
 def heard_name(link: Link) -> str | None:
     """The name a person's name linked by sound is said by, when the entity has no label in
     the question's language: the user's own words, capitalized as they wrote them (« Клинт
@@ -548,8 +553,15 @@ def surname_as_typed(link: Link) -> str | None:
     Bach born?" against "Johann Aegidius Bach place of birth ?answer": 0.05; against "Bach
     place of birth ?answer": 0.99).  And only a person the KG knows well
     (:data:`KNOWN_BY_LAST_NAME` statements): « набоков » names one entity in Russian, Dmitri
-    Nabokov (1 statement), where Vladimir, whom the KG names in English only, is meant."""
-    if link.kind != "partial" or link.namesakes != 1 or link.degree < KNOWN_BY_LAST_NAME or not link.mention.strip():
+    Nabokov (1 statement), where Vladimir, whom the KG names in English only, is meant.  A
+    last name several bear is said as typed for the one the KG knows :data:`BEST_KNOWN_BY`
+    times better than any other bearer (« где умер эйлер »: Leonhard Euler, 44 statements,
+    against 3 for Ulf von Euler and Albert Ayler; his label's reading 0.002, « Эйлер место
+    смерти ?answer » 0.99); the others keep their full names, so the validator still reads
+    them as other people."""
+    if link.kind != "partial" or link.namesakes < 1 or link.degree < KNOWN_BY_LAST_NAME or not link.mention.strip():
+        return None
+    if link.namesakes > 1 and link.degree < BEST_KNOWN_BY * max(link.rival_degree, 1):
         return None
     return as_typed(link)
 

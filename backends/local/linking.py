@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from core.text import (
@@ -103,6 +103,7 @@ class Mention:
     char_start: int = -1  # the span in the question's cue text (the complex layer's; -1: unknown)
     char_end: int = -1
     sound: float = 0.0  # a sound-alike's sound similarity to the name it matched (0.0: not matched by sound)
+    rival_degree: int = 0  # the highest degree of another entity the matched name names (0: none)
 
     @property
     def is_class(self) -> bool:
@@ -112,7 +113,8 @@ class Mention:
     def link(self) -> Link:
         """The linking evidence a candidate carries for this entity."""
         return Link(self.qid, self.surface, self.name, self.kind, self.score, self.coverage, self.degree,
-                    span=(self.start, self.end), is_class=self.is_class, sound=self.sound, namesakes=self.ambiguity)
+                    span=(self.start, self.end), is_class=self.is_class, sound=self.sound, namesakes=self.ambiguity,
+                    rival_degree=self.rival_degree)
 
 
 @dataclass
@@ -344,6 +346,7 @@ class Linker:
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()}, cased, grammatical)
+        rivals = _rival_degrees(found, {q: st.degree for q, st in stats.items()})
         best: dict[str, Mention] = {}
         mentions: list[Mention] = []
         for m, h, sim in found:
@@ -360,7 +363,7 @@ class Linker:
             length_factor = min(1.0, span_chars / 10.0)
             contained = any(a <= m.start and m.end <= b and (b - a) > (m.end - m.start)
                             and degree <= PROMINENCE * cover_degree for (a, b), cover_degree in longest_cover.items())
-            ambiguity = max(1, ambiguities.get(m.key + "|" + m.sound if m.phonetic else m.key, 1))
+            ambiguity = max(1, ambiguities.get(_name_key(m), 1))
             score = quality * (0.45 + 0.25 * length_factor + 0.2 * prior + 0.1 * (1.0 / ambiguity))
             if not h.is_label:
                 score *= 0.92  # aliases are noisier than labels
@@ -371,7 +374,8 @@ class Linker:
             mention = Mention(m.start, m.end, " ".join(tokens[m.start:m.end]), h.qid, round(quality, 4),
                               round(prior, 4), round(score, 4), h.is_label, ambiguity, m.fuzzy, degree,
                               instances, round(coverage, 4), h.partial, m.phonetic, m.name or m.key,
-                              _match_kind(m, h), sound=round(sim, 4) if m.phonetic else 0.0)
+                              _match_kind(m, h), sound=round(sim, 4) if m.phonetic else 0.0,
+                              rival_degree=rivals.get((_name_key(m), h.qid), 0))
             mentions.append(mention)
         for mention in _below_written(mentions):
             old = best.get(mention.qid)
@@ -662,6 +666,26 @@ def _inside_katakana_run(tokens: Sequence[str], i: int, j: int) -> bool:
     if not all(is_katakana(t) for t in tokens[i:j]):
         return False
     return (i > 0 and is_katakana(tokens[i - 1])) or (j < len(tokens) and is_katakana(tokens[j]))
+
+
+def _name_key(m: _Match) -> str:
+    """The key a match's namesakes are counted under (a sound-alike's with its sound)."""
+    return m.key + "|" + m.sound if m.phonetic else m.key
+
+
+def _rival_degrees(found: Sequence[tuple[_Match, NameHit, float]], degrees: Mapping[str, int]
+                   ) -> dict[tuple[str, str], int]:
+    """``{(name key, qid): degree}``: for each entity a name names, the highest KG degree of
+    another entity the same name names (absent: no other)."""
+    named: dict[str, dict[str, int]] = {}
+    for m, h, _ in found:
+        named.setdefault(_name_key(m), {})[h.qid] = degrees.get(h.qid, 0)
+    out = {}
+    for key, entities in named.items():
+        for qid in entities:
+            if (others := [d for q, d in entities.items() if q != qid]):
+                out[(key, qid)] = max(others)
+    return out
 
 
 def _longest_cover(found: list[tuple[_Match, NameHit, float]], degrees: dict[str, int],

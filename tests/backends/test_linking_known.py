@@ -89,6 +89,22 @@ def test_a_lower_case_last_name_of_a_well_known_person_is_not_matched_by_sound(t
     assert "Q2447966" in found and "Q36591" not in found
 
 
+def test_a_link_carries_how_well_the_kg_knows_the_other_bearers_of_its_name(tmp_path: Path):
+    """« эйлер » names two people by their last name: each link carries the other's degree
+    (what tells the validator's reading whether the name alone says who is meant)."""
+    linker = _linker(tmp_path,
+                     _entity("Q7604", {"ru": ["Леонард Эйлер"]}, 44, human=True),
+                     _entity("Q457125", {"ru": ["Ульф Эйлер"]}, 3, human=True),
+                     _entity("Q64", {"ru": ["Берлин"]}, 5))
+    found = {m.qid: m for m in linker.link("где умер эйлер", "ru")}
+    assert (found["Q7604"].kind, found["Q7604"].ambiguity) == ("partial", 2)
+    assert found["Q7604"].rival_degree == found["Q457125"].degree
+    assert found["Q457125"].rival_degree == found["Q7604"].degree > found["Q457125"].degree
+    assert found["Q7604"].link().rival_degree == found["Q7604"].rival_degree
+    alone = {m.qid: m for m in linker.link("где находится берлин", "ru")}
+    assert alone["Q64"].rival_degree == 0
+
+
 def test_the_best_combinations_come_first_whatever_the_position_of_the_choices():
     """Best first by the product of similarities: a choice of the first word is tried as soon
     as one of the last word, not after every combination of the last words."""

@@ -241,7 +241,8 @@ def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_a
     # name names it alone in the KG (capitalized; CJK characters written side by side); a last
     # name several entities bear keeps the full name, by which the validator sees a namesake
     def by_last_name(mention: str, namesakes: int, degree: int = 40) -> Link:
-        return Link("Q3012", mention, "ulm", "partial", 0.6, degree=degree, namesakes=namesakes)
+        return Link("Q3012", mention, "ulm", "partial", 0.6, degree=degree, namesakes=namesakes,
+                    rival_degree=degree if namesakes > 1 else 0)  # a namesake as well known
 
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1)]]) == ["Ульм Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "en", [[by_last_name("ulm", 1)]]) == ["Ulm country ?x"]
@@ -249,6 +250,19 @@ def test_a_person_linked_by_a_last_name_no_one_else_bears_is_said_by_that_name_a
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 2)]]) == ["Ulm Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 0)]]) == ["Ulm Staat ?x"]  # not known
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name("ульм", 1, degree=3)]]) == ["Ulm Staat ?x"]  # obscure
+
+
+
+def test_a_last_name_several_bear_is_said_as_typed_for_the_one_the_kg_knows_far_better(verbalizer):
+    # « где умер эйлер »: Leonhard Euler (44 statements) against Ulf von Euler (3); a namesake
+    # nearly as well known keeps the full name, and so does the lesser-known bearer himself
+    def by_last_name(degree: int, rival: int) -> Link:
+        return Link("Q3012", "ульм", "ulm", "partial", 0.6, degree=degree, namesakes=3, rival_degree=rival)
+
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 3)]]) == ["Ульм Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 10)]]) == ["Ulm Staat ?x"]  # 4.4 times: no
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(3, 44)]]) == ["Ulm Staat ?x"]
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(15, 0)]]) == ["Ulm Staat ?x"]  # not known enough
 
 
 def test_a_still_alive_reading_is_read_once_more_with_the_alive_words_of_the_language(verbalizer):
