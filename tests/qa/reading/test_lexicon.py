@@ -197,6 +197,11 @@ def test_expected_answer_type(lexicon: PropertyLexicon, question: str, lang: str
         ("¿De qué banda era Ringo Starr?", "es", "P463"),
         ("¿Con quién estaba casado John Lennon?", "es", "P26"),
         ("¿Por qué murió Elvis Presley?", "es", "P509"),
+        ("what is the name of the river that runs through krakow", "en", "P206"),  # the city's body of water
+        ("¿Qué río pasa por Sevilla?", "es", "P206"),
+        ("Welcher Fluss fließt durch Heidelberg?", "de", "P206"),
+        ("Quel fleuve traverse Lyon ?", "fr", "P206"),
+        ("Какая река протекает через Киев?", "ru", "P206"),
     ],
 )
 def test_match_properties_finds_the_asked_property(
@@ -307,3 +312,9 @@ def test_a_film_score_is_its_music_not_its_script(lexicon: PropertyLexicon) -> N
             exact[m.pid] = max(exact.get(m.pid, 0.0), m.weight)
     assert exact["P86"] > exact["P58"]
     assert lexicon.match_properties("Who wrote the film Casablanca?", "en")[0].pid == "P58"
+
+
+def test_a_river_that_runs_through_a_city_is_the_citys_body_of_water(lexicon: PropertyLexicon) -> None:
+    # "runs through" is the relation, not only the word "river"
+    matches = lexicon.match_properties("what is the name of the river that runs through krakow", "en")
+    assert max(m.weight for m in matches if m.pid == "P206" and m.exact) >= 2
