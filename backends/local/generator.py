@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -268,7 +268,10 @@ class LocalBackend:
         q.classes = [m for m in mentions if m.is_class][:4]
         classes = self.index.classes_of(m.qid for m in mentions)  # every linked entity's: its name's evidence
         q.anchor_types = {m.qid: self.types.entity_type(classes.get(m.qid, ())) for m in q.mentions}
-        q.described = described(mentions, classes, self.reads.holding(OCCUPATION, occupation_pairs(mentions, classes)))
+        pairs = occupation_pairs(mentions, classes)
+        unknown = self.reads.lacking(OCCUPATION, {m for m, c in pairs if HUMAN in classes.get(m, ())
+                                                  and OCCUPATION_CLASS in classes.get(c, ())})
+        q.described = described(mentions, classes, self.reads.holding(OCCUPATION, pairs), unknown)
         q.type_words = type_words(mentions, classes, q.described)
         q.content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
         q.cased = aligned_cased(question, len(tokens))
@@ -341,31 +344,50 @@ def type_words(mentions: Sequence[Mention], classes: dict[str, list[str]],
 
 OCCUPATION = "P106"
 """The property of what a person is known as, said before their name ("the painter Velázquez")."""
+OCCUPATION_CLASS = "Q28640"
+"""Occupation: the class of the nouns that say what a person is known as."""
+HUMAN = "Q5"
 
 
-def _before(mentions: Sequence[Mention]) -> list[tuple[Mention, Mention]]:
+COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078"})
+"""Country, sovereign state: what a nationality adjective between a noun and a name names."""
+
+
+def _before(mentions: Sequence[Mention], classes: Mapping[str, Sequence[str]]) -> list[tuple[Mention, Mention]]:
     """``(noun, entity)`` mention pairs where the noun is typed right before the name (an
-    occupation is no class of the graph: "actress" names ``Q33999``, never a ``P31`` value)."""
-    return [(c, m) for m in mentions if not m.is_class for c in mentions if c.end == m.start and c.qid != m.qid]
+    occupation is no class of the graph: "actress" names ``Q33999``, never a ``P31`` value),
+    or before a nationality adjective that comes right before it (« el ciclista colombiano
+    Egan Bernal »: the noun's mention then spans the adjective too)."""
+    out = [(c, m) for m in mentions if not m.is_class for c in mentions if c.end == m.start and c.qid != m.qid]
+    adjectives = [d for d in mentions if d.kind == "inflected" and d.end - d.start == 1
+                  and COUNTRY_CLASSES & set(classes.get(d.qid, ()))]
+    out += [(replace(c, end=d.end, surface=f"{c.surface} {d.surface}"), m) for m in mentions if not m.is_class
+            for d in adjectives if d.end == m.start for c in mentions
+            if c.end == d.start and c.qid not in (m.qid, d.qid)]
+    return out
 
 
 def occupation_pairs(mentions: Sequence[Mention], classes: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
     """The ``(entity, noun's class)`` pairs :func:`described` asks the KG whether the entity
     holds as an occupation (a noun that names one of its ``P31`` classes needs no asking)."""
-    return [(m.qid, c.qid) for c, m in _before(mentions) if c.qid not in classes.get(m.qid, ())]
+    return [(m.qid, c.qid) for c, m in _before(mentions, classes) if c.qid not in classes.get(m.qid, ())]
 
 
 def described(mentions: Sequence[Mention], classes: Mapping[str, Sequence[str]],
-              occupations: set[tuple[str, str]]) -> dict[str, Mention]:
+              occupations: set[tuple[str, str]], unknown: Set[str] = frozenset()) -> dict[str, Mention]:
     """Per linked entity, the class noun typed right before its name that says what it is:
     one of its ``P31`` classes (« فيلم تيتانيك », the film Titanic) or one of its
     occupations (``occupations``, :data:`OCCUPATION` pairs that hold: « el pintor
     Velázquez », "the cyclist Alberto Contador").  The noun describes the entity the name
     already says: the validator judged "In what city did the painter Velázquez pass away?"
-    against « Velázquez place of death ?answer » 0.19, 0.99 without the noun."""
+    against « Velázquez place of death ?answer » 0.19, 0.99 without the noun.  A person whose
+    occupation the KG does not know (``unknown``) is described by any noun of an occupation
+    (« el ciclista colombiano Egan Bernal », of whom the KG knows no ``P106``: 0.002 with the
+    nouns, 0.99 without)."""
     out: dict[str, Mention] = {}
-    for c, m in _before(mentions):
-        if m.qid not in out and (c.qid in classes.get(m.qid, ()) or (m.qid, c.qid) in occupations):
+    for c, m in _before(mentions, classes):
+        if m.qid not in out and (c.qid in classes.get(m.qid, ()) or (m.qid, c.qid) in occupations
+                                 or (m.qid in unknown and OCCUPATION_CLASS in classes.get(c.qid, ()))):
             out[m.qid] = c
     return out
 

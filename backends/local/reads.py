@@ -398,6 +398,17 @@ class KGReads:
                           max_rows=len(wanted))
         return {(local_id(r["s"].value), local_id(r["o"].value)) for r in rows if "s" in r and "o" in r}
 
+    def lacking(self, pid: str, qids: Iterable[str]) -> set[str]:
+        """The entity ids of ``qids`` with no ``pid`` statement, read in one query (none when
+        it fails)."""
+        wanted = sorted(set(qids))
+        if not wanted:
+            return set()
+        values = " ".join(f"<{entity_iri(q)}>" for q in wanted)
+        rows = self.query(f"SELECT ?s WHERE {{ VALUES ?s {{ {values} }} "
+                          f"FILTER NOT EXISTS {{ ?s <{prop_iri(pid)}> ?o }} }}", max_rows=len(wanted))
+        return {local_id(r["s"].value) for r in rows if "s" in r}
+
     def names_of(self, qids: Iterable[str]) -> dict[str, list[str] | None]:
         """Per entity, its own names (labels and aliases, every language), read from the KG
         in one batch; ``None`` for each when the read fails."""

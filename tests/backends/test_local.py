@@ -714,3 +714,29 @@ def test_a_noun_right_before_a_name_describes_it_when_it_names_its_class_or_occu
     assert described(mentions, classes, set()) == {"Q44578": film}
     after = mention(3, 4, "Q1028181")  # "Velázquez painter": the noun after the name
     assert described([velazquez, after], {"Q297": ["Q5"]}, {("Q297", "Q1028181")}) == {}
+
+
+def test_a_nationality_between_the_noun_and_the_name_and_an_occupation_the_kg_does_not_know():
+    """« el ciclista colombiano Egan Bernal »: the noun before a country's adjective describes
+    the name after it (the noun's span then covers both words); a person the KG knows no
+    occupation of is described by a noun of an occupation, one who has another is not."""
+    from backends.local.generator import described, occupation_pairs
+
+    def mention(start: int, end: int, qid: str, kind: str = "label") -> Mention:
+        return Mention(start, end, qid.lower(), qid, 1.0, 0.5, 0.8, True, 1, False, 10, 0, 0.3, kind=kind)
+
+    cyclist, colombian, bernal = mention(1, 2, "Q2309784"), mention(2, 3, "Q739", "inflected"), mention(3, 4, "Q1")
+    classes = {"Q1": ["Q5"], "Q739": ["Q6256"], "Q2309784": ["Q28640"]}
+    mentions = [cyclist, colombian, bernal]
+    assert ("Q1", "Q2309784") in occupation_pairs(mentions, classes)
+    found = described(mentions, classes, {("Q1", "Q2309784")})["Q1"]
+    assert (found.start, found.end, found.surface) == (1, 3, "q2309784 q739")
+    assert described(mentions, classes, set(), {"Q1"})["Q1"].end == 3  # no occupation known: the noun says it
+    assert described(mentions, classes, set()) == {}  # another occupation known: no
+    city = {**classes, "Q739": ["Q515"]}  # not a country's adjective
+    assert described(mentions, city, {("Q1", "Q2309784")}) == {}
+
+
+def test_the_entities_lacking_a_property_are_read_in_one_query(backend: LocalBackend):
+    assert backend.reads.lacking("P106", {"Q937", "Q64"}) == {"Q64"}  # Einstein's occupation is known
+    assert backend.reads.lacking("P106", set()) == set()
