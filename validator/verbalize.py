@@ -558,10 +558,13 @@ def surname_as_typed(link: Link) -> str | None:
     times better than any other bearer (« где умер эйлер »: Leonhard Euler, 44 statements,
     against 3 for Ulf von Euler and Albert Ayler; his label's reading 0.002, « Эйлер место
     смерти ?answer » 0.99); the others keep their full names, so the validator still reads
-    them as other people."""
+    them as other people.  That name must be typed as it is written, not in another form:
+    « formaban » (they formed) is no Miloš Forman, and said as typed the validator could not
+    tell."""
     if link.kind != "partial" or link.namesakes < 1 or link.degree < KNOWN_BY_LAST_NAME or not link.mention.strip():
         return None
-    if link.namesakes > 1 and link.degree < BEST_KNOWN_BY * max(link.rival_degree, 1):
+    if link.namesakes > 1 and (link.degree < BEST_KNOWN_BY * max(link.rival_degree, 1)
+                               or fold(normalize(link.mention)) != fold(normalize(link.name))):
         return None
     return as_typed(link)
 

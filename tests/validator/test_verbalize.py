@@ -257,12 +257,14 @@ def test_a_last_name_several_bear_is_said_as_typed_for_the_one_the_kg_knows_far_
     # « где умер эйлер »: Leonhard Euler (44 statements) against Ulf von Euler (3); a namesake
     # nearly as well known keeps the full name, and so does the lesser-known bearer himself
     def by_last_name(degree: int, rival: int) -> Link:
-        return Link("Q3012", "ульм", "ulm", "partial", 0.6, degree=degree, namesakes=3, rival_degree=rival)
+        return Link("Q3012", "ульм", "ульм", "partial", 0.6, degree=degree, namesakes=3, rival_degree=rival)
 
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 3)]]) == ["Ульм Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 10)]]) == ["Ulm Staat ?x"]  # 4.4 times: no
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(3, 44)]]) == ["Ulm Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(15, 0)]]) == ["Ulm Staat ?x"]  # not known enough
+    formed = Link("Q3012", "ульмы", "ульм", "partial", 0.6, degree=44, namesakes=3, rival_degree=3)
+    assert verbalizer.many([ULM_COUNTRY], "de", [[formed]]) == ["Ulm Staat ?x"]  # another form of the name
 
 
 def test_a_still_alive_reading_is_read_once_more_with_the_alive_words_of_the_language(verbalizer):
