@@ -347,6 +347,7 @@ OCCUPATION = "P106"
 OCCUPATION_CLASS = "Q28640"
 """Occupation: the class of the nouns that say what a person is known as."""
 HUMAN = "Q5"
+"""Human: who may have an occupation."""
 
 
 COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078"})

@@ -345,8 +345,9 @@ class Linker:
             return []
         stats = self.index.entity_stats({h.qid for _, h, _sim in found})
         content_chars = sum(len(t) for t in tokens if not is_stopword(t)) or 1
-        longest_cover = _longest_cover(found, {q: st.degree for q, st in stats.items()}, cased, grammatical)
-        rivals = _rival_degrees(found, {q: st.degree for q, st in stats.items()})
+        degrees = {q: st.degree for q, st in stats.items()}
+        longest_cover = _longest_cover(found, degrees, cased, grammatical)
+        rivals = _rival_degrees(found, degrees)
         best: dict[str, Mention] = {}
         mentions: list[Mention] = []
         for m, h, sim in found:
