@@ -19,7 +19,7 @@ class ValidatorConfig:
 
     layers: int = 4
     max_length: int = 80
-    batch_size: int = 64  # inference batch (a whole 60-candidate list in one packed pass)
+    batch_size: int = 64  # inference batch (torch: one packed pass; ONNX: at most inference.PADDED_BATCH)
     threshold: float = 0.5
     quantize: bool = True
     int8_skip: tuple[str, ...] = ()  # Linear layers (name regexes) left in fp32 when quantizing
