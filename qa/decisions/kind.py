@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from core.errors import KGQueryError, KGTimeout
 from core.text import fold, tokenize
 from kg.client import KG, Term, value_kind
-from kg.sparql import entity_iri, literal, local_id
+from kg.sparql import entity_iri, literal, local_id, prop_iri
 from lang import SUPPORTED
 from lang import get as language
 from lang.morphology import dictionary_candidates, inflection_prefix, same_word
@@ -32,6 +32,7 @@ from qa.reading.expect import AnswerTypes, role_mismatch
 from qa.reading.reading import function_word, is_word
 
 HUMAN = "Q5"
+INSTANCE_OF = prop_iri("P31")
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 CHECKED_ANSWERS = 50
 """At most this many answers are looked up (the first ones)."""
@@ -149,7 +150,7 @@ class TypeCheck:
         written = {i: {f for form in fs for f in (form, form[:1].upper() + form[1:])} for i, fs in forms.items()}
         literals = " ".join(sorted({literal(form, lang=case.lang) for fs in written.values() for form in fs}))
         sparql = (f"SELECT ?c ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
-                  f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
+                  f"?x <{INSTANCE_OF}> ?c }} GROUP BY ?c ?l "
                   f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
         rows = self._rows(sparql, 200)
         if rows is None:
@@ -188,7 +189,7 @@ class TypeCheck:
         sparql = (f"SELECT ?p ?l WHERE {{ VALUES ?l {{ {literals} }} ?p <{RDFS_LABEL}> ?l . "
                   f"FILTER(STRSTARTS(STR(?p), \"http://www.wikidata.org/entity/P\")) }}")
         classes = (f"SELECT ?l WHERE {{ VALUES ?l {{ {literals} }} ?c <{RDFS_LABEL}> ?l . "
-                   f"?x <http://www.wikidata.org/prop/direct/P31> ?c }} GROUP BY ?c ?l "
+                   f"?x <{INSTANCE_OF}> ?c }} GROUP BY ?c ?l "
                    f"HAVING (COUNT(?x) >= {TYPING_MEMBERS})")
         try:
             rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=20).rows
@@ -228,7 +229,7 @@ class TypeCheck:
         query fails."""
         values = " ".join(f"<{u}>" for u in uris)
         sparql = (f"SELECT ?a ?l WHERE {{ VALUES ?a {{ {values} }} "
-                  f"?a <http://www.wikidata.org/prop/direct/P31> ?k . ?k <{RDFS_LABEL}> ?l }}")
+                  f"?a <{INSTANCE_OF}> ?k . ?k <{RDFS_LABEL}> ?l }}")
         rows = self._rows(sparql, 2000)
         if rows is None:
             return None
@@ -255,7 +256,7 @@ class TypeCheck:
         if cls is None:
             return None
         sparql = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a ?p <{entity_iri(entity)}> . "
-                  f"?a <http://www.wikidata.org/prop/direct/P31> <{entity_iri(cls)}> }} GROUP BY ?p")
+                  f"?a <{INSTANCE_OF}> <{entity_iri(cls)}> }} GROUP BY ?p")
         rows = self._rows(sparql, 200)
         if rows is None:
             return None
@@ -276,9 +277,12 @@ class TypeCheck:
     def _members_class(self, entity: str, pid: str) -> str | None:
         """The class most of ``?answer <pid> <entity>`` are instances of (``None``: none, or
         the query fails)."""
-        sparql = (f"SELECT ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a <http://www.wikidata.org/prop/direct/{pid}> "
-                  f"<{entity_iri(entity)}> . ?a <http://www.wikidata.org/prop/direct/P31> ?c }} "
-                  f"GROUP BY ?c ORDER BY DESC(?n) LIMIT 1")
+        try:
+            tie = prop_iri(pid)
+        except ValueError:  # no property id: no query to ask
+            return None
+        sparql = (f"SELECT ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ ?a <{tie}> <{entity_iri(entity)}> . "
+                  f"?a <{INSTANCE_OF}> ?c }} GROUP BY ?c ORDER BY DESC(?n) LIMIT 1")
         rows = self._rows(sparql, 1)
         if rows is None:
             return None
@@ -292,7 +296,7 @@ class TypeCheck:
         bound = f"VALUES ?a {{ {values} }} VALUES ?c {{ {wanted} }}"  # inside each branch: an engine joins a
         # UNION with outer VALUES after the fact (oxigraph read every ``?a ?p ?c`` triple: 14 s for 18 answers)
         sparql = (f"SELECT DISTINCT ?a ?c WHERE {{ {{ {bound} "
-                  f"?a <http://www.wikidata.org/prop/direct/P31>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
+                  f"?a <{INSTANCE_OF}>/<http://www.wikidata.org/prop/direct/P279>* ?c }}"
                   f" UNION {{ {bound} ?a ?p ?c }} }}")
         rows = self._rows(sparql, len(uris) * len(classes) + 1)
         if rows is None:
