@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 DATA = Path(__file__).resolve().parent / "data" / "recall" / "shapes.json"
 SETS = {"shapes": DATA, "paraphrase": DATA.with_name("shapes_paraphrase.json"),
         "fresh": DATA.with_name("shapes_fresh.json"), "fresh2": DATA.with_name("shapes_fresh2.json"),
-        "fresh3": DATA.with_name("shapes_fresh3.json")}
+        "fresh3": DATA.with_name("shapes_fresh3.json"), "fresh4": DATA.with_name("shapes_fresh4.json")}
 """The sets ``--data`` names: ``shapes`` (the default) and ``paraphrase``, three English and three
 Spanish paraphrases of each of 29 complex questions in the style of a public hand-written
 benchmark (formal, casual, reordered, imperative); ``fresh``, the same for 25 other complex questions,
@@ -41,7 +41,9 @@ written by hand (helper fresh160, 2026-11-29) as a held-out set, never tuned on;
 complex questions about other anchors, each written once in English and once in Spanish, written by
 hand by helper fresh2_164 on 2026-11-29 as a held-out set, never tuned on; ``fresh3``, 25 more complex
 questions about other anchors, each written once in English and once in Spanish, written by hand by helper
-shfresh3_173 on 2026-11-29 as a held-out set, never tuned on; any other value is a path."""
+shfresh3_173 on 2026-11-29 as a held-out set, never tuned on; ``fresh4``, 25 more complex questions about
+other anchors, each written once in English and once in Spanish, written by hand by helper shfresh4_180 on
+2026-11-29 as a held-out set, never tuned on; any other value is a path."""
 
 
 def data_path(value: str) -> Path:
