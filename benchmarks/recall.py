@@ -40,7 +40,7 @@ measured by ``benchmarks/shapes.py``)."""
 SETS = {"simple": DATA / "simple.tsv", "natural": DATA / "natural.tsv", "paraphrase": DATA / "paraphrase.tsv",
         "natural2": DATA / "natural2.tsv", "natural_uk": DATA / "natural_uk.tsv", "fresh": DATA / "fresh.tsv",
         "fresh_natural": DATA / "fresh_natural.tsv", "fresh2": DATA / "fresh2.tsv",
-        "fresh3": DATA / "fresh3.tsv"}
+        "fresh3": DATA / "fresh3.tsv", "fresh4": DATA / "fresh4.tsv"}
 """Written sets kept in one file each (``<name>.json`` from ``<name>.tsv``), measured apart with
 ``--set``: ``simple`` holds one-fact questions in the wordings of first-time users (mostly en
 and es paraphrases), written after the sets of ``written.tsv``; ``natural`` holds one-fact
@@ -56,7 +56,10 @@ once (8 en, 8 es, 2 each of de, fr, it, pt, ru, nl, ja, zh), casual and formal, 
 other set asks about: written by hand by helper fresh2_164 on 2026-11-29 as a held-out set, never
 tuned on; ``fresh3`` holds 48 more one-fact strings about 40 facts (18 en, 18 es, 8 facts asked in
 both, 2 each of de, fr, it, pt, ru, ja), of the four kinds, about entities no other set asks about:
-written by hand by helper fresh3_172 on 2026-11-29 as a held-out set, never tuned on."""
+written by hand by helper fresh3_172 on 2026-11-29 as a held-out set, never tuned on; ``fresh4`` holds 56
+more one-fact strings about 45 facts (22 en, 22 es, 11 facts asked in both, 2 each of de, fr, it, pt,
+ru, nl), of the four kinds and over many properties, about entities no other set asks about: written
+by hand by helper fresh4_180 on 2026-11-29 as a held-out set, never tuned on."""
 
 
 def build(kg: Any, source: Path = WRITTEN, out_dir: Path = DATA, name: str | None = None) -> dict[str, int]:
