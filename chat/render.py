@@ -305,7 +305,7 @@ def understood_line_html(turn: Turn, view: CandidateView) -> str | None:
 
 
 DONT_KNOW_KEYS = ("understood_no_value", "understood_unnamed", "unknown_entity", "not_understood", "only_know",
-                  "data_lists")
+                  "data_lists", "data_disagrees")
 """The kinds of "I don't know" the pipeline names (:mod:`qa.decisions.reply`)."""
 UNDERSTOOD_KINDS = {"understood_no_value": "no_value", "understood_unnamed": "unnamed"}
 """The replies that say what was understood (an entity and a property), by their kind."""
@@ -316,7 +316,8 @@ def dont_know_kind(turn: Turn) -> tuple[str, tuple[str, str] | None]:
     ``no_value`` with the (entity, property) that was understood but has no value in the
     data, ``unnamed`` with the (entity, property) whose values the data holds but names
     none of, ``unknown_entity``, ``not_understood``, ``only_know``, ``data_lists`` (a count
-    asked, the list the data holds told), or ``other`` (its own message: comparisons, bad
+    asked, the list the data holds told), ``data_disagrees`` (a yes/no the KG says both ways),
+    or ``other`` (its own message: comparisons, bad
     input, faults)."""
     key, args = turn.message_key, turn.message_args
     if key in UNDERSTOOD_KINDS and "entity" in args and "property" in args:
@@ -551,7 +552,8 @@ def check_text(view: CandidateView, lang: str) -> str:
 
 
 DECIDED_KEYS = {"guard": "decided_guard", "gate": "decided_gate", "namesake": "decided_namesake",
-                "coverage": "decided_coverage", "type": "decided_type", "number": "decided_number"}
+                "coverage": "decided_coverage", "type": "decided_type", "number": "decided_number",
+                "inverse": "decided_inverse"}
 """The message naming each decision component (:data:`qa.decisions.ORDER`) in plain words,
 for the "why" panel of a turn it withheld."""
 

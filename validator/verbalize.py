@@ -503,10 +503,12 @@ def linked_name(labels: Labels, key: str, lang: str) -> str | None:
     return None
 
 
-KNOWN_BY_LAST_NAME = 20
+KNOWN_BY_LAST_NAME = 10
 """The KG degree from which a person linked by a last name alone is said by that name
 (:func:`surname_as_typed`): one that people call by their last name is well connected (the
-examples above: 36 to 82 statements)."""
+examples above: 36 to 82 statements; « donde nacio la garbo »: Greta Garbo, 16, « Garbo
+lugar de nacimiento ?answer » 0.997 against 0.002 for her label's reading; « che strumento
+suonava morricone »: Ennio Morricone, 11, 0.997 against 0.047)."""
 
 
 BEST_KNOWN_BY = 5

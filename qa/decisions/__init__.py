@@ -9,7 +9,8 @@ answer ends the turn with its reason (``Turn.withheld_by``, ``Turn.decisions``).
 * ``namesake``: a name two entities share is read as the better-known one (:mod:`qa.decisions.namesake`);
 * ``coverage``: the reading accounts for every word of the question (:mod:`qa.decisions.coverage`);
 * ``type``: the answers are of the kind asked for (:mod:`qa.decisions.kind`);
-* ``number``: the answers' number fits the question (:mod:`qa.decisions.number`).
+* ``number``: the answers' number fits the question (:mod:`qa.decisions.number`);
+* ``inverse``: a yes or a no that the fact's other side in the KG does not contradict (:mod:`qa.decisions.inverse`).
 
 Each component declares its ``phase`` (:data:`PHASES`: ``screen`` after generation,
 ``choose`` before the kept query runs, ``result`` on its result) and whether its reason goes
@@ -30,7 +31,7 @@ from qa.candidate import Candidate
 from qa.reading.reading import Reading, read
 from qa.turn import CandidateView
 
-ORDER = ("guard", "gate", "namesake", "coverage", "type", "number")
+ORDER = ("guard", "gate", "namesake", "coverage", "type", "number", "inverse")
 """The components in the order they decide."""
 
 PHASES = ("screen", "choose", "result")

@@ -12,6 +12,7 @@ from qa.decisions import ORDER, PHASES, Component
 from qa.decisions.coverage import Coverage
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
+from qa.decisions.inverse import InverseCheck
 from qa.decisions.kind import TypeCheck
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
@@ -35,6 +36,7 @@ FACTORIES: dict[str, Callable[[Setting], Component]] = {
     "coverage": lambda s: Coverage(s.answer_types),
     "type": lambda s: TypeCheck(s.kg, s.answer_types, timeout_s=s.timeout_s),
     "number": lambda s: NumberCheck(s.kg, s.answer_types, timeout_s=s.timeout_s),
+    "inverse": lambda s: InverseCheck(s.kg, timeout_s=s.timeout_s),
 }
 """How each named component is made."""
 

@@ -4,6 +4,8 @@ the data holds (``Turn.message_key``, with exactly these names):
 * ``only_know``: the entity found matches only part of the name typed ("I only know Y");
 * ``data_lists``: a count was asked and the data holds only a list, which may be
   incomplete ("my data lists N: a, b, …"; :mod:`qa.decisions.number`);
+* ``data_disagrees``: a yes/no question the KG answers one way from one side of the fact and
+  the other way from the other side (:mod:`qa.decisions.inverse`);
 * ``understood_no_value``: a reading covers the question whole (an entity named whole and
   the property its words say), but the KG holds no value for it ("I know X, but my data
   has no <property> for X");
@@ -26,9 +28,9 @@ from qa.decisions import Case, Verdict
 from qa.decisions.coverage import READ_BY, about, covers, function_word, partial_link, unexplained
 from qa.reading.names import aligned_cased
 
-PARTIAL_KNOWLEDGE = ("only_know", "data_lists")
+PARTIAL_KNOWLEDGE = ("only_know", "data_lists", "data_disagrees")
 """Replies a withholding decision words itself: what the data does know ("I only know Y",
-"my data lists N: …")."""
+"my data lists N: …", "my data says this both ways")."""
 
 
 def which_dont_know(case: Case, verdict: Verdict | None, *, executed_empty: bool = False,

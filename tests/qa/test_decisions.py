@@ -14,6 +14,7 @@ from qa.decisions.components import Setting, build
 from qa.decisions.coverage import Coverage, cue_positions, function_word, split_name, unexplained, worded_positions
 from qa.decisions.gate import Gate
 from qa.decisions.guard import Guard
+from qa.decisions.inverse import InverseCheck
 from qa.decisions.kind import SETTLEMENTS, TYPING_MEMBERS, TypeCheck, class_named, settled
 from qa.decisions.namesake import Namesake
 from qa.decisions.number import NumberCheck
@@ -44,16 +45,16 @@ def _uris(*qids: str) -> QueryResult:
 
 
 def test_the_components_are_named_in_their_order() -> None:
-    assert ORDER == ("guard", "gate", "namesake", "coverage", "type", "number")
+    assert ORDER == ("guard", "gate", "namesake", "coverage", "type", "number", "inverse")
     names = [Guard().name, Gate().name, Namesake().name, Coverage().name, TypeCheck(None, None).name,  # type: ignore[arg-type]
-             NumberCheck(None, None).name]  # type: ignore[arg-type]
+             NumberCheck(None, None).name, InverseCheck(None).name]  # type: ignore[arg-type]
     assert tuple(names) == ORDER
 
 
 def test_the_components_are_built_from_their_list(tiny_kg_client) -> None:
     built = build(Setting(tiny_kg_client))
     assert tuple(c.name for c in built) == ORDER
-    assert [c.phase for c in built] == ["screen", "choose", "choose", "choose", "result", "result"]
+    assert [c.phase for c in built] == ["screen", "choose", "choose", "choose", "result", "result", "result"]
     assert all(c.phase in PHASES for c in built)
     assert tuple(c.name for c in build(Setting(tiny_kg_client), ("gate", "number"))) == ("gate", "number")
     with pytest.raises(ValueError, match="no decision component named 'spelling'"):

@@ -262,7 +262,7 @@ def test_a_last_name_several_bear_is_said_as_typed_for_the_one_the_kg_knows_far_
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 3)]]) == ["Ульм Staat ?x"]
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(44, 10)]]) == ["Ulm Staat ?x"]  # 4.4 times: no
     assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(3, 44)]]) == ["Ulm Staat ?x"]
-    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(15, 0)]]) == ["Ulm Staat ?x"]  # not known enough
+    assert verbalizer.many([ULM_COUNTRY], "de", [[by_last_name(8, 0)]]) == ["Ulm Staat ?x"]  # not known enough
     formed = Link("Q3012", "ульмы", "ульм", "partial", 0.6, degree=44, namesakes=3, rival_degree=3)
     assert verbalizer.many([ULM_COUNTRY], "de", [[formed]]) == ["Ulm Staat ?x"]  # another form of the name
 
