@@ -31,8 +31,8 @@ def _kg() -> EmbeddedKG:
 
 def _case(triple: tuple[str, str, str], answer: bool, question: str = "is it so") -> Case:
     s, p, o = triple
-    ask = Candidate(f"ASK {{ wd:{s} wdt:{p} wd:{o} . }}", 0.9, shape="ask", triples=((f"wd:{s}", f"wdt:{p}", f"wd:{o}"),),
-                    entities=(s, o), properties=(p,))
+    ask = Candidate(f"ASK {{ wd:{s} wdt:{p} wd:{o} . }}", 0.9, shape="ask",
+                    triples=((f"wd:{s}", f"wdt:{p}", f"wd:{o}"),), entities=(s, o), properties=(p,))
     view = CandidateView(ask.sparql, ask.score, shape="ask", entities=ask.entities, properties=ask.properties)
     return Case(question, "en", [ask], [view], chosen=0, result=QueryResult([], [], boolean=answer))
 
