@@ -115,6 +115,25 @@ class QueryGraphs:
                     n = counted if counted is not None else self.reads.count(triples)
                     if direct < n < g.answers:
                         out.append(self.typed_candidate(q, g, cls, mention, n, triples, "+subtype"))
+        return out + self.one_answer_typed(q, ranked)
+
+    def one_answer_typed(self, q: Question, ranked: Sequence[Generated]) -> list[Generated]:
+        """The best 1-hop graphs of one answer reading the class noun the question names when
+        that answer is of the class, directly or through a subclass (:meth:`wholly_typed`):
+        "which country borders gambia" asks for Senegal, a country, as "which films" asks for
+        works that are each a film; the reading of ``P47`` reads « country » too.  A class
+        narrows nothing of one answer, so no typed graph is made of it."""
+        out = []
+        for g in [g for g in ranked if g.shape in ("fwd", "bwd") and g.answers == 1][:TYPE_CHECKS]:
+            named = {c.qid: c for c in q.classes if c.qid != g.anchor}
+            if not named or g.class_span is not None:
+                continue
+            counts = self.reads.answer_classes(g.triples)
+            cls = next((c for c in named if counts.get(c)), None) or next(
+                (c for c in named if self.reads.may_have_subclasses(c) and self.reads.has_subclasses(c)
+                 and self.reads.count(typed_sub(g.triples, c)) == 1), None)
+            if cls is not None:
+                out.append(self.wholly_typed(q, g, named[cls]))
         return out
 
     def typed_candidate(self, q: Question, g: Generated, cls: str, mention: Mention | None, n: int,

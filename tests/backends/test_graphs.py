@@ -137,3 +137,19 @@ def test_an_intersection_weighs_its_property_words_against_the_words_beside_both
                                                                           *backward("Q183", "P17")])
     half = next(g for g in ranked if g.triples == forward("Q937", "P19"))
     assert pair.features["rest_matched"] > half.features["rest_matched"]
+
+
+def test_a_reading_of_one_answer_of_the_named_class_reads_the_class_noun(backend: LocalBackend,
+                                                                          tiny_kg_client: EmbeddedKG):
+    """Germany's capital is Berlin, a city: the reading of ``P36`` reads « city » too (one
+    answer narrows nothing, so no typed graph is made); a class its answer is not of stays unread."""
+    q = backend._analyze("Which city is the capital of Germany?", "en", None)
+    capital = next(g for g in backend.graphs.one_hop(q) if g.triples == forward("Q183", "P36"))
+    assert capital.answers == 1 and capital.class_span is None
+    read = backend.graphs.one_answer_typed(q, [capital])
+    assert [(g.sparql, g.class_span) for g in read] == [(capital.sparql, (1, 2))]
+    assert read[0].features["explained"] > capital.features["explained"]
+    assert read[0] in backend.graphs.narrowed(q, [capital])
+    place = backend._analyze("Which country is the capital of Germany?", "en", None)
+    capital = next(g for g in backend.graphs.one_hop(place) if g.triples == forward("Q183", "P36"))
+    assert place.classes and backend.graphs.one_answer_typed(place, [capital]) == []
