@@ -112,4 +112,4 @@ class InverseCheck:
             rows = self.kg.query(sparql, timeout_s=self.timeout_s, max_rows=READ).rows
         except (KGTimeout, KGQueryError, ValueError):
             return None
-        return {qid for row in rows if (t := row.get("x")) is not None and (qid := local_id(t.value))}
+        return {value for row in rows if (t := row.get("x")) is not None and (value := local_id(t.value))}
