@@ -122,7 +122,10 @@ class QueryGraphs:
         that answer is of the class, directly or through a subclass (:meth:`wholly_typed`):
         "which country borders gambia" asks for Senegal, a country, as "which films" asks for
         works that are each a film; the reading of ``P47`` reads « country » too.  A class
-        narrows nothing of one answer, so no typed graph is made of it."""
+        narrows nothing of one answer, so no typed graph is made of it; and a noun its
+        property's phrase reads already ("australia capital": « capital », of ``P1376``) is
+        left as it is read (recorded as the answers' class, it would leave the relation to the
+        class noun alone, :func:`qa.decisions.kind.noun_tie`)."""
         out = []
         for g in [g for g in ranked if g.shape in ("fwd", "bwd") and g.answers == 1][:TYPE_CHECKS]:
             named = {c.qid: c for c in q.classes if c.qid != g.anchor}
@@ -132,7 +135,7 @@ class QueryGraphs:
             cls = next((c for c in named if counts.get(c)), None) or next(
                 (c for c in named if self.reads.may_have_subclasses(c) and self.reads.has_subclasses(c)
                  and self.reads.count(typed_sub(g.triples, c)) == 1), None)
-            if cls is not None:
+            if cls is not None and not self._noun_read(q, g, named[cls]):
                 out.append(self.wholly_typed(q, g, named[cls]))
         return out
 

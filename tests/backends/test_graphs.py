@@ -150,6 +150,8 @@ def test_a_reading_of_one_answer_of_the_named_class_reads_the_class_noun(backend
     assert [(g.sparql, g.class_span) for g in read] == [(capital.sparql, (1, 2))]
     assert read[0].features["explained"] > capital.features["explained"]
     assert read[0] in backend.graphs.narrowed(q, [capital])
+    # a noun the property's own phrase reads ("australia capital") is left as it is read
+    assert backend.graphs.one_answer_typed(q, [replace(capital, words=frozenset({"city"}))]) == []
     place = backend._analyze("Which country is the capital of Germany?", "en", None)
     capital = next(g for g in backend.graphs.one_hop(place) if g.triples == forward("Q183", "P36"))
     assert place.classes and backend.graphs.one_answer_typed(place, [capital]) == []
