@@ -125,13 +125,15 @@ class QueryGraphs:
         narrows nothing of one answer, so no typed graph is made of it; and a noun its
         property's phrase reads already ("australia capital": « capital », of ``P1376``) is
         left as it is read (recorded as the answers' class, it would leave the relation to the
-        class noun alone, :func:`qa.decisions.kind.noun_tie`)."""
+        class noun alone, :func:`qa.decisions.kind.noun_tie`).  Over an endpoint the graphs'
+        classes are read in one request, as :meth:`narrowed` reads them."""
+        graphs = [g for g in ranked if g.shape in ("fwd", "bwd") and g.answers == 1][:TYPE_CHECKS]
+        plans = [(g, named) for g in graphs if g.class_span is None
+                 and (named := {c.qid: c for c in q.classes if c.qid != g.anchor})]
+        counted = self.reads.batch_answer_classes([g.triples for g, _ in plans]) if self.batch_probes else {}
         out = []
-        for g in [g for g in ranked if g.shape in ("fwd", "bwd") and g.answers == 1][:TYPE_CHECKS]:
-            named = {c.qid: c for c in q.classes if c.qid != g.anchor}
-            if not named or g.class_span is not None:
-                continue
-            counts = self.reads.answer_classes(g.triples)
+        for g, named in plans:
+            counts = counted[g.sparql] if g.sparql in counted else self.reads.answer_classes(g.triples)
             cls = next((c for c in named if counts.get(c)), None) or next(
                 (c for c in named if self.reads.may_have_subclasses(c) and self.reads.has_subclasses(c)
                  and self.reads.count(typed_sub(g.triples, c)) == 1), None)

@@ -25,6 +25,7 @@ from core.errors import KGQueryError, KGTimeout
 from kg.client import KG
 from kg.sparql import entity_iri, iri_ref, local_id, prop_iri
 from qa.decisions import Case, Verdict, passed, withheld
+from qa.decisions.namesake import PROPERTY
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,6 @@ INVERSES: dict[str, tuple[Inverse, ...]] = {
 """Per property, the properties Wikidata says the same fact by from the other side."""
 
 ENTITY = re.compile(r"^wd:(Q[1-9][0-9]*)$")
-PROPERTY = re.compile(r"^wdt:(P[1-9][0-9]*)$")
 DISAGREES = "data_disagrees"
 """The reply it asks for (:mod:`qa.decisions.reply`): the data says it both ways."""
 READ = 50
